@@ -1,0 +1,9 @@
+FROM python:3.12-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY service ./service
+COPY workers ./workers
+RUN pip install --no-cache-dir .
+ENV PORT=8000
+EXPOSE 8000
+CMD ["gunicorn", "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--bind", "0.0.0.0:8000", "service.api.app:create_app()"]

@@ -1,0 +1,53 @@
+"""The Flask application factory (gunicorn: ``service.api.app:create_app()``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from service.api import errors, games, health
+from service.settings import Settings
+
+
+class MeowApi(Api):
+    """flask-smorest with problem+json errors and string codes instead of its default body."""
+
+    def handle_http_exception(self, error):  # type: ignore[override]
+        return errors.from_http_exception(error)
+
+
+def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
+    from service.wiring import build_service
+
+    settings = settings or Settings.from_env()
+    app = Flask("meow")
+    app.config.update(
+        API_TITLE="meow",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        API_SPEC_OPTIONS={
+            "info": {"description": "A card-table service for the Mau-Mau family. Contract: API.md; rules: RULES.md."},
+            "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+            "security": [{}, {"bearer": []}],
+        },
+    )
+    api = MeowApi(app)
+    api.register_blueprint(games.blp)
+    api.register_blueprint(health.blp)
+    errors.register(app)
+    app.extensions["meow.service"] = build_service(settings, store) if (store is not None or settings.redis_url) else _lazy(settings)
+    app.extensions["meow.api"] = api
+    return app
+
+
+def _lazy(settings: Settings) -> Any:
+    """Without REDIS_URL the app can still be built (e.g. to write openapi.yaml); requests fail clearly."""
+    from service.wiring import build_service
+
+    class Lazy:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(build_service(settings), name)
+
+    return Lazy()

@@ -1,0 +1,82 @@
+"""Every error leaves as application/problem+json (RFC 9457) with a stable string ``code``."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+
+from service.app.errors import AppError
+
+log = logging.getLogger("meow.api")
+
+PROBLEM = "application/problem+json"
+HTTP_CODES = {
+    400: "invalid_json",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    412: "version_conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+}
+
+
+def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
+    body = {
+        "type": f"https://meow.example/problems/{code}",
+        "title": title or code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
+    if "version" in extra and extra["version"] is not None:
+        resp.headers["ETag"] = f'"{extra["version"]}"'
+    return resp
+
+
+def from_http_exception(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    data = getattr(exc, "data", None) or {}
+    messages = data.get("messages")
+    if status == 422 and messages:
+        errors = _field_errors(messages)
+        names = ", ".join(e["field"] for e in errors)
+        return problem(422, "invalid_request", f"invalid fields: {names}", errors=errors)
+    if status == 400 and messages:
+        return problem(400, "invalid_json", "the request body is not valid JSON")
+    code = HTTP_CODES.get(status, "http_error")
+    return problem(status, code, exc.description or code)
+
+
+def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:
+    """Flatten webargs' {location: {field: [msgs]}} into [{field, messages}]."""
+    out: list[dict[str, Any]] = []
+    for location, fields in messages.items():
+        if not isinstance(fields, dict):
+            out.append({"field": location, "messages": fields})
+            continue
+        for name, msgs in fields.items():
+            out.append({"field": name, "in": location, "messages": msgs})
+    return out
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(AppError)
+    def _app_error(exc: AppError) -> Response:
+        return problem(exc.status, exc.code, exc.detail, **exc.extra)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        if isinstance(exc, HTTPException):
+            return from_http_exception(exc)
+        log.exception("unhandled error")
+        return problem(500, "internal_error", "the server failed to answer this request")

@@ -1,0 +1,174 @@
+"""The /v1 routes: thin — schema -> application -> schema."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas as s
+from service.api.http import bearer, game_id_or_404, idempotency, json_response, precondition, service
+from service.rules.options import variants_catalog
+
+blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
+ERRORS = (400, 401, 403, 404, 409, 412, 413, 422)
+
+
+def _errors(*codes: int):
+    def wrap(fn):
+        for code in codes:
+            fn = blp.alt_response(code, schema=s.Problem, description="problem+json")(fn)
+        return fn
+    return wrap
+
+
+@blp.route("/variants")
+class VariantsView(MethodView):
+    @blp.response(200, s.Variants)
+    def get(self):
+        """The variants (presets), each with its option schema, defaults and player range."""
+        return json_response({"variants": variants_catalog()})
+
+
+@blp.route("/games")
+class GamesView(MethodView):
+    @blp.arguments(s.CreateGame)
+    @blp.response(201, s.Created)
+    @_errors(400, 413, 422)
+    def post(self, body: dict[str, Any]):
+        """Create a table. Returns the owner token exactly once."""
+        svc = service()
+        out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency())
+        render = svc.render(out, _caller_for(out))
+        render.setdefault("owner_token", None)
+        return json_response(render, out.status, out.state.version, Location=f"/v1/games/{out.game_id}")
+
+    @blp.arguments(s.LobbyQuery, location="query")
+    @blp.response(200, s.LobbyPage)
+    @_errors(422)
+    def get(self, query: dict[str, Any]):
+        """The lobby, newest first, filtered by status and variant, paginated by cursor."""
+        games = service().lobby()
+        games = [g for g in games if (query.get("status") in (None, g["status"])) and (query.get("variant") in (None, g["variant"]))]
+        games.sort(key=lambda g: (-g["created_at"], g["id"]))
+        if query.get("cursor"):
+            at, _, gid = query["cursor"].partition(":")
+            key = (-int(at) if at.isdigit() else 0, gid)
+            games = [g for g in games if (-g["created_at"], g["id"]) > key]
+        page = games[: query["limit"]]
+        nxt = f"{page[-1]['created_at']}:{page[-1]['id']}" if len(games) > len(page) else None
+        return json_response({"games": page, "next_cursor": nxt})
+
+
+@blp.route("/games/<game_id>")
+class GameView(MethodView):
+    @blp.response(200, s.GameView)
+    @_errors(401, 404)
+    def get(self, game_id: str):
+        """The view: public for all; with a seat token also `you` (hand, legal actions)."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        state, view = svc.view(gid, caller)
+        return json_response(view, 200, state.version)
+
+
+@blp.route("/games/<game_id>/seats")
+class SeatsView(MethodView):
+    @blp.arguments(s.TakeSeat)
+    @blp.response(201, s.SeatTaken)
+    @_errors(400, 401, 403, 404, 409, 413, 422)
+    def post(self, body: dict[str, Any], game_id: str):
+        """Take a seat (a human, anyone) or add a bot (owner only)."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency())
+        render = svc.render(out, caller)
+        render.setdefault("token", None)
+        return json_response(render, out.status, out.state.version)
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>")
+class SeatView(MethodView):
+    @blp.response(200, s.WriteResult)
+    @_errors(401, 403, 404, 409, 412)
+    def delete(self, game_id: str, seat: int):
+        """Leave (that seat) or remove a seat (owner): struck from the standings, token revoked."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        out = svc.leave(gid, caller, seat, idempotency())
+        viewer = caller if caller.seat != seat else type(caller)("spectator")
+        return json_response(svc.render(out, viewer), out.status, out.state.version)
+
+
+@blp.route("/games/<game_id>/start")
+class StartView(MethodView):
+    @blp.response(200, s.WriteResult)
+    @_errors(401, 403, 404, 409)
+    def post(self, game_id: str):
+        """Deal the first round (owner only)."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        out = svc.start(gid, caller, idempotency())
+        return json_response(svc.render(out, caller), out.status, out.state.version)
+
+
+@blp.route("/games/<game_id>/actions")
+class ActionsView(MethodView):
+    @blp.arguments(s.Action)
+    @blp.response(200, s.WriteResult)
+    @_errors(400, 401, 403, 404, 409, 412, 413, 422)
+    def post(self, body: dict[str, Any], game_id: str):
+        """One action of the caller's seat. If-Match or expected_version guard against lost updates."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        pre = precondition(body.pop("expected_version", None))
+        out = svc.act(gid, caller, body, pre, idempotency())
+        return json_response(svc.render(out, caller), out.status, out.state.version)
+
+    @blp.response(200, s.LegalActions)
+    @_errors(401, 403, 404)
+    def get(self, game_id: str):
+        """The caller's legal actions now."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        state, actions = svc.legal_actions(gid, caller)
+        return json_response({"version": state.version, "seat": caller.seat, "legal_actions": actions}, 200, state.version)
+
+
+@blp.route("/games/<game_id>/events")
+class EventsView(MethodView):
+    @blp.arguments(s.EventsQuery, location="query")
+    @blp.response(200, s.EventsPage)
+    @_errors(401, 404, 422)
+    def get(self, query: dict[str, Any], game_id: str):
+        """Events after version `after` as the caller may see them; `wait` long-polls up to 30 s."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        state, events = svc.events(gid, caller, query["after"], query["wait"])
+        return json_response({"version": state.version, "events": events}, 200, state.version)
+
+
+@blp.route("/games/<game_id>/history")
+class HistoryView(MethodView):
+    @blp.response(200, s.EventsPage)
+    @_errors(401, 403, 404)
+    def get(self, game_id: str):
+        """The complete log: unredacted once finished (players, owner, audit); audit-only while running."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        state, events = svc.history(gid, caller)
+        return json_response({"version": state.version, "status": state.status, "events": events}, 200, state.version)
+
+
+def _caller_for(out):
+    from service.app.auth import Caller
+
+    return Caller("owner")

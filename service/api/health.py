@@ -1,0 +1,32 @@
+"""Liveness and readiness."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas as s
+from service.api.errors import problem
+from service.api.http import json_response, service
+
+blp = Blueprint("health", __name__, description="Liveness and readiness")
+
+
+@blp.route("/healthz")
+class Healthz(MethodView):
+    @blp.response(200, s.Health)
+    def get(self):
+        """The process answers."""
+        return json_response({"status": "ok"})
+
+
+@blp.route("/readyz")
+class Readyz(MethodView):
+    @blp.response(200, s.Health)
+    @blp.alt_response(503, schema=s.Problem)
+    def get(self):
+        """Redis is reachable."""
+        try:
+            service().store.version("0000000000000000")
+        except Exception:  # noqa: BLE001 - any failure means not ready
+            return problem(503, "not_ready", "the event store is not reachable")
+        return json_response({"status": "ready"})

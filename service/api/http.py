@@ -1,0 +1,73 @@
+"""Small request/response helpers shared by the routes: tokens, preconditions, idempotency, JSON."""
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+
+from service.app.errors import AppError
+from service.app.games import GameService, Idempotency, Precondition
+
+GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+ETAG = re.compile(r'^(?:W/)?"?(\d+)"?$')
+
+
+def service() -> GameService:
+    return current_app.extensions["meow.service"]
+
+
+def game_id_or_404(game_id: str) -> str:
+    if not GAME_ID.match(game_id):
+        raise AppError("not_found", 404, "no such game")
+    return game_id
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AppError("unauthorized", 401, "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def precondition(body_version: int | None) -> Precondition | None:
+    header = request.headers.get("If-Match")
+    if header and header.strip() != "*":
+        m = ETAG.match(header.strip())
+        if not m:
+            raise AppError("invalid_request", 422, "If-Match must be an ETag such as \"12\"",
+                           errors=[{"field": "If-Match", "in": "headers", "messages": ["not a version ETag"]}])
+        return Precondition(int(m.group(1)), "if_match")
+    if body_version is not None:
+        return Precondition(body_version, "body")
+    return None
+
+
+def idempotency() -> Idempotency | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 255:
+        raise AppError("invalid_request", 422, "Idempotency-Key must have 1 to 255 characters",
+                       errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["1 to 255 characters"]}])
+    raw = request.get_data(cache=True) or b""
+    try:
+        canonical = orjson.dumps(orjson.loads(raw), option=orjson.OPT_SORT_KEYS) if raw.strip() else b""
+    except orjson.JSONDecodeError:
+        canonical = raw
+    digest = hashlib.sha256(request.method.encode() + b" " + request.path.encode() + b"\n" + canonical).hexdigest()
+    return Idempotency(hashlib.sha256(key.encode()).hexdigest()[:40], digest)
+
+
+def json_response(body: Any, status: int = 200, version: int | None = None, **headers: str) -> Response:
+    resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, mimetype="application/json")
+    if version is not None:
+        resp.headers["ETag"] = f'"{version}"'
+    for k, v in headers.items():
+        resp.headers[k.replace("_", "-")] = v
+    return resp

@@ -1,0 +1,185 @@
+"""Marshmallow schemas: request validation and the OpenAPI description of every body."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+SUITS = ("C", "D", "H", "S")
+ACTION_TYPES = ("play", "draw", "pass", "take_penalty", "accept_skip", "announce", "challenge", "pass_card", "slap")
+FIELDS_BY_TYPE = {
+    "play": {"card", "called_suit", "announce"},
+    "draw": {"announce"},
+    "pass": {"announce"},
+    "take_penalty": {"announce"},
+    "accept_skip": {"announce"},
+    "announce": set(),
+    "challenge": {"target"},
+    "pass_card": {"kind", "step"},
+    "slap": {"seen_step"},
+}
+REQUIRED_BY_TYPE = {"play": {"card"}, "challenge": {"target"}, "pass_card": {"kind", "step"}, "slap": {"seen_step"}}
+STRICT_BOOL = {"truthy": {True}, "falsy": {False}}
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class CreateGame(Strict):
+    variant = fields.String(required=True, metadata={"example": "prsi"})
+    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "overrides of the preset's options (RULES.md §8)"})
+    max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
+    name = fields.String(validate=validate.Length(1, 100), load_default=None, allow_none=True)
+
+
+class BotSpec(Strict):
+    strength = fields.String(load_default=None, allow_none=True, metadata={"example": "easy"})
+
+
+class TakeSeat(Strict):
+    name = fields.String(validate=validate.Length(1, 40))
+    bot = fields.Nested(BotSpec)
+
+    @validates_schema
+    def _one_of(self, data: dict[str, Any], **_: Any) -> None:
+        if "bot" not in data and "name" not in data:
+            raise ValidationError("give a name (a human seat) or a bot", field_name="name")
+        if "bot" in data and "name" in data:
+            raise ValidationError("a bot seat takes no name here", field_name="name")
+
+
+class Action(Strict):
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    card = fields.String(validate=validate.Regexp(r"^(10|[2-9JQKA])[CDHS](:[0-9])?$"), metadata={"example": "JH:0"})
+    called_suit = fields.String(validate=validate.OneOf(SUITS), allow_none=True)
+    announce = fields.Boolean(**STRICT_BOOL)
+    kind = fields.String(validate=validate.Length(1, 20))
+    step = fields.Integer(strict=True, validate=validate.Range(min=1))
+    seen_step = fields.Integer(strict=True, validate=validate.Range(min=0))
+    target = fields.Integer(strict=True, validate=validate.Range(min=0))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+    @validates_schema
+    def _fields_fit_type(self, data: dict[str, Any], **_: Any) -> None:
+        kind = data.get("type")
+        if kind not in FIELDS_BY_TYPE:
+            return
+        given = set(data) - {"type", "expected_version"}
+        errors = {f: [f"not a field of a '{kind}' action"] for f in sorted(given - FIELDS_BY_TYPE[kind])}
+        errors.update({f: ["Missing data for required field."] for f in sorted(REQUIRED_BY_TYPE.get(kind, set()) - given)})
+        if errors:
+            raise ValidationError(errors)
+
+
+class LobbyQuery(Strict):
+    status = fields.String(validate=validate.OneOf(("open", "running", "finished")))
+    variant = fields.String()
+    limit = fields.Integer(validate=validate.Range(1, 100), load_default=20)
+    cursor = fields.String()
+
+
+class EventsQuery(Strict):
+    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    wait = fields.Float(validate=validate.Range(0, 30), load_default=0.0)
+
+
+# ---------------------------------------------------------------- responses (documentation)
+
+
+class Problem(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "stable machine-readable error code"})
+    errors = fields.List(fields.Dict(), metadata={"description": "invalid_request: each bad field"})
+    legal_actions = fields.List(fields.Dict(), metadata={"description": "409/422 on actions: what the caller may do"})
+    version = fields.Integer(metadata={"description": "version_conflict: the current version"})
+
+
+class Seat(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    kind = fields.String(metadata={"description": "human or bot"})
+    strength = fields.String(allow_none=True)
+    state = fields.String(metadata={"description": "active, waiting, absent, eliminated or left"})
+    hand_count = fields.Integer()
+    score = fields.Integer()
+
+
+class You(Schema):
+    seat = fields.Integer()
+    hand = fields.List(fields.String())
+    legal_actions = fields.List(fields.Dict())
+
+
+class GameView(Schema):
+    id = fields.String()
+    variant = fields.String()
+    name = fields.String(allow_none=True)
+    options = fields.Dict()
+    status = fields.String(metadata={"description": "open, running or finished"})
+    phase = fields.String(allow_none=True)
+    round = fields.Integer()
+    version = fields.Integer()
+    seats = fields.List(fields.Nested(Seat))
+    table = fields.Dict(allow_none=True)
+    turn = fields.Dict(allow_none=True)
+    scores = fields.List(fields.Dict())
+    standings = fields.List(fields.Dict(), allow_none=True)
+    you = fields.Nested(You)
+
+
+class EventOut(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    at = fields.String(metadata={"description": "RFC 3339"})
+    round = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    data = fields.Dict()
+    private = fields.Dict(metadata={"description": "private fields the caller may see, by seat"})
+    secret = fields.Dict(metadata={"description": "server-private fields (history of finished games only)"})
+
+
+class WriteResult(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventOut))
+    game = fields.Nested(GameView)
+    replayed = fields.Boolean(metadata={"description": "true when an Idempotency-Key retry returned the first answer"})
+
+
+class Created(WriteResult):
+    id = fields.String()
+    owner_token = fields.String(allow_none=True, metadata={"description": "returned exactly once"})
+    warnings = fields.List(fields.Dict())
+
+
+class SeatTaken(WriteResult):
+    seat = fields.Integer()
+    token = fields.String(allow_none=True, metadata={"description": "the seat token (human seats), returned exactly once"})
+
+
+class EventsPage(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventOut))
+
+
+class LegalActions(Schema):
+    version = fields.Integer()
+    seat = fields.Integer()
+    legal_actions = fields.List(fields.Dict())
+
+
+class LobbyPage(Schema):
+    games = fields.List(fields.Dict())
+    next_cursor = fields.String(allow_none=True)
+
+
+class Variants(Schema):
+    variants = fields.List(fields.Dict())
+
+
+class Health(Schema):
+    status = fields.String()

@@ -1,0 +1,46 @@
+"""Opaque bearer tokens: 256 random bits from ``secrets``; only their SHA-256 is stored."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+import orjson
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is asking, for one game: the owner, a seat, an auditor or a spectator."""
+
+    role: str  # "owner" | "seat" | "audit" | "spectator"
+    seat: int | None = None
+    token_hash: str | None = None
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == "owner"
+
+    @property
+    def scope(self) -> str:
+        """The idempotency scope of this caller."""
+        return self.token_hash[:32] if self.token_hash else "anon"
+
+
+SPECTATOR = Caller("spectator")
+
+
+def role_record(role: str, seat: int | None = None) -> bytes:
+    return orjson.dumps({"role": role, "seat": seat})
+
+
+def caller_from_record(record: bytes, thash: str) -> Caller:
+    body = orjson.loads(record)
+    return Caller(body["role"], body.get("seat"), thash)

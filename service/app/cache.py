@@ -1,0 +1,35 @@
+"""A per-process LRU of folded game states, fast-forwarded from the stream on every load."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+
+class StateCache:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Any | None:
+        with self._lock:
+            state = self._items.get(game_id)
+            if state is not None:
+                self._items.move_to_end(game_id)
+            return state
+
+    def put(self, game_id: str, state: Any) -> None:
+        """Keep the newest state (states are immutable; a stale put never replaces a newer one)."""
+        with self._lock:
+            old = self._items.get(game_id)
+            if old is not None and old.version > state.version:
+                return
+            self._items[game_id] = state
+            self._items.move_to_end(game_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._items.pop(game_id, None)

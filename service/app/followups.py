@@ -1,0 +1,51 @@
+"""Follow-up work (bot turns, round scoring, the next deal) as deterministic due jobs."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, Iterable
+
+from service.eventstore.contract import FollowUp
+from service.rules import engine
+
+
+def job_id(game_id: str, due: Any) -> str:
+    """Deterministic ids: bot-<game>-<seat>-<version that opened the turn>, score-, deal-."""
+    if due.kind == "bot":
+        return f"bot-{game_id}-{due.seat}-{due.opened_seq}"
+    return f"{due.kind}-{game_id}-{due.key}"
+
+
+def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
+    """A delay drawn from bot_delay_ms[strength], seeded by (match, version, seat) (RULES §7.1)."""
+    strength = next((s.strength for s in state.seats if s.seat == seat), None) or "easy"
+    lo, hi = state.options["bot_delay_ms"].get(strength, [0, 0])
+    if hi <= lo:
+        return int(lo)
+    digest = hmac.new(game_id.encode(), f"bot_delay/{version}/{seat}".encode(), hashlib.sha256).digest()
+    return int(lo) + int.from_bytes(digest[:8], "big") % (int(hi) - int(lo) + 1)
+
+
+def to_followup(game_id: str, state: Any, due: Any) -> FollowUp:
+    payload: dict[str, Any] = {"kind": due.kind, "game": game_id, "key": due.key}
+    at = due.due_at
+    if due.kind == "bot":
+        payload.update(seat=due.seat, opened_seq=due.opened_seq)
+        at += bot_delay_ms(state, game_id, due.seat, due.opened_seq)
+    return FollowUp(job_id(game_id, due), at, payload)
+
+
+def new_followups(game_id: str, before: Any, after: Any) -> list[FollowUp]:
+    """The follow-ups ``after`` calls for that ``before`` did not already call for."""
+    known: set[str] = set()
+    if before is not None:
+        known = {job_id(game_id, d) for d in engine.pending_work(before)}
+    return [
+        to_followup(game_id, after, d)
+        for d in engine.pending_work(after)
+        if job_id(game_id, d) not in known
+    ]
+
+
+def all_followups(game_id: str, state: Any) -> Iterable[FollowUp]:
+    return [to_followup(game_id, state, d) for d in engine.pending_work(state)]

@@ -1,0 +1,395 @@
+"""The application layer: load -> decide -> append (with follow-ups), for requests and jobs."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import orjson
+
+from service.app import followups as fu
+from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
+from service.app.cache import StateCache
+from service.app.errors import AppError, forbidden, not_found, unauthorized
+from service.app.redaction import Viewer, project_event, project_view
+from service.eventstore.codec import CorruptEvent
+from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite
+from service.rules import engine
+from service.rules.model import (
+    RACE_TOLERANT,
+    SEAT_ACTIONS,
+    Context,
+    CreateMatch,
+    DealRound,
+    Event,
+    JoinSeat,
+    LeaveSeat,
+    NeedMoreSeeds,
+    RuleViolation,
+    ScoreRound,
+    StartMatch,
+)
+from service.rules.options import preset_defaults, resolve_options
+from service.settings import Settings
+
+MAX_ATTEMPTS = 8
+GRACE_RETRY_MS = 250
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True)
+class Precondition:
+    """The version the caller last saw, from If-Match (412 on mismatch) or the body (409)."""
+
+    version: int
+    source: str  # "if_match" | "body"
+
+    def error(self, current: int) -> AppError:
+        status = 412 if self.source == "if_match" else 409
+        return AppError("version_conflict", status, f"the game is at version {current}", version=current)
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    key: str
+    request_hash: str
+
+
+@dataclass
+class Outcome:
+    """What a write produced, rendered per caller by ``render``."""
+
+    game_id: str
+    state: Any
+    events: Sequence[Event]
+    status: int = 200
+    extra: dict[str, Any] = field(default_factory=dict)
+    replayed: bool = False
+
+
+class GameService:
+    def __init__(self, store: EventStore, settings: Settings | None = None, clock: Callable[[], int] = now_ms) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.cache = StateCache(self.settings.state_cache_size)
+
+    # ------------------------------------------------------------------ reading
+    def load(self, game_id: str) -> Any:
+        """The folded state: the cached fold fast-forwarded with the events appended since."""
+        cached = self.cache.get(game_id)
+        try:
+            events = self.store.read(game_id, after=cached.version if cached is not None else 0)
+            state = cached
+            for event in events:
+                state = engine.evolve(state, event)
+        except CorruptEvent as exc:
+            raise AppError("game_corrupted", 500, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
+        except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
+            raise AppError("game_corrupted", 500, "an event of this game cannot be applied") from exc
+        if state is None:
+            raise not_found()
+        if events:
+            self.cache.put(game_id, state)
+        return state
+
+    def authenticate(self, game_id: str, token: str | None) -> Caller:
+        if not token:
+            return SPECTATOR
+        thash = token_hash(token)
+        if thash in self.settings.audit_token_hashes:
+            return Caller("audit", None, thash)
+        record = self.store.token_get(game_id, thash)
+        if record is None:
+            raise unauthorized()
+        return caller_from_record(record, thash)
+
+    def viewer(self, caller: Caller) -> Viewer:
+        return Viewer(seat=caller.seat)
+
+    def view(self, game_id: str, caller: Caller) -> tuple[Any, dict[str, Any]]:
+        state = self.load(game_id)
+        return state, project_view(state, self.viewer(caller), self.clock())
+
+    def legal_actions(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
+        if caller.seat is None:
+            raise forbidden("only a seated player has actions")
+        state = self.load(game_id)
+        return state, engine.legal_actions(state, caller.seat, self.clock())
+
+    def events(self, game_id: str, caller: Caller, after: int, wait_s: float) -> tuple[Any, list[dict[str, Any]]]:
+        state = self.load(game_id)
+        if wait_s > 0 and state.version <= after:
+            self.store.wait(game_id, after, min(wait_s, self.settings.max_wait_s))
+            state = self.load(game_id)
+        viewer = self.viewer(caller)
+        events = self.store.read(game_id, after=after) if after < state.version else []
+        return state, [project_event(e, viewer) for e in events if e.seq <= state.version]
+
+    def history(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
+        state = self.load(game_id)
+        if state.status == "finished":
+            if caller.role == "spectator":
+                raise unauthorized("the history of a finished game is for its players, owner and auditors")
+            viewer = Viewer(reveal_all=True)
+        elif caller.role == "audit":
+            viewer = Viewer()
+        else:
+            raise forbidden("the history of a running game is for audit tokens only")
+        events = self.store.read(game_id)
+        return state, [project_event(e, viewer) for e in events if e.seq <= state.version]
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [orjson.loads(v) for v in self.store.lobby().values()]
+
+    # ------------------------------------------------------------------ requests
+    def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
+               idem: Idempotency | None) -> Outcome:
+        resolved, warnings = _resolve(variant, options, max_players)
+        if idem:  # anonymous creation: the game id follows from the key, so a retry finds it
+            game_id = hashlib.sha256(b"meow-create\0" + idem.key.encode()).hexdigest()[:16]
+        else:
+            game_id = secrets.token_hex(8)
+        owner = new_token()
+        cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name)
+        tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode()}
+        out = self._execute(game_id, SPECTATOR, lambda s: cmd, idem=idem, tokens=tokens, status=201,
+                            extra={"id": game_id, "warnings": warnings}, new_game=True)
+        if not out.replayed:
+            out.extra["owner_token"] = owner
+        return out
+
+    def join(self, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
+             idem: Idempotency | None) -> Outcome:
+        if bot is not None:
+            if not caller.is_owner:
+                raise forbidden("only the owner adds bots")
+            cmd = JoinSeat(name or "", "bot", bot.get("strength"), False)
+            return self._execute(game_id, caller, lambda s: _named(cmd, s), idem=idem, status=201,
+                                 extra_from=_seat_extra)
+        if caller.is_owner and caller.seat is not None:
+            raise AppError("already_seated", 409, "the owner already has a seat")
+        if caller.role == "seat":
+            raise AppError("already_seated", 409, "this token already holds a seat; join without a token")
+        token = new_token()
+        thash = token_hash(token)
+        creator = caller.is_owner
+
+        def tokens_for(events: Sequence[Event]) -> dict[str, bytes]:
+            seat = _joined_seat(events)
+            out = {thash: role_record("seat", seat), f"seat:{seat}": thash.encode()}
+            if creator and caller.token_hash:
+                out[caller.token_hash] = role_record("owner", seat)
+            return out
+
+        out = self._execute(game_id, caller, lambda s: JoinSeat(name or "", "human", None, creator), idem=idem,
+                            status=201, tokens_from=tokens_for, extra_from=_seat_extra)
+        if not out.replayed:
+            out.extra["token"] = token
+        return out
+
+    def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None) -> Outcome:
+        if not (caller.is_owner or (caller.role == "seat" and caller.seat == seat)):
+            raise forbidden("only that seat or the owner can remove a seat")
+        revoke: list[str] = []
+        seat_hash = self.store.token_get(game_id, f"seat:{seat}")
+        if seat_hash:
+            revoke += [seat_hash.decode(), f"seat:{seat}"]
+        tokens: dict[str, bytes] = {}
+        owner_hash = self.store.token_get(game_id, "owner")
+        if owner_hash:
+            rec = self.store.token_get(game_id, owner_hash.decode())
+            if rec and orjson.loads(rec).get("seat") == seat:
+                tokens[owner_hash.decode()] = role_record("owner")
+        return self._execute(game_id, caller, lambda s: LeaveSeat(seat), idem=idem, tokens=tokens, revoke=revoke)
+
+    def start(self, game_id: str, caller: Caller, idem: Idempotency | None = None) -> Outcome:
+        if not caller.is_owner:
+            raise forbidden("only the owner starts the game")
+        return self._execute(game_id, caller, lambda s: StartMatch(), idem=idem)
+
+    def act(self, game_id: str, caller: Caller, action: dict[str, Any], pre: Precondition | None,
+            idem: Idempotency | None) -> Outcome:
+        if caller.seat is None:
+            raise forbidden("actions need a seat token")
+        action = dict(action)
+        kind = action.pop("type")
+        if kind not in SEAT_ACTIONS:
+            state = self.load(game_id)
+            raise AppError("invalid_action", 422, f"'{kind}' is not an action of {state.variant}",
+                           legal_actions=engine.legal_actions(state, caller.seat, self.clock()))
+        cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
+        if kind in RACE_TOLERANT:
+            pre = None
+        return self._execute(game_id, caller, lambda s: cmd, pre=pre, idem=idem)
+
+    # ------------------------------------------------------------------ jobs
+    def run_followup(self, payload: dict[str, Any]) -> str:
+        """Serve one due follow-up; a no-op when what it serves has closed."""
+        game_id, kind = payload["game"], payload["kind"]
+        if kind == "bot":
+            return self._bot_turn(game_id, int(payload["seat"]), int(payload["opened_seq"]))
+        cmd = ScoreRound(int(payload["key"])) if kind == "score" else DealRound(int(payload["key"]))
+        try:
+            self._execute(game_id, SPECTATOR, lambda s: cmd)
+        except AppError as exc:
+            if exc.code == "nothing_to_do":
+                return "closed"
+            raise
+        return "done"
+
+    def _bot_turn(self, game_id: str, seat: int, opened_seq: int) -> str:
+        from service.app.bots import choose_for
+
+        for _ in range(MAX_ATTEMPTS):
+            state = self.load(game_id)
+            if not any(d.kind == "bot" and d.seat == seat and d.opened_seq == opened_seq
+                       for d in engine.pending_work(state)):
+                return "closed"
+            now = self.clock()
+            view = engine.seat_view(state, seat, now)
+            action = dict(choose_for(state, seat)(view, _bot_rng(game_id, state.version, seat)))
+            kind = action.pop("type")
+            cmd = SEAT_ACTIONS[kind](seat=seat, **action)
+            try:
+                self._execute(game_id, SPECTATOR, lambda s: cmd, pre=Precondition(state.version, "body"))
+                return "moved"
+            except AppError as exc:
+                if exc.code == "version_conflict":
+                    continue
+                if exc.code == "announce_grace":  # come back when the other seat's grace is over
+                    self.store.schedule(FollowUp(f"bot-{game_id}-{seat}-{opened_seq}-g{now}", now + GRACE_RETRY_MS,
+                                                 {"kind": "bot", "game": game_id, "seat": seat,
+                                                  "opened_seq": opened_seq, "key": f"{seat}-{opened_seq}"}))
+                    return "deferred"
+                raise
+        return "gave_up"
+
+    # ------------------------------------------------------------------ the one write path
+    def _execute(self, game_id: str, caller: Caller, build: Callable[[Any], Any], *,
+                 pre: Precondition | None = None, idem: Idempotency | None = None,
+                 tokens: dict[str, bytes] | None = None, revoke: Sequence[str] = (),
+                 tokens_from: Callable[[Sequence[Event]], dict[str, bytes]] | None = None,
+                 extra_from: Callable[[Sequence[Event]], dict[str, Any]] | None = None,
+                 status: int = 200, extra: dict[str, Any] | None = None, new_game: bool = False) -> Outcome:
+        scoped = f"{caller.scope}:{idem.key}" if idem else None
+        if idem:
+            prior = self.store.idem_get(game_id, scoped)
+            if prior is not None:
+                return self._replay(game_id, prior, idem)
+        for _ in range(MAX_ATTEMPTS):
+            state = None if new_game else self.load(game_id)
+            version = state.version if state is not None else 0
+            if pre is not None and pre.version != version:
+                raise pre.error(version)
+            now = self.clock()
+            events = self._decide(state, build(state), now)
+            after = state
+            for event in events:
+                after = engine.evolve(after, event)
+            out_extra = dict(extra or {})
+            if extra_from:
+                out_extra.update(extra_from(events))
+            record = None
+            if idem:
+                record = IdemWrite(scoped, orjson.dumps({
+                    "h": idem.request_hash, "status": status, "from": events[0].seq if events else version + 1,
+                    "to": after.version, "extra": out_extra}), self.settings.idempotency_ttl_s)
+            all_tokens = dict(tokens or {})
+            if tokens_from:
+                all_tokens.update(tokens_from(events))
+            req = AppendRequest(game_id, version, events, fu.new_followups(game_id, state, after),
+                                all_tokens, revoke, record, _lobby_summary(game_id, after))
+            result = self.store.append(req)
+            if result.ok:
+                self.cache.put(game_id, after)
+                return Outcome(game_id, after, events, status, out_extra)
+            if result.status == "duplicate":
+                return self._replay(game_id, result.record, idem)
+            if new_game:
+                raise AppError("game_exists", 409, "a game with this id already exists")
+            if pre is not None:
+                raise pre.error(result.version)
+        raise AppError("version_conflict", 409, "the game kept changing; try again", version=self.store.version(game_id))
+
+    def _decide(self, state: Any, cmd: Any, now: int) -> tuple[Event, ...]:
+        seeds = 4
+        while True:
+            try:
+                return engine.decide(state, cmd, Context(now, tuple(secrets.token_bytes(32) for _ in range(seeds))))
+            except NeedMoreSeeds as more:
+                seeds = max(more.needed, seeds * 4)
+            except RuleViolation as rv:
+                raise AppError(rv.code, rv.status, rv.detail, **rv.extra) from rv
+
+    def _replay(self, game_id: str, record: bytes, idem: Idempotency) -> Outcome:
+        body = orjson.loads(record)
+        if body["h"] != idem.request_hash:
+            raise AppError("idempotency_key_reused", 422, "this Idempotency-Key was used with a different request")
+        state = self.load(game_id)
+        events = [e for e in self.store.read(game_id, after=body["from"] - 1) if e.seq <= body["to"]]
+        return Outcome(game_id, state, events, body["status"], dict(body["extra"]), replayed=True)
+
+    def render(self, out: Outcome, caller: Caller) -> dict[str, Any]:
+        """The response body of a write, as this caller may see it."""
+        viewer = self.viewer(caller)
+        if out.extra.get("seat") is not None and caller.seat is None and out.status == 201 and "token" in out.extra:
+            viewer = Viewer(seat=out.extra["seat"])
+        body = dict(out.extra)
+        body.update(
+            version=out.state.version if not out.replayed else max((e.seq for e in out.events), default=out.state.version),
+            events=[project_event(e, viewer) for e in out.events],
+            game=project_view(out.state, viewer, self.clock()),
+        )
+        if out.replayed:
+            body["replayed"] = True
+        return body
+
+
+def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> tuple[dict[str, Any], list]:
+    try:
+        if max_players is None:
+            max_players = options.get("max_players", preset_defaults(variant)["max_players"])
+        return resolve_options(variant, options, max_players)
+    except RuleViolation as rv:
+        raise AppError(rv.code, rv.status, rv.detail, **rv.extra) from rv
+
+
+def _named(cmd: JoinSeat, state: Any) -> JoinSeat:
+    if cmd.name or state is None:
+        return cmd
+    return JoinSeat(f"bot {len(state.seats)}", cmd.kind, cmd.strength, cmd.creator)
+
+
+def _joined_seat(events: Sequence[Event]) -> int:
+    return next(e.seat if e.seat is not None else e.data["seat"] for e in events
+                if e.type in ("SeatJoined", "SeatWaiting"))
+
+
+def _seat_extra(events: Sequence[Event]) -> dict[str, Any]:
+    return {"seat": _joined_seat(events)}
+
+
+def _lobby_summary(game_id: str, state: Any) -> bytes:
+    return orjson.dumps({
+        "id": game_id,
+        "variant": state.variant,
+        "name": state.name,
+        "status": state.status,
+        "players": sum(1 for s in state.seats if s.state in ("active", "waiting", "absent")),
+        "max_players": state.max_players,
+        "version": state.version,
+        "created_at": state.created_at,
+    })
+
+
+def _bot_rng(game_id: str, version: int, seat: int) -> Any:
+    import random
+
+    digest = hashlib.sha256(f"{game_id}/{version}/{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))

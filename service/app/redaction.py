@@ -1,0 +1,52 @@
+"""The one redaction layer: every outbound event and view passes through here."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from service.rules import engine
+from service.rules.model import Event
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """What a caller may see: a seat's private fields, or everything (finished-game history)."""
+
+    seat: int | None = None
+    reveal_all: bool = False
+
+
+SPECTATOR_VIEW = Viewer()
+
+
+def rfc3339(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def project_event(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """The event as this viewer may see it: public data, plus own private fields."""
+    out: dict[str, Any] = {
+        "seq": event.seq,
+        "type": event.type,
+        "at": rfc3339(event.at),
+        "round": event.round,
+        "seat": event.seat,
+        "data": dict(event.data),
+    }
+    if viewer.reveal_all:
+        if event.to_seat:
+            out["private"] = {str(k): dict(v) for k, v in event.to_seat.items()}
+        if event.secret:
+            out["secret"] = dict(event.secret)
+    elif viewer.seat is not None and viewer.seat in event.to_seat:
+        out["private"] = {str(viewer.seat): dict(event.to_seat[viewer.seat])}
+    return out
+
+
+def project_view(state: Any, viewer: Viewer, now: int) -> dict[str, Any]:
+    """The game view: the public part for all, ``you`` for a seated caller."""
+    view = engine.public_view(state, now)
+    if viewer.seat is not None:
+        view["you"] = engine.private_view(state, viewer.seat, now)
+    return view

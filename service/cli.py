@@ -1,0 +1,96 @@
+"""The `meow` console script: run (API + worker + embedded Redis), worker, openapi."""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="meow")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
+    w = sub.add_parser("worker", help="an RQ worker with the follow-up dispatcher")
+    w.add_argument("--burst", action="store_true")
+    o = sub.add_parser("openapi", help="print the OpenAPI spec (YAML)")
+    o.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated spec")
+    args = parser.parse_args(argv)
+    if args.cmd == "run":
+        return run()
+    if args.cmd == "worker":
+        from workers.main import run_worker
+
+        run_worker(burst=args.burst)
+        return 0
+    return openapi(args.check)
+
+
+def openapi_yaml() -> str:
+    from service.api.app import create_app
+    from service.settings import Settings
+
+    app = create_app(Settings(redis_url=None))
+    return app.extensions["meow.api"].spec.to_yaml()
+
+
+def openapi(check: str | None) -> int:
+    text = openapi_yaml()
+    if check:
+        with open(check, encoding="utf-8") as fh:
+            if fh.read() != text:
+                print(f"{check} is stale: regenerate it with `meow openapi > {check}`", file=sys.stderr)
+                return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+def run() -> int:
+    """The launcher: owns every process it starts and stops them all on Ctrl-C."""
+    from service.embedded_redis import EmbeddedRedis
+    from service.settings import Settings
+
+    settings = Settings.from_env()
+    env = dict(os.environ)
+    redis_server = None
+    if not settings.redis_url:
+        redis_server = EmbeddedRedis.start(data_dir=os.path.join(settings.data_dir, "redis"), aof=True)
+        env["REDIS_URL"] = redis_server.url
+        print(f"meow: embedded Redis on {redis_server.url} (data and AOF in {settings.data_dir}/redis)", flush=True)
+    web = subprocess.Popen([
+        sys.executable, "-m", "gunicorn", "--worker-class", "gthread", "--workers", str(settings.web_workers),
+        "--threads", str(settings.web_threads), "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-",
+        "service.api.app:create_app()"], env=env)
+    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+    print(f"meow: API on http://127.0.0.1:{settings.port}/v1 (Ctrl-C stops everything)", flush=True)
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while not stopping and web.poll() is None and worker.poll() is None:
+            time.sleep(0.2)
+    finally:
+        for proc in (web, worker):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in (web, worker):
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if redis_server:
+            redis_server.stop()
+        print("meow: stopped", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

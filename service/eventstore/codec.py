@@ -1,0 +1,89 @@
+"""Event <-> bytes. Stored type names come from the explicit registry, never import paths.
+
+Stored form (one stream entry field ``e``): orjson of
+``{"t": type, "v": schema_version, "at": ms, "r": round, "s": seat|null, "d": public,
+"p": {seat: private}, "x": server-private}``; the sequence number is the stream id.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import orjson
+
+from service.rules.model import EMPTY, Event
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+# (type, stored schema version) -> function lifting the stored dict one version up.
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+class CorruptEvent(Exception):
+    """A stored event that cannot be decoded; names the game and sequence number."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"event {seq}: {reason}")
+        self.seq = seq
+        self.reason = reason
+
+
+def _default(obj: Any) -> Any:
+    """orjson hook: read-only mappings (``MappingProxyType``, e.g. ``EMPTY``) serialise as objects."""
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    raise TypeError(f"Type is not JSON serializable: {type(obj).__name__}")
+
+
+def to_json(value: Any) -> bytes:
+    """orjson with read-only mappings allowed (events and follow-up payloads hold them)."""
+    return orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _schema_versions() -> Mapping[str, int]:
+    from service.rules.registry import EVENT_TYPES
+
+    return EVENT_TYPES
+
+
+def encode(event: Event) -> bytes:
+    """Serialise an event for the stream (its seq is the stream id, not stored twice)."""
+    versions = _schema_versions()
+    if event.type not in versions:
+        raise ValueError(f"unregistered event type {event.type!r}")
+    body: dict[str, Any] = {
+        "t": event.type,
+        "v": versions[event.type],
+        "at": event.at,
+        "r": event.round,
+        "s": event.seat,
+        "d": event.data,
+    }
+    if event.to_seat:
+        body["p"] = {str(k): v for k, v in event.to_seat.items()}
+    if event.secret:
+        body["x"] = event.secret
+    return to_json(body)
+
+
+def decode(seq: int, raw: bytes) -> Event:
+    """Parse and upcast one stored event; raise CorruptEvent if it cannot be read."""
+    try:
+        body = orjson.loads(raw)
+        versions = _schema_versions()
+        current = versions[body["t"]]
+        while body["v"] < current:
+            body = UPCASTERS[(body["t"], body["v"])](body)
+        to_seat = body.get("p")
+        return Event(
+            seq=seq,
+            type=body["t"],
+            at=body["at"],
+            round=body["r"],
+            seat=body["s"],
+            data=body["d"],
+            to_seat={int(k): v for k, v in to_seat.items()} if to_seat else EMPTY,
+            secret=body.get("x") or EMPTY,
+        )
+    except CorruptEvent:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any decoding failure means a poison event
+        raise CorruptEvent(seq, f"{type(exc).__name__}: {exc}") from exc

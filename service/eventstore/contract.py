@@ -1,0 +1,94 @@
+"""The event store contract shared by the in-memory twin and the Redis store.
+
+One stream per game (ids ``<seq>-0``), a due set of follow-ups per shard, idempotency
+records, token hashes and a lobby summary per game, all keyed under the game's shard tag
+so that one append touches one hash slot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+from service.rules.model import Event
+
+SHARDS = "0123456789abcdef"
+
+
+def shard_of(game_id: str) -> str:
+    """The shard tag of a game: the first character of its id (16 shards)."""
+    return game_id[0]
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """Work the new events call for, due at ``due_at`` (ms), under a deterministic job id."""
+
+    job_id: str
+    due_at: int
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class IdemWrite:
+    """An idempotency record written with the events; ``key`` is already caller-scoped."""
+
+    key: str
+    record: bytes
+    ttl_s: int = 86400
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    status: str  # "ok" | "conflict" | "duplicate"
+    version: int  # the stream version after the call (current version on conflict)
+    record: bytes | None = None  # the stored idempotency record on "duplicate"
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    job_id: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendRequest:
+    """Everything one command writes, atomically, or nothing."""
+
+    game_id: str
+    expected_version: int
+    events: Sequence[Event]
+    followups: Sequence[FollowUp] = ()
+    tokens: Mapping[str, bytes] = field(default_factory=dict)  # token hash -> role record
+    revoke: Sequence[str] = ()  # token hashes to delete
+    idem: IdemWrite | None = None
+    lobby: bytes | None = None  # the game's lobby summary after this append
+
+
+class EventStore(Protocol):
+    def append(self, req: AppendRequest) -> AppendResult: ...
+
+    def read(self, game_id: str, after: int = 0) -> list[Event]: ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> bool: ...
+
+    def idem_get(self, game_id: str, key: str) -> bytes | None: ...
+
+    def token_get(self, game_id: str, token_hash: str) -> bytes | None: ...
+
+    def lobby(self) -> dict[str, bytes]: ...
+
+    def schedule(self, followup: FollowUp) -> None: ...
+
+    def claim_due(self, shard: str, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]: ...
+
+    def next_due(self, shard: str) -> int | None: ...
+
+    def finish_due(self, shard: str, job_id: str) -> None: ...
+
+    def recover_expired(self, shard: str, now: int) -> list[str]: ...

@@ -1,0 +1,38 @@
+"""Key names. Every key of a game carries its shard tag ``{<prefix>:<shard>}`` (one hash slot)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.eventstore.contract import shard_of
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    prefix: str = "meow"
+
+    def tag(self, shard: str) -> str:
+        return "{" + f"{self.prefix}:{shard}" + "}"
+
+    def stream(self, game_id: str) -> str:
+        return f"{self.tag(shard_of(game_id))}:g:{game_id}"
+
+    def tokens(self, game_id: str) -> str:
+        return f"{self.tag(shard_of(game_id))}:tok:{game_id}"
+
+    def idem(self, game_id: str, key: str) -> str:
+        return f"{self.tag(shard_of(game_id))}:idem:{game_id}:{key}"
+
+    def due(self, shard: str) -> str:
+        return f"{self.tag(shard)}:due"
+
+    def inflight(self, shard: str) -> str:
+        return f"{self.tag(shard)}:inflight"
+
+    def payloads(self, shard: str) -> str:
+        return f"{self.tag(shard)}:duejobs"
+
+    def wake(self, shard: str) -> str:
+        return f"{self.tag(shard)}:wake"
+
+    def lobby(self, shard: str) -> str:
+        return f"{self.tag(shard)}:lobby"

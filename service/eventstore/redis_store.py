@@ -1,0 +1,144 @@
+"""The Redis implementation of the event store contract (real Redis or fakeredis)."""
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+import orjson
+
+from service.eventstore.codec import decode, encode, to_json
+from service.eventstore.contract import (
+    SHARDS,
+    AppendRequest,
+    AppendResult,
+    Claimed,
+    FollowUp,
+    shard_of,
+)
+from service.eventstore.keys import Keys
+from service.rules.model import Event
+
+
+def _script(name: str) -> str:
+    return resources.files("service.eventstore").joinpath(name).read_text()
+
+
+class RedisEventStore:
+    """Streams with explicit ``<seq>-0`` ids; every write of a command in one Lua script."""
+
+    def __init__(self, client: Any, prefix: str = "meow", blocking_client: Any = None) -> None:
+        self.r = client
+        self.blocking = blocking_client or client
+        self.keys = Keys(prefix)
+        self._append = client.register_script(_script("append.lua"))
+        self._claim = client.register_script(_script("claim.lua"))
+        self._recover = client.register_script(_script("recover.lua"))
+
+    # ------------------------------------------------------------------ writes
+    def append(self, req: AppendRequest) -> AppendResult:
+        k, gid = self.keys, req.game_id
+        shard = shard_of(gid)
+        idem_key = k.idem(gid, req.idem.key) if req.idem else k.idem(gid, "-")
+        args: list[Any] = [
+            req.expected_version,
+            len(req.events),
+            "1" if req.idem else "0",
+            req.idem.record if req.idem else b"",
+            req.idem.ttl_s if req.idem else 0,
+            gid,
+            req.lobby or b"",
+            len(req.followups),
+            len(req.tokens),
+            len(req.revoke),
+        ]
+        args += [encode(e) for e in req.events]
+        for f in req.followups:
+            args += [f.job_id, f.due_at, to_json(f.payload)]
+        for h, rec in req.tokens.items():
+            args += [h, rec]
+        args += list(req.revoke)
+        keys = [
+            k.stream(gid),
+            k.due(shard),
+            k.payloads(shard),
+            k.tokens(gid),
+            idem_key,
+            k.lobby(shard),
+            k.wake(shard),
+        ]
+        out = self._append(keys=keys, args=args)
+        status = out[0].decode() if isinstance(out[0], bytes) else out[0]
+        return AppendResult(status, int(out[1]), out[2] if len(out) > 2 else None)
+
+    # ------------------------------------------------------------------ reads
+    def read(self, game_id: str, after: int = 0) -> list[Event]:
+        rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1))
+        return [decode(_seq(rid), fields.get(b"e", b"")) for rid, fields in rows]
+
+    def version(self, game_id: str) -> int:
+        last = self.r.xrevrange(self.keys.stream(game_id), count=1)
+        return _seq(last[0][0]) if last else 0
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> bool:
+        if self.version(game_id) > after:
+            return True
+        if timeout_s <= 0:
+            return False
+        # BLOCK 0 means "forever" to Redis: never round a short positive timeout down to it.
+        block_ms = max(1, int(timeout_s * 1000))
+        got = self.blocking.xread({self.keys.stream(game_id): f"{after}-0"}, block=block_ms, count=1)
+        return bool(got)
+
+    def idem_get(self, game_id: str, key: str) -> bytes | None:
+        return self.r.get(self.keys.idem(game_id, key))
+
+    def token_get(self, game_id: str, token_hash: str) -> bytes | None:
+        return self.r.hget(self.keys.tokens(game_id), token_hash)
+
+    def lobby(self) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for shard in SHARDS:
+            for gid, summary in self.r.hgetall(self.keys.lobby(shard)).items():
+                out[gid.decode() if isinstance(gid, bytes) else gid] = summary
+        return out
+
+    # ------------------------------------------------------------------ due work
+    def schedule(self, followup: FollowUp) -> None:
+        """Add one follow-up outside an append (a bot deferred by another seat's grace)."""
+        shard = shard_of(followup.payload["game"])
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zadd(self.keys.due(shard), {followup.job_id: followup.due_at}, nx=True)
+        pipe.hsetnx(self.keys.payloads(shard), followup.job_id, to_json(followup.payload))
+        pipe.lpush(self.keys.wake(shard), "1")
+        pipe.ltrim(self.keys.wake(shard), 0, 0)
+        pipe.execute()
+
+    def claim_due(self, shard: str, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]:
+        k = self.keys
+        flat = self._claim(keys=[k.due(shard), k.inflight(shard), k.payloads(shard)], args=[now, lease_ms, limit])
+        return [Claimed(_s(flat[i]), orjson.loads(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+    def next_due(self, shard: str) -> int | None:
+        first = self.r.zrange(self.keys.due(shard), 0, 0, withscores=True)
+        return int(first[0][1]) if first else None
+
+    def finish_due(self, shard: str, job_id: str) -> None:
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(self.keys.inflight(shard), job_id)
+        pipe.hdel(self.keys.payloads(shard), job_id)
+        pipe.execute()
+
+    def recover_expired(self, shard: str, now: int) -> list[str]:
+        k = self.keys
+        return [_s(x) for x in self._recover(keys=[k.due(shard), k.inflight(shard)], args=[now])]
+
+    def wake_keys(self) -> list[str]:
+        return [self.keys.wake(s) for s in SHARDS]
+
+
+def _s(x: Any) -> str:
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def _seq(stream_id: Any) -> int:
+    return int(_s(stream_id).split("-", 1)[0])

@@ -1,0 +1,184 @@
+"""evolve(state, event) -> state for every event type: never validates (DESIGN rule 1)."""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Callable
+
+from .cards import RANK
+from .core import rules_from_options
+from .model import Event
+from .state import ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat, Window, rep
+
+Handler = Callable[[Match, Event], Match]
+HANDLERS: dict[str, Handler] = {}
+
+
+def on(name: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+    return deco
+
+
+def evolve(state: Match | None, event: Event) -> Match:
+    """Apply one event; unknown types only bump the version."""
+    fn = HANDLERS.get(event.type)
+    if fn is None:
+        return rep(state, version=event.seq)  # type: ignore[arg-type]
+    return fn(state, event)  # type: ignore[arg-type]
+
+
+def _r(m: Match, e: Event, rnd: Round) -> Match:
+    return rep(m, version=e.seq, rnd=rnd)
+
+
+def _seat(m: Match, seat: int, **kw: object) -> tuple[Seat, ...]:
+    seats = list(m.seats)
+    seats[seat] = rep(seats[seat], **kw)
+    return tuple(seats)
+
+
+def _set_hand(rnd: Round, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    hands = list(rnd.hands)
+    while len(hands) <= seat:
+        hands.append(())
+    hands[seat] = hand
+    return tuple(hands)
+
+
+@on("MatchCreated")
+def _created(_m: Match | None, e: Event) -> Match:
+    d = e.data
+    opts = dict(d["options"])
+    return Match(id=d["game_id"], variant=d["variant"], name=d.get("name"),
+                 options=MappingProxyType(opts), rules=rules_from_options(opts),
+                 max_players=d["max_players"], status="open", version=e.seq, seats=(), round_no=0,
+                 dealer=None, rnd=None, scores=(), intermission_deadline=None, standings=(),
+                 match_seed=e.secret.get("match_seed", ""),
+                 match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at)
+
+
+def _new_seat(m: Match, e: Event, state: str) -> Match:
+    d = e.data
+    seat = Seat(seat=d["seat"], name=d["name"], kind=d["kind"], strength=d.get("strength"),
+                state=state, total=0, creator=bool(d.get("creator", False)))
+    return rep(m, version=e.seq, seats=m.seats + (seat,))
+
+
+@on("SeatJoined")
+def _joined(m: Match, e: Event) -> Match:
+    return _new_seat(m, e, "active")
+
+
+@on("SeatWaiting")
+def _waiting(m: Match, e: Event) -> Match:
+    return _new_seat(m, e, "waiting")
+
+
+@on("SeatActivated")
+def _activated(m: Match, e: Event) -> Match:
+    return rep(m, version=e.seq, seats=_seat(m, e.data["seat"], state="active", total=e.data["total"]))
+
+
+@on("SeatLeft")
+def _left(m: Match, e: Event) -> Match:
+    seat = e.data["seat"]
+    bot = e.data.get("replaced_by")
+    if bot:
+        seats = _seat(m, seat, kind="bot", strength=bot["strength"], name=bot.get("name", "bot"))
+        return rep(m, version=e.seq, seats=seats)
+    m = rep(m, version=e.seq, seats=_seat(m, seat, state="left"))
+    rnd = m.rnd
+    if rnd is None or rnd.phase in (SCORING, INTERMISSION):
+        return m
+    kw: dict[str, object] = {"hands": _set_hand(rnd, seat, ())} if seat < len(rnd.hands) else {}
+    if rnd.window is not None and rnd.window.seat == seat:
+        kw["window"] = None
+    if rnd.armed == seat:
+        kw["armed"] = None
+    if rnd.current == seat:
+        kw.update(pending_draw=0, pending_skip=False, top_live=False)
+    return _r(m, e, rep(rnd, **kw))
+
+
+@on("RoundStarted")
+def _round_started(m: Match, e: Event) -> Match:
+    d = e.data
+    rnd = Round(stock=(), discard=(), hands=((),) * len(m.seats), current=d["dealer"],
+                direction=d["direction"], phase="dealing", turn_id=0, called_suit=None,
+                top_live=False, pending_draw=0, pending_skip=False, drawn_card=None,
+                draws_this_turn=0, blocked_passes=0, window=None, armed=None,
+                phase_seq=e.seq, phase_at=e.at)
+    return rep(m, version=e.seq, status="running", round_no=d["round"], dealer=d["dealer"],
+               rnd=rnd, intermission_deadline=None)
+
+
+@on("ShuffleCommitted")
+def _shuffled(m: Match, e: Event) -> Match:
+    order = tuple(e.secret.get("order", ()))
+    seeds = m.shuffle_seeds + ((e.seq, e.secret.get("seed", "")),)
+    rnd = m.rnd
+    what = e.data["what"]
+    if rnd is None:
+        return rep(m, version=e.seq, shuffle_seeds=seeds)
+    stock = rnd.stock + order if what == "leaver_hand" else order
+    return rep(m, version=e.seq, shuffle_seeds=seeds, rnd=rep(rnd, stock=stock))
+
+
+@on("CardsDealt")
+def _dealt(m: Match, e: Event) -> Match:
+    rnd = m.rnd
+    hands = list(rnd.hands)
+    dealt: set[str] = set()
+    for seat, priv in e.to_seat.items():
+        cards = tuple(priv["cards"])
+        hands[int(seat)] = cards
+        dealt.update(cards)
+    stock = tuple(c for c in rnd.stock if c not in dealt)
+    return _r(m, e, rep(rnd, hands=tuple(hands), stock=stock))
+
+
+def _to_discard(rnd: Round, card: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    stock = rnd.stock[1:] if rnd.stock and rnd.stock[0] == card else tuple(c for c in rnd.stock if c != card)
+    return stock, rnd.discard + (card,)
+
+
+@on("StarterTurned")
+def _starter(m: Match, e: Event) -> Match:
+    card = e.data["card"]
+    stock, discard = _to_discard(m.rnd, card)
+    live = m.options["starter_special_policy"] == "apply"
+    pending = m.rules.seven_count if live and RANK[card] == m.rules.draw else 0
+    skip = live and RANK[card] == m.rules.skip
+    return _r(m, e, rep(m.rnd, stock=stock, discard=discard, top_live=live,
+                        pending_draw=pending, pending_skip=skip))
+
+
+@on("StarterCovered")
+def _covered(m: Match, e: Event) -> Match:
+    stock, discard = _to_discard(m.rnd, e.data["card"])
+    return _r(m, e, rep(m.rnd, stock=stock, discard=discard, top_live=False))
+
+
+@on("TurnStarted")
+def _turn(m: Match, e: Event) -> Match:
+    d = e.data
+    return _r(m, e, rep(m.rnd, current=d["seat"], phase=d["phase"], turn_id=d["turn_id"],
+                        draws_this_turn=0, drawn_card=None, armed=None,
+                        phase_seq=e.seq, phase_at=e.at))
+
+
+from . import evolve_play  # noqa: E402,F401  (registers the in-round handlers)
+from . import evolve_table  # noqa: E402,F401
+
+
+def replay(events: "list[Event] | tuple[Event, ...]") -> Match:
+    """Fold a whole stream into the state."""
+    state: Match | None = None
+    for ev in events:
+        state = evolve(state, ev)
+    assert state is not None
+    return state
+
+
+__all__ = ["evolve", "replay", "HANDLERS", "ACE_FOLLOWUP", "AFTER_DRAW", "PLAY", "Window", "ScoreEntry"]

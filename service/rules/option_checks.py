@@ -1,0 +1,107 @@
+"""§8.5 validation helpers: per-option type/range checks (rules 1-2 cross checks)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .cards import RANKS
+
+if TYPE_CHECKING:
+    from .options import OptionSpec
+
+UNSUPPORTED: dict[str, Any] = {"announce_penalty_requires_challenge": True}
+"""Values valid in RULES §8 that this engine does not implement yet (rejected explicitly)."""
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_value(spec: "OptionSpec", v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:
+    """§8 types: None when ``v`` is a valid value of ``spec``, else a reason."""
+    t = spec.type
+    if spec.name in UNSUPPORTED and v == UNSUPPORTED[spec.name]:
+        return "not supported yet"
+    if t == "bool":
+        return None if isinstance(v, bool) else "must be a boolean"
+    if t == "int":
+        hi = spec.hi
+        if spec.name == "bot_seats" and resolved is not None:
+            hi = resolved["max_players"] - 1
+        if not _is_int(v):
+            return "must be an integer"
+        return None if spec.lo <= v <= hi else f"must be in [{spec.lo}, {hi}]"
+    if t == "float":
+        if not (isinstance(v, (int, float)) and not isinstance(v, bool)):
+            return "must be a number"
+        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}]"
+    if t == "enum":
+        return None if v in spec.values else f"must be one of {list(spec.values)}"
+    if t == "rank":
+        return None if isinstance(v, str) and v in RANKS else "must be a rank"
+    if t == "string":
+        return None if isinstance(v, str) and 0 < len(v) <= 40 else "must be a string of 1-40 chars"
+    if t == "null":
+        return None if v is None else "only null is supported"
+    if t == "ranks":
+        return _check_ranks(v)
+    if t == "points":
+        return _check_points(v, spec)
+    if t == "delays":
+        return _check_delays(v, spec)
+    return "unknown type"
+
+
+def _check_ranks(v: Any) -> str | None:
+    if not isinstance(v, list) or not v or any(not isinstance(r, str) or r not in RANKS for r in v):
+        return "must be a non-empty list of ranks"
+    return None if len(set(v)) == len(v) else "ranks must be distinct"
+
+
+def _check_points(v: Any, spec: "OptionSpec") -> str | None:
+    if not isinstance(v, dict) or set(v) != set(RANKS) & set(v) or not v:
+        return "must map ranks to integers"
+    if any(not _is_int(p) or not spec.lo <= p <= spec.hi for p in v.values()):
+        return f"every value must be an integer in [{spec.lo}, {spec.hi}]"
+    return None
+
+
+def _check_delays(v: Any, spec: "OptionSpec") -> str | None:
+    if not isinstance(v, dict):
+        return "must map strength to [min, max]"
+    for key, pair in v.items():
+        if key not in ("easy", "medium", "hard"):
+            return f"unknown strength {key!r}"
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(_is_int(x) for x in pair)
+                or not spec.lo <= pair[0] <= pair[1] <= spec.hi):
+            return f"{key}: must be [min, max] with {spec.lo} <= min <= max <= {spec.hi}"
+    return None
+
+
+EFFECTS = (("wild_rank", "jack_wild"), ("draw_rank", "seven_draw_penalty"),
+           ("skip_rank", "eight_skips"), ("reverse_rank", "nine_reverses"),
+           ("extra_card_rank", "ace_plays_again"), ("lock_rank", "queen_only_king_same_suit"))
+
+
+def cross_checks(r: Mapping[str, Any], explicit: set[str]) -> list[dict[str, Any]]:
+    """§8.5 rules 1 and 2, naming only explicitly supplied options."""
+    errors: list[dict[str, Any]] = []
+    missing = [rk for rk in r["deck_ranks"] if rk not in r["card_points"]]
+    if missing and "card_points" in explicit | {"deck_ranks"} & explicit:
+        errors.append({"option": "card_points", "detail": f"no points for ranks {missing}"})
+    deck = len(r["deck_ranks"]) * 4 * r["deck_copies"]
+    if r["max_players"] * r["hand_size"] + 4 > deck:
+        for name in ("max_players", "hand_size", "deck_ranks", "deck_copies"):
+            if name in explicit:
+                errors.append({"option": name, "detail": f"rule 1: {r['max_players']} x "
+                               f"{r['hand_size']} + 4 cards exceed the deck of {deck}"})
+    seen: dict[str, list[str]] = {}
+    for rank_opt, flag in EFFECTS:
+        if r[flag]:
+            seen.setdefault(r[rank_opt], []).extend([rank_opt, flag])
+    for rank, names in seen.items():
+        if len(names) > 2:
+            for name in names:
+                if name in explicit:
+                    errors.append({"option": name,
+                                   "detail": f"rule 2: rank {rank} carries two enabled effects"})
+    return errors

@@ -1,0 +1,256 @@
+"""decide for seat actions in a shedding round (§3.4-§3.8): validation, then effects."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .cards import RANK, SHORT, SUIT, SUITS, resolve_card
+from .core import calls_suit, can_draw, is_legal, legal_cards, next_active
+from .model import AcceptSkip, Announce, Draw, Pass, Play, RuleViolation, TakePenalty
+from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
+                    Match)
+from .tx import Tx, advance, draw_cards
+
+PHASE_ACTIONS = {
+    PLAY: ("play", "draw", "pass"),
+    RESPOND_SEVEN: ("play", "take_penalty"),
+    RESPOND_SKIP: ("play", "accept_skip"),
+    AFTER_DRAW: ("play", "pass", "draw"),
+    ACE_FOLLOWUP: ("play", "pass", "draw"),
+}
+KIND = {Play: "play", Draw: "draw", Pass: "pass", TakePenalty: "take_penalty",
+        AcceptSkip: "accept_skip", Announce: "announce"}
+
+
+def refuse(m: Match, seat: int, now: int, code: str, detail: str, status: int) -> RuleViolation:
+    """§2.6(2): a refusal carrying the caller's legal actions."""
+    from .actions import legal_actions
+    return RuleViolation(code, detail, status, legal_actions=legal_actions(m, seat, now))
+
+
+def in_grace(m: Match, seat: int, now: int) -> bool:
+    """§3.8.6: another seat's unsatisfied window is inside its announcement grace."""
+    w = m.rnd.window
+    return (w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms > 0
+            and now < w.opened_at + m.rules.grace_ms)
+
+
+def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
+    """§3.4: only `current` acts, in its phase, outside another seat's grace, legally."""
+    seat = cmd.seat
+    kind = KIND[type(cmd)]
+    if kind == "announce":
+        announce(tx, seat)
+        return
+    rnd = m.rnd
+    now = tx.at
+    if rnd is None or rnd.phase not in TURN_PHASES:
+        raise refuse(m, seat, now, "wrong_phase", "no turn is open", 409)
+    if kind == "accept_skip" and not m.rules.skip_counterable:
+        raise refuse(m, seat, now, "invalid_action", "accept_skip is not an action of this variant", 422)
+    if m.seats[seat].state != "active" or rnd.current != seat:
+        raise refuse(m, seat, now, "not_your_turn", f"it is seat {rnd.current}'s turn", 409)
+    if kind not in PHASE_ACTIONS[rnd.phase]:
+        raise refuse(m, seat, now, "wrong_phase", f"{kind} is not allowed in {rnd.phase}", 409)
+    if in_grace(m, seat, now):
+        raise refuse(m, seat, now, "announce_grace", "another seat's announcement grace is running", 409)
+    ACTIONS[kind](tx, m, cmd)
+
+
+def close_windows(tx: Tx, seat: int, flag: bool) -> None:
+    """§3.8.3: the seat's own flag first, then the automatic penalty of an unsatisfied window."""
+    rnd = tx.state.rnd
+    w = rnd.window
+    if w is None:
+        return
+    if flag and w.seat == seat and not w.satisfied and tx.state.rules.announce_mode != "auto":
+        tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "satisfied"})
+        return
+    if not w.satisfied:
+        k = tx.state.rules.announce_penalty
+        tx.emit("AnnouncementMissed", w.seat, {"seat": w.seat, "penalty": k})
+        draw_cards(tx, w.seat, k, "missed_announcement")
+
+
+def _play_checks(tx: Tx, m: Match, cmd: Play) -> tuple[str, bool]:
+    """§3.3 and §3.5 step 3: the card is in hand, legal, and carries a suit if it calls one."""
+    rnd = m.rnd
+    r = m.rules
+    seat = cmd.seat
+    hand = rnd.hands[seat]
+    card = resolve_card(cmd.card, hand) if isinstance(cmd.card, str) else None
+    if card is None:
+        raise refuse(m, seat, tx.at, "card_not_in_hand", f"{cmd.card!r} is not in your hand", 422)
+    ok = is_legal(card, hand, rnd, r)
+    if ok and rnd.phase == AFTER_DRAW and r.play_after_draw == "drawn_card_only":
+        ok = rnd.drawn_card is not None and SHORT[card] == SHORT[rnd.drawn_card]
+    if not ok:
+        raise refuse(m, seat, tx.at, "illegal_card", f"{card} cannot be played now", 422)
+    calls = calls_suit(card, len(hand) - 1, rnd, r)
+    if calls and cmd.called_suit is None and not _window_open_unsat(m, seat):
+        raise refuse(m, seat, tx.at, "must_choose_suit", f"{card} needs called_suit", 422)
+    if calls and cmd.called_suit is not None and cmd.called_suit not in SUITS:
+        raise refuse(m, seat, tx.at, "invalid_suit", "called_suit must be one of C D H S", 422)
+    return card, calls
+
+
+def _window_open_unsat(m: Match, seat: int) -> bool:
+    w = m.rnd.window
+    return w is not None and w.seat == seat and not w.satisfied
+
+
+def _default_suit(hand: tuple[str, ...]) -> str:
+    """§3.4: the suit the rest of the hand holds most of (ties C, D, H, S)."""
+    counts = Counter(SUIT[c] for c in hand)
+    return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
+
+
+def do_play(tx: Tx, m: Match, cmd: Play) -> None:
+    """§3.5: effects of an accepted play, in order."""
+    card, _ = _play_checks(tx, m, cmd)
+    seat = cmd.seat
+    prev_pending = m.rnd.pending_draw
+    close_windows(tx, seat, cmd.announce)
+    rnd = tx.state.rnd
+    r = tx.state.rules
+    hand = rnd.hands[seat]
+    left = len(hand) - 1
+    calls = calls_suit(card, left, rnd, r)
+    tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "announce": bool(cmd.announce),
+                                 "hand_size": left})
+    if calls:
+        suit = cmd.called_suit if cmd.called_suit in SUITS else _default_suit(tx.state.rnd.hands[seat])
+        tx.emit("SuitCalled", seat, {"seat": seat, "suit": suit})
+    rank = RANK[card]
+    if left == 0:
+        go_out(tx, seat, card, prev_pending)
+        return
+    if rank == r.extra:
+        return  # §5.5.7: ACE_FOLLOWUP for the same seat
+    if rank == r.reverse:
+        tx.emit("DirectionReversed", seat, {"direction": -rnd.direction})
+    advance(tx, seat)
+
+
+def go_out(tx: Tx, seat: int, card: str, prev_pending: int) -> None:
+    """§3.9.1: going out, with the final seven and the ace_last_card_wins exception (§3.5 step 5)."""
+    m = tx.state
+    r = m.rules
+    rank = RANK[card]
+    if rank == r.extra and not r.ace_last_wins:
+        draw_cards(tx, seat, 1, "ace_last_card")
+        advance(tx, seat)
+        return
+    if rank == r.draw and r.final_seven:
+        amount = r.seven_count if r.final_seven_fixed else (
+            prev_pending + r.seven_count if r.seven_accumulate else r.seven_count)
+        victim = next_active(m, seat, m.rnd.direction)
+        if victim != seat:
+            draw_cards(tx, victim, amount, "final_seven")
+    tx.emit("RoundEnded", None, {"reason": "out", "cause": None, "winner": seat})
+
+
+def do_draw(tx: Tx, m: Match, cmd: Draw) -> None:
+    """§3.6 and §5.5.7: a turn draw of one card; ends the turn unless AFTER_DRAW applies."""
+    rnd = m.rnd
+    r = m.rules
+    seat = cmd.seat
+    if not draw_allowed(m, seat):
+        raise refuse(m, seat, tx.at, "illegal_action", "drawing is not allowed now", 422)
+    phase = rnd.phase
+    close_windows(tx, seat, cmd.announce)
+    draw_cards(tx, seat, 1, "turn")
+    if phase == ACE_FOLLOWUP or r.play_after_draw == "none" or tx.state.rnd.phase != AFTER_DRAW:
+        advance(tx, seat)
+
+
+def draw_allowed(m: Match, seat: int) -> bool:
+    """§3.4 table: forced or voluntary draws per phase, never with nothing to draw."""
+    rnd = m.rnd
+    r = m.rules
+    if not can_draw(rnd, r):
+        return False
+    legal = legal_cards(rnd.hands[seat], rnd, r)
+    if rnd.phase == PLAY:
+        return not legal or r.voluntary != "disabled"
+    if rnd.phase == AFTER_DRAW:
+        return r.voluntary == "draw_then_continue" and rnd.draws_this_turn < r.max_draws
+    if rnd.phase == ACE_FOLLOWUP:
+        return not legal or (not r.ace_optional and r.voluntary != "disabled")
+    return False
+
+
+def pass_kind(m: Match, seat: int) -> str | None:
+    """§3.4/§3.6: 'blocked' for a blocked pass, 'plain' for an allowed pass, None if not allowed."""
+    rnd = m.rnd
+    r = m.rules
+    hand = rnd.hands[seat]
+    if rnd.phase == AFTER_DRAW:
+        d = rnd.drawn_card
+        if r.must_play_drawn and d is not None and d in hand and is_legal(d, hand, rnd, r):
+            return None
+        return "plain"
+    legal = legal_cards(hand, rnd, r)
+    if rnd.phase == ACE_FOLLOWUP and legal:
+        return "plain" if r.ace_optional else None
+    if rnd.phase in (PLAY, ACE_FOLLOWUP) and not legal and not can_draw(rnd, r):
+        return "blocked"
+    return None
+
+
+def do_pass(tx: Tx, m: Match, cmd: Pass) -> None:
+    """§3.6 blocked pass / §5.5.7 optional ace pass / AFTER_DRAW pass; blocked-round check."""
+    seat = cmd.seat
+    kind = pass_kind(m, seat)
+    if kind is None:
+        raise refuse(m, seat, tx.at, "illegal_action", "passing is not allowed now", 422)
+    close_windows(tx, seat, cmd.announce)
+    blocked = kind == "blocked"
+    tx.emit("TurnPassed", seat, {"seat": seat, "turn_id": m.rnd.turn_id, "blocked": blocked})
+    if blocked and tx.state.rnd.blocked_passes >= len(tx.state.active_seats()):
+        tx.emit("RoundEnded", None, {"reason": "blocked", "cause": "stuck", "winner": None})
+        return
+    advance(tx, seat)
+
+
+def do_take_penalty(tx: Tx, m: Match, cmd: TakePenalty) -> None:
+    """§3.7 take_penalty: draw the pending sevens, lose the turn."""
+    seat = cmd.seat
+    close_windows(tx, seat, cmd.announce)
+    amount = tx.state.rnd.pending_draw
+    tx.emit("PenaltyTaken", seat, {"seat": seat, "amount": amount})
+    draw_cards(tx, seat, amount, "seven")
+    advance(tx, seat)
+
+
+def do_accept_skip(tx: Tx, m: Match, cmd: AcceptSkip) -> None:
+    """§3.7 accept_skip: clear the skip and advance."""
+    seat = cmd.seat
+    close_windows(tx, seat, cmd.announce)
+    tx.emit("SkipAccepted", seat, {"seat": seat})
+    advance(tx, seat)
+
+
+def can_arm(m: Match, seat: int) -> bool:
+    """§3.8.2 arming: own turn, exactly 2 cards, not yet armed."""
+    rnd = m.rnd
+    return (rnd.current == seat and rnd.phase in TURN_PHASES and rnd.armed != seat
+            and m.seats[seat].state == "active" and len(rnd.hands[seat]) == 2)
+
+
+def announce(tx: Tx, seat: int) -> None:
+    """§3.8.2/§3.8.5: satisfy an open window, arm, or no effect (never a penalty)."""
+    m = tx.state
+    rnd = m.rnd
+    if m.rules.announce_mode == "flag_or_window" and rnd is not None and rnd.phase in TURN_PHASES:
+        if _window_open_unsat(m, seat):
+            tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "satisfied"})
+            return
+        if can_arm(m, seat):
+            tx.emit("AnnouncementArmed", seat, {"seat": seat})
+            return
+    tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "none"})
+
+
+ACTIONS = {"play": do_play, "draw": do_draw, "pass": do_pass, "take_penalty": do_take_penalty,
+           "accept_skip": do_accept_skip}

@@ -1,0 +1,156 @@
+"""Frozen state of a shedding match (§3.1 round state plus the table around it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, TypeVar
+
+T = TypeVar("T")
+_new = object.__new__
+
+PLAY = "play"
+RESPOND_SEVEN = "respond_seven"
+RESPOND_SKIP = "respond_skip"
+AFTER_DRAW = "after_draw"
+ACE_FOLLOWUP = "ace_followup"
+SCORING = "scoring"
+INTERMISSION = "intermission"
+TURN_PHASES = frozenset({PLAY, RESPOND_SEVEN, RESPOND_SKIP, AFTER_DRAW, ACE_FOLLOWUP})
+
+
+def rep(obj: T, **changes: Any) -> T:
+    """A copy of a frozen (dict-backed) dataclass with ``changes``: fast, never validates."""
+    new = _new(type(obj))
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of the table (§2.1, §3.10)."""
+
+    seat: int
+    name: str
+    kind: str  # human | bot
+    strength: str | None
+    state: str  # active | waiting | eliminated | left
+    total: int = 0
+    creator: bool = False
+    elim_round: int | None = None
+
+
+@dataclass(frozen=True)
+class Window:
+    """§3.8: an open announcement window of one seat."""
+
+    seat: int
+    opened_at: int
+    opened_seq: int
+    satisfied: bool
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Option values the hot paths read, derived once from the resolved options."""
+
+    wild: str | None  # rank of the wild card if jack_wild
+    draw: str | None  # rank of the draw card if seven_draw_penalty
+    skip: str | None
+    reverse: str | None
+    extra: str | None
+    lock: str | None
+    lock_target: str
+    jack_requires_no_match: bool
+    jack_on_jack: bool
+    jack_calls_on_match: bool
+    lock_allows_jack: bool
+    seven_count: int
+    seven_accumulate: bool
+    seven_answerable: bool
+    final_seven: bool
+    final_seven_fixed: bool
+    skip_counterable: bool
+    reverse_acts_as_skip: bool
+    ace_optional: bool
+    ace_last_wins: bool
+    play_after_draw: str  # none | drawn_card_only | any
+    must_play_drawn: bool
+    voluntary: str  # ends_like_forced | disabled | draw_then_continue
+    max_draws: int
+    reshuffle: bool
+    max_turns: int
+    announce_mode: str  # flag_or_window | flag_only | auto (auto also when not required)
+    announce_penalty: int
+    grace_ms: int
+    points: Mapping[str, int]
+    hand_size: int
+    special: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Round:
+    """§3.1: the state of the round in progress (or just ended)."""
+
+    stock: tuple[str, ...]  # index 0 is the top of the stock
+    discard: tuple[str, ...]  # last element is the top card
+    hands: tuple[tuple[str, ...], ...]  # indexed by seat number
+    current: int
+    direction: int
+    phase: str
+    turn_id: int
+    called_suit: str | None
+    top_live: bool
+    pending_draw: int
+    pending_skip: bool
+    drawn_card: str | None
+    draws_this_turn: int
+    blocked_passes: int
+    window: Window | None
+    armed: int | None
+    phase_seq: int  # seq of the event that opened the current phase
+    phase_at: int
+    winner: int | None = None
+    end_reason: str | None = None
+    end_cause: str | None = None
+    last_card: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    """One scored round: points and running totals per seat."""
+
+    round: int
+    points: tuple[tuple[int, int], ...]
+    totals: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Match:
+    """The whole match: table, seats, current round, scores; a fold of its events."""
+
+    id: str
+    variant: str
+    name: str | None
+    options: Mapping[str, Any]
+    rules: Rules
+    max_players: int
+    status: str  # open | running | finished
+    version: int
+    seats: tuple[Seat, ...]
+    round_no: int
+    dealer: int | None
+    rnd: Round | None
+    scores: tuple[ScoreEntry, ...]
+    intermission_deadline: int | None
+    standings: tuple[Mapping[str, Any], ...]
+    match_seed: str  # server-private until SeedsRevealed
+    match_seed_commitment: str
+    shuffle_seeds: tuple[tuple[int, str], ...]  # server-private (seq, hex)
+    end_reason: str | None = None
+    seeds_revealed: bool = False
+    created_at: int = 0  # the time of MatchCreated (ms), for the lobby
+
+    def active_seats(self) -> tuple[int, ...]:
+        """§2.1: seats that have not left, are not eliminated and are not waiting."""
+        return tuple(s.seat for s in self.seats if s.state == "active")

@@ -1,0 +1,117 @@
+"""decide for table-level commands: create, join (§3.10), start, leave (§3.10), score, deal."""
+from __future__ import annotations
+
+from . import randomness
+from .core import next_active
+from .flow import deal_round, end_match, score_round
+from .model import CreateMatch, DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from .options import BOT_STRENGTHS
+from .state import INTERMISSION, SCORING, TURN_PHASES, Match
+from .tx import Tx, shuffle, start_turn
+from .state import PLAY
+
+
+def create(tx: Tx, cmd: CreateMatch) -> None:
+    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0])."""
+    if tx.state is not None:
+        raise RuleViolation("already_exists", "the match already exists", 409)
+    seed = tx.next_seed()
+    tx.emit("MatchCreated", None, {
+        "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
+        "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
+        "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
+    }, secret={"match_seed": seed.hex()})
+
+
+def join(tx: Tx, cmd: JoinSeat) -> None:
+    """§3.10 joining: active before the start, waiting while running; game_full, joining_closed."""
+    m = tx.state
+    if m.status == "finished" or (m.status == "running" and not m.options["allow_join_between_rounds"]):
+        raise RuleViolation("joining_closed", "this match takes no new seats", 409)
+    if sum(1 for s in m.seats if s.state in ("active", "waiting")) >= m.max_players:
+        raise RuleViolation("game_full", "the table is full", 409)
+    if cmd.kind not in ("human", "bot"):
+        raise RuleViolation("invalid_request", "kind must be human or bot", 422)
+    strength = None
+    if cmd.kind == "bot":
+        strength = cmd.strength or m.options["bot_strength"]
+        if strength not in BOT_STRENGTHS:
+            raise RuleViolation("invalid_option", f"unknown bot strength {strength!r}", 422,
+                                reason="unknown_strength",
+                                errors=[{"option": "strength", "detail": "unknown_strength"}])
+    creator = bool(cmd.creator) and cmd.kind == "human" and not any(s.creator for s in m.seats)
+    seat = len(m.seats)
+    data = {"seat": seat, "name": cmd.name, "kind": cmd.kind, "strength": strength}
+    if m.status == "open":
+        tx.emit("SeatJoined", seat, {**data, "creator": creator})
+    else:
+        tx.emit("SeatWaiting", seat, data)
+
+
+def start(tx: Tx, cmd: StartMatch) -> None:
+    """§5.9: the creator starts with at least min_players seats; round 1 is dealt at once."""
+    m = tx.state
+    if m.status != "open":
+        raise RuleViolation("already_started", "the match has already started", 409)
+    if len(m.active_seats()) < int(m.options["min_players"]):
+        raise RuleViolation("not_enough_players", "not enough seats are taken", 409)
+    deal_round(tx, 1)
+
+
+def leave(tx: Tx, cmd: LeaveSeat) -> None:
+    """§3.10 leaving: struck; mid-round hand under the stock; pending penalty cancelled."""
+    m = tx.state
+    seat = cmd.seat
+    if not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}", 404)
+    st = m.seats[seat].state
+    if st == "left":
+        raise RuleViolation("seat_left", f"seat {seat} has left", 409)
+    if m.status == "finished":
+        raise RuleViolation("nothing_to_do", "the match is over", 409)
+    data = {"seat": seat, "reason": cmd.reason}
+    if m.status == "open" or st != "active":
+        tx.emit("SeatLeft", seat, data)
+        return
+    if m.options["leaver_policy"] == "replace_with_bot":
+        bot = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
+        tx.emit("SeatLeft", seat, {**data, "replaced_by": bot})
+        return
+    rnd = m.rnd
+    mid = rnd is not None and rnd.phase in TURN_PHASES
+    hand = rnd.hands[seat] if mid and seat < len(rnd.hands) else ()
+    tx.emit("SeatLeft", seat, data, secret={"hand": list(hand)})
+    if hand:
+        shuffle(tx, "leaver_hand", hand, seat=seat)
+    _after_leave(tx, seat, mid)
+
+
+def _after_leave(tx: Tx, seat: int, mid: bool) -> None:
+    """§3.10 steps 3 and 5: a new turn if the leaver was current; abandon below 2 seats."""
+    m = tx.state
+    active = m.active_seats()
+    if len(active) < 2:
+        if mid:
+            tx.emit("RoundEnded", None, {"reason": "abandoned", "cause": None,
+                                         "winner": active[0] if active else None})
+        end_match(tx, "walkover" if active else "abandoned")
+        return
+    if mid and m.rnd.current == seat:
+        start_turn(tx, next_active(m, seat, m.rnd.direction), PLAY)
+
+
+def score(tx: Tx, cmd: ScoreRound) -> None:
+    """§2.8 step 2: the scoring job, only while the round waits in ROUND_OVER."""
+    m = tx.state
+    if m.status != "running" or m.rnd is None or m.rnd.phase != SCORING or cmd.round != m.round_no:
+        raise RuleViolation("nothing_to_do", "no round waits to be scored", 409)
+    score_round(tx)
+
+
+def deal(tx: Tx, cmd: DealRound) -> None:
+    """§2.8 step 5: the deal job, only from INTERMISSION into the next round."""
+    m = tx.state
+    if (m.status != "running" or m.rnd is None or m.rnd.phase != INTERMISSION
+            or cmd.round != m.round_no + 1):
+        raise RuleViolation("nothing_to_do", "no round waits to be dealt", 409)
+    deal_round(tx, cmd.round)

@@ -1,0 +1,90 @@
+"""A client plays a human-plus-bots Prší match to its end over HTTP; concurrency on the real stack."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import requests
+
+from tests.e2e.conftest import AUDIT, Stack
+
+FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0, "penalty_limit": 50}
+
+
+def _auth(token: str | None) -> dict:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def test_human_plus_bots_match_runs_to_the_end(stack: Stack) -> None:
+    s = requests.Session()
+    g = s.post(f"{stack.base}/v1/games", json={"variant": "prsi", "options": FAST}).json()
+    gid, owner = g["id"], g["owner_token"]
+    me = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "ann"}, headers=_auth(owner)).json()
+    for _ in range(2):
+        assert s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}},
+                      headers=_auth(owner)).status_code == 201
+    assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=_auth(owner)).status_code == 200
+    rng = random.Random(3)
+    deadline = time.monotonic() + 240
+    view = {}
+    while time.monotonic() < deadline:
+        view = s.get(f"{stack.base}/v1/games/{gid}", headers=_auth(me["token"])).json()
+        if view["status"] == "finished":
+            break
+        legal = view["you"]["legal_actions"]
+        if legal:
+            r = s.post(f"{stack.base}/v1/games/{gid}/actions", json=rng.choice(legal), headers=_auth(me["token"]))
+            assert r.status_code in (200, 409), r.text  # 409: a bot's move raced ours
+        else:
+            s.get(f"{stack.base}/v1/games/{gid}/events", params={"after": view["version"], "wait": 5})
+    assert view["status"] == "finished", view
+    assert view["standings"]
+    history = s.get(f"{stack.base}/v1/games/{gid}/history", headers=_auth(me["token"])).json()["events"]
+    bot_moves = [e for e in history if e["type"] in ("CardPlayed", "CardDrawn") and e["seat"] in (1, 2)]
+    assert bot_moves, "the bots never moved"
+    assert [e["seq"] for e in history] == list(range(1, len(history) + 1))
+    assert history[-1]["type"] == "SeedsRevealed"
+
+
+def test_32_clients_same_if_match_exactly_one_lands(stack: Stack) -> None:
+    s = requests.Session()
+    g = s.post(f"{stack.base}/v1/games", json={"variant": "prsi", "options": FAST}).json()
+    gid, owner = g["id"], g["owner_token"]
+    a = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "a"}, headers=_auth(owner)).json()
+    b = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "b"}).json()
+    s.post(f"{stack.base}/v1/games/{gid}/start", headers=_auth(owner))
+    view = s.get(f"{stack.base}/v1/games/{gid}").json()
+    token = {0: a["token"], 1: b["token"]}[view["turn"]["seat"]]
+    action = s.get(f"{stack.base}/v1/games/{gid}/actions", headers=_auth(token)).json()["legal_actions"]
+    action = next(x for x in action if x["type"] == "draw") if any(x["type"] == "draw" for x in action) else action[0]
+    version = view["version"]
+    barrier = threading.Barrier(32)
+    codes: list[int] = []
+    landed: list[int] = []
+    lock = threading.Lock()
+
+    def post() -> None:
+        barrier.wait()
+        r = requests.post(f"{stack.base}/v1/games/{gid}/actions", json=action,
+                          headers={**_auth(token), "If-Match": f'"{version}"'})
+        with lock:
+            codes.append(r.status_code)
+            if r.status_code == 200:
+                landed.append(r.json()["version"])
+            else:
+                assert r.json()["code"] == "version_conflict"
+
+    threads = [threading.Thread(target=post) for _ in range(32)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(codes) == [200] + [412] * 31
+    # the stream grew by exactly the one accepted command
+    assert s.get(f"{stack.base}/v1/games/{gid}").json()["version"] == landed[0]
+    events = s.get(f"{stack.base}/v1/games/{gid}/events", params={"after": version}).json()["events"]
+    assert [e["seq"] for e in events] == list(range(version + 1, landed[0] + 1))
+    acting = [e for e in events if e["type"] in ("CardDrawn", "CardPlayed") and e["seat"] == view["turn"]["seat"]
+              and e["data"].get("reason", "turn") == "turn"]
+    assert len(acting) == 1

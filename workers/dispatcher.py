@@ -1,0 +1,76 @@
+"""The dispatcher: moves due follow-ups from the store's due sets into RQ under their ids."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from rq import Queue
+from rq.exceptions import DuplicateJobError
+
+from service.eventstore.contract import SHARDS
+
+log = logging.getLogger("meow.dispatcher")
+TASK = "workers.tasks.run_due"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Dispatcher:
+    """Claims due work under a lease (so N dispatchers never double-enqueue) and enqueues it.
+
+    Work whose lease runs out without ``finish_due`` (a killed worker) is put back and
+    dispatched again; jobs are idempotent, so a re-run of finished work does nothing.
+    """
+
+    def __init__(self, store: Any, queue: Queue, lease_ms: int = 10_000, clock: Callable[[], int] = now_ms) -> None:
+        self.store = store
+        self.queue = queue
+        self.lease_ms = lease_ms
+        self.clock = clock
+        self._last_recover = 0
+
+    def tick(self) -> int:
+        now = self.clock()
+        if now - self._last_recover >= 1000:
+            for shard in SHARDS:
+                self.store.recover_expired(shard, now)
+            self._last_recover = now
+        sent = 0
+        for shard in SHARDS:
+            for claimed in self.store.claim_due(shard, now, self.lease_ms):
+                sent += self._enqueue(shard, claimed.job_id, dict(claimed.payload))
+        return sent
+
+    def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
+        try:
+            self.queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,
+                                    result_ttl=0, failure_ttl=3600, timeout=60)
+            return 1
+        except DuplicateJobError:
+            return 0  # the same job is queued or running; its finish releases the lease
+
+    def seconds_to_next(self) -> float:
+        nexts = [n for n in (self.store.next_due(s) for s in SHARDS) if n is not None]
+        if not nexts:
+            return 1.0
+        return max(0.0, min(1.0, (min(nexts) - self.clock()) / 1000))
+
+    def run(self, stop: threading.Event, wake_client: Any = None) -> None:
+        """Loop until ``stop``: dispatch, then sleep until the next due time or a wake-up."""
+        keys = self.store.wake_keys() if hasattr(self.store, "wake_keys") else []
+        while not stop.is_set():
+            try:
+                self.tick()
+                wait = self.seconds_to_next()
+                if wait > 0:
+                    if wake_client is not None and keys:
+                        wake_client.blpop(keys, timeout=max(wait, 0.01))
+                    else:
+                        stop.wait(min(wait, 0.05))
+            except Exception:  # noqa: BLE001 - keep dispatching; Redis may come back
+                log.exception("dispatcher tick failed")
+                stop.wait(0.5)
