@@ -1,0 +1,119 @@
+"""Over many random games: no response, event or error shows a viewer a card it may not see."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any, Iterator
+
+import pytest
+
+from tests.api.conftest import Table, auth
+
+CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]:[0-9]\b")
+SECRET_KEYS = {"seed", "match_seed", "shuffle_seeds", "order", "hand_under_stock"}
+HIDDEN_CARD_EVENTS = {"CardDrawn", "CardsDealt", "ShuffleCommitted", "StockReshuffled", "SeatLeft"}
+
+
+def _keys(obj: Any) -> Iterator[str]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _keys(v)
+
+
+def _hidden_from(state: Any, seat: int | None) -> set[str]:
+    """Cards the viewer may not see right now: the stock and every other seat's hand."""
+    rnd = state.rnd
+    if rnd is None or state.status != "running" or state.rnd.phase in ("intermission",):
+        return set()
+    hidden = set(rnd.stock)
+    for s, hand in enumerate(rnd.hands):
+        if s != seat:
+            hidden |= set(hand)
+    return hidden
+
+
+class Viewers:
+    def __init__(self, table: Table, gid: str, tokens: dict[int, str]) -> None:
+        self.table, self.gid, self.tokens = table, gid, tokens
+        self.after = {s: 0 for s in [None, *tokens]}
+
+    def check_all(self) -> None:
+        state = self.table.service.load(self.gid)
+        running = state.status != "finished"
+        for seat in self.after:
+            token = self.tokens.get(seat) if seat is not None else None
+            hidden = _hidden_from(state, seat)
+            view = self.table.client.get(f"/v1/games/{self.gid}", headers=auth(token)).json
+            text = json.dumps(view)
+            assert not (set(CARD.findall(text)) & hidden), (seat, set(CARD.findall(text)) & hidden)
+            if running:
+                assert not (set(_keys(view)) & SECRET_KEYS)
+            feed = self.table.client.get(f"/v1/games/{self.gid}/events?after={self.after[seat]}", headers=auth(token)).json
+            for event in feed["events"]:
+                self._check_event(event, seat)
+            if feed["events"]:
+                self.after[seat] = feed["events"][-1]["seq"]
+
+    def _check_event(self, event: dict, seat: int | None) -> None:
+        assert "secret" not in event
+        assert set(event.get("private", {})) <= ({str(seat)} if seat is not None else set())
+        if event["type"] in HIDDEN_CARD_EVENTS:
+            assert not CARD.findall(json.dumps(event["data"])), event
+        if event["type"] != "SeedsRevealed":
+            assert not (set(_keys(event["data"])) & SECRET_KEYS), event
+
+
+def _play_one(table: Table, rng: random.Random, humans: int, bots: int) -> int:
+    g = table.create(options={"penalty_limit": 50, "announce_grace_ms": rng.choice([0, 1500])})
+    gid, owner = g["id"], g["owner_token"]
+    tokens = {}
+    for i in range(humans):
+        seat = table.join(gid, f"h{i}", owner if i == 0 else None)
+        tokens[seat["seat"]] = seat["token"]
+    for _ in range(bots):
+        table.add_bot(gid, owner)
+    table.start(gid, owner)
+    viewers = Viewers(table, gid, tokens)
+    steps = 0
+    while steps < 400:
+        table.drain()
+        viewers.check_all()
+        state = table.service.load(gid)
+        if state.status == "finished":
+            break
+        movers = [(s, t) for s, t in tokens.items()
+                  if table.client.get(f"/v1/games/{gid}/actions", headers=auth(t)).json["legal_actions"]]
+        if not movers:
+            table.clock.advance(2000)  # past any announcement grace
+            continue
+        seat, token = rng.choice(movers)
+        legal = table.client.get(f"/v1/games/{gid}/actions", headers=auth(token)).json["legal_actions"]
+        if rng.random() < 0.2:  # a bad request: its error must not leak either
+            others = [c for s, h in enumerate(state.rnd.hands) if s != seat for c in h] if state.rnd else []
+            if others:
+                asked = rng.choice(others)
+                r = table.act(gid, token, {"type": "play", "card": asked})
+                assert r.status_code in (409, 422)
+                assert r.json["code"] in ("card_not_in_hand", "not_your_turn", "wrong_phase", "announce_grace")
+                # the error may echo the id the caller sent, and nothing else hidden
+                leaked = set(CARD.findall(r.get_data(as_text=True))) & (_hidden_from(state, seat) - {asked})
+                assert not leaked, leaked
+        r = table.act(gid, token, rng.choice(legal))
+        assert r.status_code in (200, 409), r.json
+        leaked = set(CARD.findall(r.get_data(as_text=True))) & _hidden_from(table.service.load(gid), seat)
+        assert not leaked, leaked
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_response_leaks_a_hidden_card(table: Table, seed: int) -> None:
+    rng = random.Random(seed)
+    humans = rng.randint(2, 3)
+    bots = rng.randint(0, 5 - humans)
+    assert _play_one(table, rng, humans, bots) > 0
