@@ -109,6 +109,16 @@ def proc_cpu_s(pids: list[int]) -> float:
     return total
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of all cores, from /proc/stat."""
+    try:
+        vals = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    idle = vals[3] + (vals[4] if len(vals) > 4 else 0)
+    return float(sum(vals) - idle), float(sum(vals))
+
+
 def children_of(ppid: int) -> list[int]:
     out = []
     for entry in Path("/proc").iterdir():
@@ -401,6 +411,7 @@ class Result:
     redis_cpu: float
     setup_error: str | None = None
     clients: int = 16
+    machine_busy: float = 0.0  # cores busy over the window, everything on the machine
 
     @property
     def moves_s(self) -> float:
@@ -417,17 +428,19 @@ def measure(name: str, spec: str, env: dict[str, str], redis_ut: RedisUnderTest,
     server = Gunicorn(spec, env)
     try:
         pids = server.pids()
-        srv0, rds0 = proc_cpu_s(pids), redis_ut.cpu_s()
+        srv0, rds0, mach0 = proc_cpu_s(pids), redis_ut.cpu_s(), machine_cpu()
         print(f"[{name}] {args.clients} clients for {args.seconds:g} s against {server.base} ...", flush=True)
         stats, wall, client_cpu, err = drive(server.base, args.clients, args.seconds, args.seed)
         srv = proc_cpu_s(pids) - srv0
         rds = redis_ut.cpu_s() - rds0
+        mach1 = machine_cpu()
+        busy = (mach1[0] - mach0[0]) / max(1.0, mach1[1] - mach0[1]) * (os.cpu_count() or 1)
         if err:
             print(f"[{name}] setup failed: {err}")
             print(f"[{name}] gunicorn log tail:\n{server.log_tail()}")
         elif any(k.endswith(" 500") for k in stats.errors):
             print(f"[{name}] gunicorn log tail:\n{server.log_tail()}")
-        return Result(name, stats, wall, client_cpu, srv, rds, err, args.clients)
+        return Result(name, stats, wall, client_cpu, srv, rds, err, args.clients, busy)
     finally:
         server.stop()
         server.remove_log()
@@ -436,7 +449,7 @@ def measure(name: str, spec: str, env: dict[str, str], redis_ut: RedisUnderTest,
 def report(results: list[Result]) -> None:
     print()
     head = f"{'name':<8} {'moves/s':>9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'GET p50':>8} {'moves':>7} " \
-           f"{'games':>6} {'errors':>7} {'cpu srv':>8} {'cpu rds':>8} {'cpu cli':>8}"
+           f"{'games':>6} {'errors':>7} {'cpu srv':>8} {'cpu rds':>8} {'cpu cli':>8} {'machine':>8}"
     print(head)
     print("-" * len(head))
     for r in results:
@@ -444,7 +457,7 @@ def report(results: list[Result]) -> None:
         cpu = lambda x: f"{100 * x / r.wall:.0f}%" if r.wall > 0 else "-"  # noqa: E731 - % of one core
         print(f"{r.name:<8} {r.moves_s:>9.0f} {r.requests_s:>8.0f} {pct(s.move_lat, .5):>8.2f} "
               f"{pct(s.move_lat, .99):>8.2f} {pct(s.get_lat, .5):>8.2f} {s.moves:>7} {s.setups:>6} "
-              f"{sum(s.errors.values()):>7} {cpu(r.server_cpu):>8} {cpu(r.redis_cpu):>8} {cpu(r.client_cpu):>8}")
+              f"{sum(s.errors.values()):>7} {cpu(r.server_cpu):>8} {cpu(r.redis_cpu):>8} {cpu(r.client_cpu):>8} {100 * r.machine_busy:>7.0f}%")
     by = {r.name: r for r in results}
     if "meow" in by and "minimal" in by and by["minimal"].moves_s > 0:
         m, c = by["meow"], by["minimal"]
@@ -453,7 +466,8 @@ def report(results: list[Result]) -> None:
               f"p99 {pct(m.stats.move_lat, .99) / pct(c.stats.move_lat, .99):.1f}x the minimal latency")
     print("\n(moves/s: accepted action POSTs per wall second, fresh-game setup time included; req/s: all HTTP"
           "\n requests; p50/p99: action POST latency; GET p50: legal-actions/view GETs; games: fresh games set up"
-          "\n in the window; cpu: % of one core over the window — gunicorn master+workers, Redis, this client."
+          "\n in the window; cpu: % of one core over the window — gunicorn master+workers, Redis, this client;"
+          "\n machine: all cores busy, whoever uses them (other processes included)."
           f"\n This machine has {os.cpu_count()} cores shared by all three.)")
     for r in results:
         s = r.stats

@@ -253,6 +253,8 @@ class GameService:
                 return "closed"
             now = self.clock()
             view = engine.seat_view(state, seat, now)
+            if not view.legal_actions:  # another seat's announcement grace holds closing actions back
+                return self._defer_bot(game_id, seat, opened_seq, now)
             action = dict(choose_for(state, seat)(view, _bot_rng(game_id, state.version, seat)))
             kind = action.pop("type")
             cmd = SEAT_ACTIONS[kind](seat=seat, **action)
@@ -262,13 +264,17 @@ class GameService:
             except AppError as exc:
                 if exc.code == "version_conflict":
                     continue
-                if exc.code == "announce_grace":  # come back when the other seat's grace is over
-                    self.store.schedule(FollowUp(f"bot-{game_id}-{seat}-{opened_seq}-g{now}", now + GRACE_RETRY_MS,
-                                                 {"kind": "bot", "game": game_id, "seat": seat,
-                                                  "opened_seq": opened_seq, "key": f"{seat}-{opened_seq}"}))
-                    return "deferred"
+                if exc.code == "announce_grace":
+                    return self._defer_bot(game_id, seat, opened_seq, now)
                 raise
         return "gave_up"
+
+    def _defer_bot(self, game_id: str, seat: int, opened_seq: int, now: int) -> str:
+        """Come back shortly, when the other seat's grace is over (never sleep in a worker)."""
+        self.store.schedule(FollowUp(f"bot-{game_id}-{seat}-{opened_seq}-g{now}", now + GRACE_RETRY_MS,
+                                     {"kind": "bot", "game": game_id, "seat": seat,
+                                      "opened_seq": opened_seq, "key": f"{seat}-{opened_seq}"}))
+        return "deferred"
 
     # ------------------------------------------------------------------ the one write path
     def _execute(self, game_id: str, caller: Caller, build: Callable[[Any], Any], *,

@@ -77,17 +77,41 @@ def is_legal(card: str, hand: tuple[str, ...], rnd: Round, r: Rules) -> bool:
     return False
 
 
+_LEGAL_MEMO: list = [None, -1, None, []]
+"""One-entry memo (round object, seat, hand, result): rounds are immutable, so this is pure."""
+
+
 def legal_cards(hand: tuple[str, ...], rnd: Round, r: Rules) -> list[str]:
     """§3.3 has_legal_play: the legal cards of a hand, one per distinct rank+suit (lowest copy)."""
+    memo = _LEGAL_MEMO
+    if memo[0] is rnd and memo[2] is hand:
+        return memo[3]
     out: list[str] = []
     seen: set[str] = set()
+    phase = rnd.phase
+    simple = phase != RESPOND_SEVEN and phase != RESPOND_SKIP and r.lock is None
+    if simple:
+        top = rnd.discard[-1]
+        top_rank = RANK[top]
+        eff = rnd.called_suit or SUIT[top]
+        wild = r.wild
+        no_jack = wild is not None and top_rank == wild and not r.jack_on_jack
     for c in sorted(hand):
         key = c[:-2]
         if key in seen:
             continue
         seen.add(key)
-        if is_legal(c, hand, rnd, r):
+        if simple and not r.jack_requires_no_match:
+            rank = RANK[c]
+            if rank == wild:
+                ok = not no_jack
+            else:
+                ok = SUIT[c] == eff or rank == top_rank
+        else:
+            ok = is_legal(c, hand, rnd, r)
+        if ok:
             out.append(c)
+    memo[0], memo[1], memo[2], memo[3] = rnd, 0, hand, out
     return out
 
 

@@ -20,8 +20,22 @@ def on(name: str) -> Callable[[Handler], Handler]:
     return deco
 
 
+MEMO: dict[int, tuple[Event, "Match | None", Match]] = {}
+"""Results decide already folded, keyed by event identity (pure memoization, bounded)."""
+
+
+def remember(event: Event, before: "Match | None", after: Match) -> None:
+    """Record evolve(before, event) == after so the caller's fold need not recompute it."""
+    if len(MEMO) > 512:
+        MEMO.clear()
+    MEMO[id(event)] = (event, before, after)
+
+
 def evolve(state: Match | None, event: Event) -> Match:
     """Apply one event; unknown types only bump the version."""
+    hit = MEMO.get(id(event))
+    if hit is not None and hit[0] is event and hit[1] is state:
+        return hit[2]
     fn = HANDLERS.get(event.type)
     if fn is None:
         return rep(state, version=event.seq)  # type: ignore[arg-type]

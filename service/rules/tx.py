@@ -5,7 +5,7 @@ from typing import Any, Mapping
 
 from . import randomness
 from .core import next_active
-from .evolve import evolve
+from .evolve import evolve, remember
 from .model import EMPTY, Context, Event, NeedMoreSeeds
 from .state import PLAY, RESPOND_SEVEN, RESPOND_SKIP, Match
 
@@ -29,7 +29,9 @@ class Tx:
         s = self.state
         rnd = (s.round_no if s is not None else 0) if round_ is None else round_
         ev = Event(s.version + 1 if s is not None else 1, type_, self.at, rnd, seat, data, to_seat, secret)
-        self.state = evolve(s, ev)
+        new = evolve(s, ev)
+        remember(ev, s, new)
+        self.state = new
         self.events.append(ev)
 
     def next_seed(self) -> bytes:

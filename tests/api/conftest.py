@@ -63,10 +63,10 @@ class Table:
         return self.client.post(f"/v1/games/{game_id}/actions", json=action, headers={**auth(token), **headers})
 
     def drain(self, limit: int = 10_000) -> int:
-        """Run every due follow-up (bot turns, scoring, deals) in-process, as a worker would."""
+        """Run every follow-up due by the test clock (bot turns, scoring, deals) in-process, as a worker would."""
         store, ran = self.service.store, 0
         while ran < limit:
-            batch = [(s, c) for s in SHARDS for c in store.claim_due(s, 2**62, 60_000)]
+            batch = [(s, c) for s in SHARDS for c in store.claim_due(s, self.clock.now, 60_000)]
             if not batch:
                 return ran
             for shard, claimed in batch:

@@ -1,0 +1,68 @@
+import pytest
+
+from service.rules.model import RuleViolation
+from service.rules.options import OptionError, PRESETS, resolve_options, variants_catalog
+
+
+def test_prsi_defaults_resolve_without_warnings():
+    resolved, warnings = resolve_options("prsi", {}, 5)
+    assert resolved["hand_size"] == 7 and resolved["deck_copies"] == 2
+    assert resolved["card_points"]["J"] == 20 and resolved["penalty_limit"] == 200
+    assert resolved["turn_timeout_s"] is None and resolved["bot_strength"] == "easy"
+    assert warnings == []
+
+
+def test_every_bad_explicit_option_is_named():
+    with pytest.raises(OptionError) as exc:
+        resolve_options("prsi", {"nope": 1, "hand_size": 9, "jack_wild": "yes",
+                                 "turn_timeout_s": 30, "bot_strength": "hard"}, 5)
+    names = {e["option"] for e in exc.value.errors}
+    assert names == {"nope", "hand_size", "jack_wild", "turn_timeout_s", "bot_strength"}
+    assert exc.value.code == "invalid_option" and exc.value.status == 422
+
+
+def test_unknown_variant():
+    with pytest.raises(RuleViolation) as exc:
+        resolve_options("uno", {}, 4)
+    assert exc.value.code == "unknown_variant" and exc.value.status == 422
+
+
+def test_rule_1_deck_too_small_names_explicit_options():
+    with pytest.raises(OptionError) as exc:
+        resolve_options("prsi", {"deck_copies": 1, "deck_ranks": ["7", "8", "9", "10", "J", "Q", "K", "A"]}, 5)
+    names = {e["option"] for e in exc.value.errors}
+    assert {"deck_copies", "deck_ranks", "max_players"} <= names
+
+
+def test_rule_2_effect_ranks_distinct():
+    with pytest.raises(OptionError) as exc:
+        resolve_options("prsi", {"skip_rank": "A"}, 4)
+    assert [e["option"] for e in exc.value.errors] == ["skip_rank"]
+    resolve_options("prsi", {"skip_rank": "A", "ace_plays_again": False}, 4)
+
+
+def test_child_of_disabled_parent_is_ignored_not_rejected():
+    resolved, _ = resolve_options("prsi", {"seven_draw_penalty": False, "seven_draw_count": 99}, 4)
+    assert resolved["seven_draw_count"] == 99
+
+
+def test_zero_values_accepted_and_warning_for_low_limit():
+    resolved, warnings = resolve_options("prsi", {"bot_delay_ms": {"easy": [0, 0]},
+                                                  "announce_grace_ms": 0, "round_intermission_s": 0,
+                                                  "penalty_limit": 50}, 3)
+    assert resolved["bot_delay_ms"]["easy"] == [0, 0]
+    assert [w["option"] for w in warnings] == ["penalty_limit"]
+
+
+def test_max_players_range():
+    with pytest.raises(OptionError):
+        resolve_options("prsi", {}, 6)
+
+
+def test_catalog():
+    cat = variants_catalog()
+    prsi = next(v for v in cat if v["name"] == "prsi")
+    assert prsi["bot_strengths"] == ["easy"] and prsi["min_players"] == 2 and prsi["max_players"] == 5
+    opt = {o["name"]: o for o in prsi["options"]}
+    assert opt["hand_size"]["default"] == 7 and opt["hand_size"]["range"] == [4, 7]
+    assert "prsi" in PRESETS
