@@ -19,7 +19,7 @@ def job_id(game_id: str, due: Any) -> str:
 def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
     """A delay drawn from bot_delay_ms[strength], seeded by (match, version, seat) (RULES §7.1)."""
     strength = next((s.strength for s in state.seats if s.seat == seat), None) or "easy"
-    lo, hi = state.options["bot_delay_ms"].get(strength, [0, 0])
+    lo, hi = state.options.get("bot_delay_ms", {}).get(strength, [0, 0])
     if hi <= lo:
         return int(lo)
     digest = hmac.new(game_id.encode(), f"bot_delay/{version}/{seat}".encode(), hashlib.sha256).digest()

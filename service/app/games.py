@@ -23,6 +23,7 @@ from service.rules.model import (
     Context,
     CreateMatch,
     DealRound,
+    FireTimer,
     Event,
     JoinSeat,
     LeaveSeat,
@@ -234,7 +235,12 @@ class GameService:
         game_id, kind = payload["game"], payload["kind"]
         if kind == "bot":
             return self._bot_turn(game_id, int(payload["seat"]), int(payload["opened_seq"]))
-        cmd = ScoreRound(int(payload["key"])) if kind == "score" else DealRound(int(payload["key"]))
+        if kind == "score":
+            cmd: Any = ScoreRound(int(payload["key"]))
+        elif kind == "deal":
+            cmd = DealRound(int(payload["key"]))
+        else:
+            cmd = FireTimer(str(payload["key"]))
         try:
             self._execute(game_id, SPECTATOR, lambda s: cmd)
         except AppError as exc:

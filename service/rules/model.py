@@ -100,6 +100,17 @@ class ScoreRound:
 
 
 @dataclass(frozen=True, slots=True)
+class FireTimer:
+    """A due timer: ``key`` names what it guards (a turn, a pass step, a slap race, an absence).
+
+    ``decide`` returns no events only by raising ``RuleViolation("nothing_to_do")`` when what
+    the timer guards has already closed; a timer that fires early waits (same code).
+    """
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class DealRound:
     round: int  # the round number to deal
 
