@@ -15,11 +15,18 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
     w = sub.add_parser("worker", help="an RQ worker with the follow-up dispatcher")
     w.add_argument("--burst", action="store_true")
+    v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
+    v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
+    v.add_argument("--token", help="bearer token for a URL")
     o = sub.add_parser("openapi", help="print the OpenAPI spec (YAML)")
     o.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated spec")
     args = parser.parse_args(argv)
     if args.cmd == "run":
         return run()
+    if args.cmd == "verify":
+        from service.verifier.cli import main as verify_main
+
+        return verify_main(args.source, args.token)
     if args.cmd == "worker":
         from workers.main import run_worker
 

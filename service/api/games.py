@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -12,6 +14,7 @@ from service.rules.options import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
 ERRORS = (400, 401, 403, 404, 409, 412, 413, 422)
+NDJSON = "application/x-ndjson"
 
 
 def _errors(*codes: int):
@@ -157,15 +160,51 @@ class EventsView(MethodView):
 
 @blp.route("/games/<game_id>/history")
 class HistoryView(MethodView):
-    @blp.response(200, s.EventsPage)
+    @blp.response(200, s.History)
+    @blp.alt_response(200, content_type="application/x-ndjson", description="one event per line (Accept: application/x-ndjson)", success=True)
     @_errors(401, 403, 404)
     def get(self, game_id: str):
-        """The complete log: unredacted once finished (players, owner, audit); audit-only while running."""
+        """The complete log with each event's hash-chain link: unredacted once finished
+        (players, owner, audit tokens: seeds, permutations, hands, commands); while running,
+        audit tokens only, with exactly a spectator's redaction. `Accept: application/x-ndjson`
+        streams one event per line."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
         state, events = svc.history(gid, caller)
-        return json_response({"version": state.version, "status": state.status, "events": events}, 200, state.version)
+        if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+            lines = (orjson.dumps(e, option=orjson.OPT_NON_STR_KEYS) + b"\n" for e in events)
+            resp = Response(stream_with_context(lines), mimetype=NDJSON)
+            resp.headers["ETag"] = f'"{state.version}"'
+            return resp
+        body = {"version": state.version, "status": state.status, "events": list(events)}
+        return json_response(body, 200, state.version)
+
+
+@blp.route("/games/<game_id>/verify")
+class VerifyView(MethodView):
+    @blp.response(200, s.VerifyReport)
+    @_errors(401, 403, 404, 409)
+    def get(self, game_id: str):
+        """The server's own replay report of a finished game: chain intact, every commitment and
+        permutation matching, every recorded command legal and reproducing its events, final scores."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        return json_response(svc.verify(gid, caller))
+
+
+@blp.route("/games/<game_id>/state")
+class StateAtView(MethodView):
+    @blp.arguments(s.StateQuery, location="query")
+    @blp.response(200, s.GameView)
+    @_errors(401, 404, 422)
+    def get(self, query: dict[str, Any], game_id: str):
+        """The view as it was right after event `at` (time travel), with the live view's redaction."""
+        gid = game_id_or_404(game_id)
+        svc = service()
+        caller = svc.authenticate(gid, bearer())
+        return json_response(svc.state_at(gid, caller, query["at"]), 200)
 
 
 def _caller_for(out):

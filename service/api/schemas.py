@@ -130,6 +130,7 @@ class GameView(Schema):
     scores = fields.List(fields.Dict())
     standings = fields.List(fields.Dict(), allow_none=True)
     you = fields.Nested(You)
+    chain_head = fields.String(metadata={"description": "hash of the last event (docs/audit.md)"})
 
 
 class EventOut(Schema):
@@ -164,6 +165,44 @@ class SeatTaken(WriteResult):
 class EventsPage(Schema):
     version = fields.Integer()
     events = fields.List(fields.Nested(EventOut))
+
+
+class StateQuery(Strict):
+    at = fields.Integer(required=True, validate=validate.Range(min=1))
+
+
+class AuditEvent(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    schema_version = fields.Integer()
+    at_ms = fields.Integer()
+    at = fields.String()
+    round = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    data = fields.Dict()
+    private = fields.Dict()
+    secret = fields.Dict()
+    command = fields.Dict(metadata={"description": "on the first event of each command: the command recorded"})
+    nonce = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class History(Schema):
+    version = fields.Integer()
+    status = fields.String()
+    events = fields.List(fields.Nested(AuditEvent))
+
+
+class VerifyReport(Schema):
+    ok = fields.Boolean()
+    events = fields.Integer()
+    first_bad_seq = fields.Integer(allow_none=True)
+    chain = fields.Dict()
+    commitments = fields.Dict()
+    replay = fields.Dict()
+    problems = fields.List(fields.Dict())
+    final = fields.Dict(allow_none=True)
 
 
 class LegalActions(Schema):

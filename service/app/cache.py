@@ -1,4 +1,4 @@
-"""A per-process LRU of folded game states, fast-forwarded from the stream on every load."""
+"""A per-process LRU of (folded game state, chain head), fast-forwarded from the stream on every load."""
 from __future__ import annotations
 
 import threading
@@ -23,7 +23,7 @@ class StateCache:
         """Keep the newest state (states are immutable; a stale put never replaces a newer one)."""
         with self._lock:
             old = self._items.get(game_id)
-            if old is not None and old.version > state.version:
+            if old is not None and old[0].version > state[0].version:
                 return
             self._items[game_id] = state
             self._items.move_to_end(game_id)

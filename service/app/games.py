@@ -5,16 +5,18 @@ import hashlib
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import orjson
 
-from service.app import followups as fu
+from service.app import audit, commands, followups as fu
 from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
 from service.app.cache import StateCache
 from service.app.errors import AppError, forbidden, not_found, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
-from service.eventstore.codec import CorruptEvent
+from service.eventstore import chain
+from service.eventstore.chain import GENESIS
+from service.eventstore.codec import CorruptEvent, encode_batch
 from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite
 from service.rules import engine
 from service.rules.model import (
@@ -83,21 +85,28 @@ class GameService:
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str) -> Any:
         """The folded state: the cached fold fast-forwarded with the events appended since."""
+        return self.load_with_head(game_id)[0]
+
+    def load_with_head(self, game_id: str) -> tuple[Any, str]:
+        """The folded state and the hash-chain head at its version."""
         cached = self.cache.get(game_id)
+        state, head = cached if cached is not None else (None, GENESIS)
+        seq = 0
         try:
-            events = self.store.read(game_id, after=cached.version if cached is not None else 0)
-            state = cached
-            for event in events:
-                state = engine.evolve(state, event)
+            stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
+            for item in stored:
+                seq = item.event.seq
+                state = engine.evolve(state, item.event)
+                head = item.hash or head
         except CorruptEvent as exc:
             raise AppError("game_corrupted", 500, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
         except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
-            raise AppError("game_corrupted", 500, "an event of this game cannot be applied") from exc
+            raise AppError("game_corrupted", 500, f"event {seq} of this game cannot be applied", seq=seq) from exc
         if state is None:
             raise not_found()
-        if events:
-            self.cache.put(game_id, state)
-        return state
+        if stored:
+            self.cache.put(game_id, (state, head))
+        return state, head
 
     def authenticate(self, game_id: str, token: str | None) -> Caller:
         if not token:
@@ -114,8 +123,10 @@ class GameService:
         return Viewer(seat=caller.seat)
 
     def view(self, game_id: str, caller: Caller) -> tuple[Any, dict[str, Any]]:
-        state = self.load(game_id)
-        return state, project_view(state, self.viewer(caller), self.clock())
+        state, head = self.load_with_head(game_id)
+        view = project_view(state, self.viewer(caller), self.clock())
+        view["chain_head"] = head
+        return state, view
 
     def legal_actions(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
         if caller.seat is None:
@@ -132,18 +143,54 @@ class GameService:
         events = self.store.read(game_id, after=after) if after < state.version else []
         return state, [project_event(e, viewer) for e in events if e.seq <= state.version]
 
-    def history(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
-        state = self.load(game_id)
+    def _history_viewer(self, state: Any, caller: Caller) -> Viewer:
         if state.status == "finished":
             if caller.role == "spectator":
                 raise unauthorized("the history of a finished game is for its players, owner and auditors")
-            viewer = Viewer(reveal_all=True)
-        elif caller.role == "audit":
-            viewer = Viewer()
-        else:
-            raise forbidden("the history of a running game is for audit tokens only")
-        events = self.store.read(game_id)
-        return state, [project_event(e, viewer) for e in events if e.seq <= state.version]
+            return Viewer(reveal_all=True)
+        if caller.role == "audit":
+            return Viewer()
+        raise forbidden("the history of a running game is for audit tokens only")
+
+    def history(self, game_id: str, caller: Caller, page: int = 500) -> tuple[Any, Iterator[dict[str, Any]]]:
+        """The log, read page by page: audit records of a finished game, or a spectator's view of a running one."""
+        state = self.load(game_id)
+        viewer = self._history_viewer(state, caller)
+        last = state.version
+
+        def stored() -> Iterator[Any]:
+            after = 0
+            while after < last:
+                chunk = self.store.read_stored(game_id, after=after, count=min(page, last - after))
+                if not chunk:
+                    return
+                yield from chunk
+                after = chunk[-1].event.seq
+
+        if viewer.reveal_all:
+            return state, audit.history_records(stored())
+        return state, ({**project_event(s.event, viewer), "hash": s.hash} for s in stored())
+
+    def verify(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        state = self.load(game_id)
+        if state.status != "finished":
+            raise AppError("game_running", 409, "a game can be verified once it is finished")
+        self._history_viewer(state, caller)
+        report = audit.verify(list(audit.history_records(self.store.read_stored(game_id))))
+        return report.as_dict()
+
+    def state_at(self, game_id: str, caller: Caller, at: int) -> dict[str, Any]:
+        """The view right after event ``at``, with the same redaction as the live view."""
+        state = self.load(game_id)
+        if not 1 <= at <= state.version:
+            raise AppError("invalid_request", 422, f"at must be between 1 and {state.version}",
+                           errors=[{"field": "at", "in": "query", "messages": [f"1..{state.version}"]}])
+        past, head, when = None, chain.GENESIS, 0
+        for item in self.store.read_stored(game_id, after=0, count=at):
+            past, head, when = engine.evolve(past, item.event), item.hash or head, item.event.at
+        view = project_view(past, self.viewer(caller), when)
+        view["chain_head"] = head
+        return view
 
     def lobby(self) -> list[dict[str, Any]]:
         return [orjson.loads(v) for v in self.store.lobby().values()]
@@ -295,12 +342,13 @@ class GameService:
             if prior is not None:
                 return self._replay(game_id, prior, idem)
         for _ in range(MAX_ATTEMPTS):
-            state = None if new_game else self.load(game_id)
+            state, head = (None, GENESIS) if new_game else self.load_with_head(game_id)
             version = state.version if state is not None else 0
             if pre is not None and pre.version != version:
                 raise pre.error(version)
             now = self.clock()
-            events = self._decide(state, build(state), now)
+            cmd = build(state)
+            events = self._decide(state, cmd, now)
             after = state
             for event in events:
                 after = engine.evolve(after, event)
@@ -315,11 +363,15 @@ class GameService:
             all_tokens = dict(tokens or {})
             if tokens_from:
                 all_tokens.update(tokens_from(events))
+            cmd_record = commands.to_record(cmd)
+            payloads = encode_batch(events, head, cmd_record)
             req = AppendRequest(game_id, version, events, fu.new_followups(game_id, state, after),
-                                all_tokens, revoke, record, _lobby_summary(game_id, after))
+                                all_tokens, revoke, record, _lobby_summary(game_id, after),
+                                prev_hash=head, command=cmd_record, payloads=payloads)
             result = self.store.append(req)
             if result.ok:
-                self.cache.put(game_id, after)
+                new_head = orjson.loads(payloads[-1])["h"] if payloads else head
+                self.cache.put(game_id, (after, new_head))
                 return Outcome(game_id, after, events, status, out_extra)
             if result.status == "duplicate":
                 return self._replay(game_id, result.record, idem)

@@ -6,10 +6,13 @@ Stored form (one stream entry field ``e``): orjson of
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+import secrets
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
 
 import orjson
 
+from service.eventstore import chain
 from service.rules.model import EMPTY, Event
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -44,8 +47,8 @@ def _schema_versions() -> Mapping[str, int]:
     return EVENT_TYPES
 
 
-def encode(event: Event) -> bytes:
-    """Serialise an event for the stream (its seq is the stream id, not stored twice)."""
+def body_of(event: Event, command: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The stored body of an event (without its chain hash)."""
     versions = _schema_versions()
     if event.type not in versions:
         raise ValueError(f"unregistered event type {event.type!r}")
@@ -61,7 +64,51 @@ def encode(event: Event) -> bytes:
         body["p"] = {str(k): v for k, v in event.to_seat.items()}
     if event.secret:
         body["x"] = event.secret
-    return to_json(body)
+    if command:
+        body["c"] = command
+    return body
+
+
+def encode(event: Event) -> bytes:
+    """Serialise an event for the stream (its seq is the stream id, not stored twice)."""
+    return to_json(body_of(event))
+
+
+def encode_batch(events: Sequence[Event], prev_hash: str | None, command: Mapping[str, Any] | None) -> list[bytes]:
+    """The events of one command, each carrying its chain hash ``h``; the first carries the command ``c``."""
+    out: list[bytes] = []
+    for i, event in enumerate(events):
+        body = body_of(event, command if i == 0 else None)
+        if event.to_seat or event.secret:
+            # a random nonce keeps a visible chain hash from confirming a guess of a hidden card
+            body["n"] = secrets.token_hex(16)
+        if prev_hash is not None:
+            plain = orjson.loads(to_json(body))  # exactly what will be read back
+            prev_hash = chain.link(prev_hash, chain.audit_record(event.seq, plain))
+            body["h"] = prev_hash
+        out.append(to_json(body))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """An event as stored: the decoded (upcast) event, its raw body and chain hash, its command."""
+
+    event: Event
+    body: Mapping[str, Any]
+    hash: str | None
+    command: Mapping[str, Any] | None
+
+
+def decode_stored(seq: int, raw: bytes) -> Stored:
+    try:
+        body = orjson.loads(raw)
+    except Exception as exc:  # noqa: BLE001
+        raise CorruptEvent(seq, f"{type(exc).__name__}: {exc}") from exc
+    event = decode(seq, raw)
+    if not isinstance(body, dict):
+        raise CorruptEvent(seq, "not an object")
+    return Stored(event, body, body.get("h"), body.get("c"))
 
 
 def decode(seq: int, raw: bytes) -> Event:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
+from service.eventstore.codec import Stored
 from service.rules.model import Event
 
 SHARDS = "0123456789abcdef"
@@ -66,12 +67,22 @@ class AppendRequest:
     revoke: Sequence[str] = ()  # token hashes to delete
     idem: IdemWrite | None = None
     lobby: bytes | None = None  # the game's lobby summary after this append
+    prev_hash: str | None = None  # the chain hash of event ``expected_version`` (GENESIS for a new game)
+    command: Mapping[str, Any] | None = None  # the command that produced the events (kept on the first)
+    payloads: Sequence[bytes] | None = None  # the events already encoded by codec.encode_batch
+
+    def encoded(self) -> list[bytes]:
+        from service.eventstore.codec import encode_batch
+
+        return list(self.payloads) if self.payloads is not None else encode_batch(self.events, self.prev_hash, self.command)
 
 
 class EventStore(Protocol):
     def append(self, req: AppendRequest) -> AppendResult: ...
 
     def read(self, game_id: str, after: int = 0) -> list[Event]: ...
+
+    def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]: ...
 
     def version(self, game_id: str) -> int: ...
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import orjson
 
-from service.eventstore.codec import decode, encode, to_json
+from service.eventstore.codec import Stored, decode, decode_stored, to_json
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
 from service.rules.model import Event
 
@@ -28,7 +28,7 @@ class MemoryEventStore:
     def append(self, req: AppendRequest) -> AppendResult:
         # Encode everything before touching any state, as the Redis store does before its
         # script runs: an unencodable event must leave nothing behind (all or nothing).
-        encoded = [encode(e) for e in req.events]
+        encoded = req.encoded()
         payloads = [to_json(f.payload) for f in req.followups]
         with self._lock:
             stream = self._streams[req.game_id]
@@ -58,6 +58,13 @@ class MemoryEventStore:
         with self._lock:
             rows = list(self._streams.get(game_id, ())[after:])
         return [decode(after + i + 1, raw) for i, raw in enumerate(rows)]
+
+    def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]:
+        with self._lock:
+            rows = list(self._streams.get(game_id, ())[after:])
+        if count is not None:
+            rows = rows[:count]
+        return [decode_stored(after + i + 1, raw) for i, raw in enumerate(rows)]
 
     def version(self, game_id: str) -> int:
         with self._lock:

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from service.eventstore.codec import decode, encode, to_json
+from service.eventstore.codec import Stored, decode, decode_stored, to_json
 from service.eventstore.contract import (
     SHARDS,
     AppendRequest,
@@ -51,7 +51,7 @@ class RedisEventStore:
             len(req.tokens),
             len(req.revoke),
         ]
-        args += [encode(e) for e in req.events]
+        args += req.encoded()
         for f in req.followups:
             args += [f.job_id, f.due_at, to_json(f.payload)]
         for h, rec in req.tokens.items():
@@ -74,6 +74,10 @@ class RedisEventStore:
     def read(self, game_id: str, after: int = 0) -> list[Event]:
         rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1))
         return [decode(_seq(rid), fields.get(b"e", b"")) for rid, fields in rows]
+
+    def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]:
+        rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1), count=count)
+        return [decode_stored(_seq(rid), fields.get(b"e", b"")) for rid, fields in rows]
 
     def version(self, game_id: str) -> int:
         last = self.r.xrevrange(self.keys.stream(game_id), count=1)

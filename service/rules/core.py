@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .cards import RANK, SUIT
-from .state import RESPOND_SEVEN, RESPOND_SKIP, Match, Round, Rules
+from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match,
+                    Round, Rules)
 
 
 def rules_from_options(o: Mapping[str, Any]) -> Rules:
@@ -21,18 +22,20 @@ def rules_from_options(o: Mapping[str, Any]) -> Rules:
     }
     mode = o["announce_mode"] if o["announce_required"] else "auto"
     vol = o["voluntary_draw_mode"]
+    lock = ranks["lock"] is not None
     return Rules(
         **ranks, lock_target=o["lock_target_rank"],
         jack_requires_no_match=jack and bool(o["jack_requires_no_match"]),
         jack_on_jack=(not jack) or bool(o["jack_on_jack_allowed"]),
         jack_calls_on_match=jack and bool(o["jack_calls_suit_on_match"]),
-        lock_allows_jack=bool(o["queen_lock_allows_jack"]),
-        seven_count=int(o["seven_draw_count"]), seven_accumulate=o["seven_stacking"] == "accumulate",
-        seven_answerable=bool(o["seven_answerable"]),
+        lock_allows_jack=lock and jack and bool(o["queen_lock_allows_jack"]),
+        seven_count=int(o["seven_draw_count"]) if seven else 0,
+        seven_accumulate=seven and o["seven_stacking"] == "accumulate",
+        seven_answerable=seven and bool(o["seven_answerable"]),
         final_seven=seven and bool(o["final_seven_penalty"]),
         final_seven_fixed=o["final_seven_amount"] == "fixed",
         skip_counterable=bool(o["eight_skips"]) and bool(o["skip_counterable"]),
-        reverse_acts_as_skip=o["reverse_two_player_mode"] == "acts_as_skip",
+        reverse_acts_as_skip=bool(o["nine_reverses"]) and o["reverse_two_player_mode"] == "acts_as_skip",
         ace_optional=bool(o["ace_followup_optional"]), ace_last_wins=bool(o["ace_last_card_wins"]),
         play_after_draw="any" if vol == "draw_then_continue" else o["play_after_draw"],
         must_play_drawn=bool(o["must_play_drawn_if_legal"]), voluntary=vol,
@@ -42,6 +45,7 @@ def rules_from_options(o: Mapping[str, Any]) -> Rules:
         grace_ms=int(o["announce_grace_ms"]) if mode == "flag_or_window" else 0,
         points=dict(o["card_points"]), hand_size=int(o["hand_size"]),
         special=frozenset(r for r in ranks.values() if r is not None),
+        copies=int(o["deck_copies"]), starter_apply=o["starter_special_policy"] == "apply",
     )
 
 
@@ -77,42 +81,84 @@ def is_legal(card: str, hand: tuple[str, ...], rnd: Round, r: Rules) -> bool:
     return False
 
 
-_LEGAL_MEMO: list = [None, -1, None, []]
-"""One-entry memo (round object, seat, hand, result): rounds are immutable, so this is pure."""
+_LEGAL_MEMO: list[Any] = [None, None, None, []]
+"""One-entry memo (round, hand, rules) -> legal cards: all three are immutable, so this is pure."""
 
 
 def legal_cards(hand: tuple[str, ...], rnd: Round, r: Rules) -> list[str]:
-    """§3.3 has_legal_play: the legal cards of a hand, one per distinct rank+suit (lowest copy)."""
+    """§3.3 has_legal_play: the legal cards of a hand, one per distinct rank+suit (lowest copy),
+    in card-id order. Equivalent to filtering the hand with ``is_legal``."""
     memo = _LEGAL_MEMO
-    if memo[0] is rnd and memo[2] is hand:
+    if memo[0] is rnd and memo[1] is hand and memo[2] is r:
         return memo[3]
-    out: list[str] = []
-    seen: set[str] = set()
     phase = rnd.phase
-    simple = phase != RESPOND_SEVEN and phase != RESPOND_SKIP and r.lock is None
-    if simple:
+    if phase == RESPOND_SEVEN:
+        want = r.draw if r.seven_answerable else None
+        out = [c for c in hand if RANK[c] == want]
+    elif phase == RESPOND_SKIP:
+        want = r.skip
+        out = [c for c in hand if RANK[c] == want]
+    else:
         top = rnd.discard[-1]
         top_rank = RANK[top]
-        eff = rnd.called_suit or SUIT[top]
         wild = r.wild
-        no_jack = wild is not None and top_rank == wild and not r.jack_on_jack
-    for c in sorted(hand):
-        key = c[:-2]
-        if key in seen:
-            continue
-        seen.add(key)
-        if simple and not r.jack_requires_no_match:
-            rank = RANK[c]
-            if rank == wild:
-                ok = not no_jack
-            else:
-                ok = SUIT[c] == eff or rank == top_rank
+        if r.lock is not None and top_rank == r.lock and rnd.top_live:
+            suit = SUIT[top]
+            target = r.lock_target
+            jack = wild if r.lock_allows_jack else None
+            out = [c for c in hand if (RANK[c] == target and SUIT[c] == suit) or RANK[c] == jack]
         else:
-            ok = is_legal(c, hand, rnd, r)
-        if ok:
-            out.append(c)
-    memo[0], memo[1], memo[2], memo[3] = rnd, 0, hand, out
+            eff = rnd.called_suit or SUIT[top]
+            out = []
+            wilds: list[str] | None = None
+            no_jack = wild is not None and top_rank == wild and not r.jack_on_jack
+            for c in hand:
+                rank = RANK[c]
+                if rank == wild:
+                    if no_jack:
+                        continue
+                    if SUIT[c] == eff or rank == top_rank:
+                        out.append(c)
+                    elif wilds is None:
+                        wilds = [c]
+                    else:
+                        wilds.append(c)
+                elif SUIT[c] == eff or rank == top_rank:
+                    out.append(c)
+            if wilds is not None and not (r.jack_requires_no_match and out):
+                out.extend(wilds)
+    if len(out) > 1:
+        out.sort()
+        if r.copies > 1:
+            out = _lowest_copies(out)
+    memo[0], memo[1], memo[2], memo[3] = rnd, hand, r, out
     return out
+
+
+def _lowest_copies(cards: list[str]) -> list[str]:
+    """Sorted card ids -> one per rank+suit (the lowest copy sorts first)."""
+    out: list[str] = []
+    prev = ""
+    for c in cards:
+        short = c[:-2]
+        if short != prev:
+            out.append(c)
+            prev = short
+    return out
+
+
+def permitted_cards(m: Match, seat: int) -> list[str]:
+    """The cards the phase permits: §3.3 legality, AFTER_DRAW's drawn_card_only restriction."""
+    rnd = m.rnd
+    r = m.rules
+    hand = rnd.hands[seat]
+    if rnd.phase == AFTER_DRAW and r.play_after_draw == "drawn_card_only":
+        d = rnd.drawn_card
+        if d is None or d not in hand:
+            return []
+        short = d[:-2]
+        return [c for c in legal_cards(hand, rnd, r) if c[:-2] == short]
+    return legal_cards(hand, rnd, r)
 
 
 def calls_suit(card: str, hand_len_after: int, rnd: Round, r: Rules) -> bool:
@@ -125,6 +171,56 @@ def calls_suit(card: str, hand_len_after: int, rnd: Round, r: Rules) -> bool:
 def can_draw(rnd: Round, r: Rules) -> bool:
     """§3.6: something can be drawn (stock, or a reshuffle of the discard minus its top)."""
     return bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
+
+
+def draw_allowed(m: Match, seat: int) -> bool:
+    """§3.4 table: forced or voluntary draws per phase, never with nothing to draw."""
+    rnd = m.rnd
+    r = m.rules
+    if not (rnd.stock or (r.reshuffle and len(rnd.discard) > 1)):
+        return False
+    phase = rnd.phase
+    if phase == PLAY:
+        return r.voluntary != "disabled" or not legal_cards(rnd.hands[seat], rnd, r)
+    if phase == AFTER_DRAW:
+        return r.voluntary == "draw_then_continue" and rnd.draws_this_turn < r.max_draws
+    if phase == ACE_FOLLOWUP:
+        if not r.ace_optional and r.voluntary != "disabled":
+            return True
+        return not legal_cards(rnd.hands[seat], rnd, r)
+    return False
+
+
+def pass_kind(m: Match, seat: int) -> str | None:
+    """§3.4/§3.6: 'blocked' for a blocked pass, 'plain' for an allowed pass, None if not allowed."""
+    rnd = m.rnd
+    r = m.rules
+    phase = rnd.phase
+    hand = rnd.hands[seat]
+    if phase == AFTER_DRAW:
+        d = rnd.drawn_card
+        if r.must_play_drawn and d is not None and d in hand and is_legal(d, hand, rnd, r):
+            return None
+        return "plain"
+    if phase != PLAY and phase != ACE_FOLLOWUP:
+        return None
+    if legal_cards(hand, rnd, r):
+        return "plain" if phase == ACE_FOLLOWUP and r.ace_optional else None
+    return None if can_draw(rnd, r) else "blocked"
+
+
+def in_grace(m: Match, seat: int, now: int) -> bool:
+    """§3.8.6: another seat's unsatisfied window is inside its announcement grace."""
+    w = m.rnd.window
+    return (w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms > 0
+            and now < w.opened_at + m.rules.grace_ms)
+
+
+def can_arm(m: Match, seat: int) -> bool:
+    """§3.8.2 arming: own turn, exactly 2 cards, not yet armed."""
+    rnd = m.rnd
+    return (rnd.current == seat and rnd.phase in TURN_PHASES and rnd.armed != seat
+            and m.seats[seat].state == "active" and len(rnd.hands[seat]) == 2)
 
 
 def next_active(m: Match, frm: int, direction: int) -> int:

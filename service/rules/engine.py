@@ -3,15 +3,20 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .actions import legal_actions
-from .evolve import evolve, replay
+from . import sakapuss as _sak
+from .actions import legal_actions as _shed_legal_actions
+from .evolve import evolve as _shed_evolve
 from .model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, Event, JoinSeat,
                     LeaveSeat, Pass, Play, RuleViolation, ScoreRound, StartMatch, TakePenalty)
 from .shedding import decide_seat_action
 from .state import Match
 from .table import create, deal, join, leave, score, start
 from .tx import Tx
-from .views import Due, SeatView, pending_work, private_view, public_view, seat_view
+from .views import Due, SeatView
+from .views import pending_work as _shed_pending_work
+from .views import private_view as _shed_private_view
+from .views import public_view as _shed_public_view
+from .views import seat_view as _shed_seat_view
 
 SEAT_COMMANDS = (Play, Draw, Pass, TakePenalty, AcceptSkip, Announce)
 TABLE: dict[type, Callable[[Tx, Any], None]] = {
@@ -19,8 +24,14 @@ TABLE: dict[type, Callable[[Tx, Any], None]] = {
 }
 
 
+def _is_sak(state: Any) -> bool:
+    return isinstance(state, _sak.SakapussMatch)
+
+
 def decide(state: Match | None, command: Any, ctx: Context) -> tuple[Event, ...]:
     """Validate a command against the state and return the events it causes (never mutates)."""
+    if _is_sak(state) or (state is None and getattr(command, "variant", None) == _sak.VARIANT):
+        return _sak.decide(state, command, ctx)  # variant dispatch (RULES §6)
     tx = Tx(state, ctx)
     if isinstance(command, CreateMatch):
         create(tx, command)
@@ -48,6 +59,41 @@ def _check_seat(m: Match, seat: int) -> None:
         raise RuleViolation("not_started", "the match has not started", 409)
     if m.status == "finished":
         raise RuleViolation("wrong_phase", "the match is over", 409, legal_actions=[])
+
+
+def evolve(state: Any, event: Event) -> Any:
+    """Apply one event, dispatching on the variant (the state's type, or MatchCreated's variant)."""
+    if _is_sak(state) or (state is None and event.type == "MatchCreated"
+                          and event.data.get("variant") == _sak.VARIANT):
+        return _sak.evolve(state, event)
+    return _shed_evolve(state, event)
+
+
+def replay(events: Any) -> Any:
+    state = None
+    for e in events:
+        state = evolve(state, e)
+    return state
+
+
+def legal_actions(state: Any, seat: int, now: int) -> list[dict[str, Any]]:
+    return (_sak.legal_actions if _is_sak(state) else _shed_legal_actions)(state, seat, now)
+
+
+def public_view(state: Any, now: int) -> dict[str, Any]:
+    return (_sak.public_view if _is_sak(state) else _shed_public_view)(state, now)
+
+
+def private_view(state: Any, seat: int, now: int) -> dict[str, Any]:
+    return (_sak.private_view if _is_sak(state) else _shed_private_view)(state, seat, now)
+
+
+def seat_view(state: Any, seat: int, now: int) -> SeatView:
+    return (_sak.seat_view if _is_sak(state) else _shed_seat_view)(state, seat, now)
+
+
+def pending_work(state: Any) -> tuple[Due, ...]:
+    return (_sak.pending_work if _is_sak(state) else _shed_pending_work)(state)
 
 
 __all__ = ["decide", "evolve", "replay", "legal_actions", "public_view", "private_view",

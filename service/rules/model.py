@@ -155,6 +155,23 @@ class Announce:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class PassCard:
+    """Sakapuss §6.4(1): a sealed pass of one cat ``kind`` in pass step ``step``."""
+
+    seat: int
+    kind: str
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class Slap:
+    """Sakapuss §6.4(3): a slap; ``seen_step`` is the last resolved step the client had seen."""
+
+    seat: int
+    seen_step: int
+
+
 SEAT_ACTIONS = {
     "play": Play,
     "draw": Draw,
@@ -162,5 +179,7 @@ SEAT_ACTIONS = {
     "take_penalty": TakePenalty,
     "accept_skip": AcceptSkip,
     "announce": Announce,
+    "pass_card": PassCard,
+    "slap": Slap,
 }
 RACE_TOLERANT = frozenset({"announce", "slap", "pass_card"})

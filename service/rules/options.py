@@ -11,8 +11,8 @@ FACE = {r: int(r) for r in RANKS if r.isdigit()}
 PRSI_POINTS = {**FACE, "J": 20, "Q": 10, "K": 10, "A": 11}
 CLASSIC_POINTS = {"7": 7, "8": 8, "9": 9, "10": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 CLASSIC_RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
-BOT_STRENGTHS: tuple[str, ...] = ("easy",)
-"""Bot strengths that exist now (§7.2 ladder: medium and hard come later)."""
+BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium", "hard")
+"""Bot strengths of the §7.2 ladder (service/bots: easy, medium, hard)."""
 DELAYS = {"easy": [1200, 2500], "medium": [900, 1800], "hard": [700, 1600]}
 
 
@@ -153,6 +153,9 @@ def _copy(value: Any) -> Any:
 
 def preset_defaults(variant: str) -> dict[str, Any]:
     """§8.4: the full default option set of a preset."""
+    if variant == "sakapuss":  # its own option set (service/rules/sakapuss/options.py)
+        from .sakapuss.options import defaults
+        return defaults()
     if variant not in PRESET_BASE:
         raise RuleViolation("unknown_variant", f"unknown variant {variant!r}", 422, variant=variant)
     column, extra, _game = PRESET_BASE[variant]
@@ -179,6 +182,9 @@ from .option_checks import check_value, cross_checks  # noqa: E402  (uses Option
 def resolve_options(variant: str, overrides: Mapping[str, Any] | None,
                     max_players: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """§8.5: preset + overrides, validated; returns (resolved, warnings) or raises OptionError."""
+    if variant == "sakapuss":
+        from .sakapuss.options import resolve
+        return resolve(overrides, max_players)
     resolved = preset_defaults(variant)
     overrides = dict(overrides or {})
     errors: list[dict[str, Any]] = []
@@ -243,4 +249,5 @@ def variants_catalog() -> list[dict[str, Any]]:
         out.append({"name": name, "game": game, "min_players": defaults["min_players"],
                     "max_players": defaults["max_players"], "options": options,
                     "bot_strengths": list(BOT_STRENGTHS)})
-    return out
+    from .sakapuss.options import catalog_entry
+    return out + [catalog_entry(list(BOT_STRENGTHS))]

@@ -6,6 +6,7 @@ from typing import Any, Mapping, TypeVar
 
 T = TypeVar("T")
 _new = object.__new__
+_set = object.__setattr__
 
 PLAY = "play"
 RESPOND_SEVEN = "respond_seven"
@@ -19,10 +20,37 @@ TURN_PHASES = frozenset({PLAY, RESPOND_SEVEN, RESPOND_SKIP, AFTER_DRAW, ACE_FOLL
 
 def rep(obj: T, **changes: Any) -> T:
     """A copy of a frozen (dict-backed) dataclass with ``changes``: fast, never validates."""
-    new = _new(type(obj))
-    d = new.__dict__
-    d.update(obj.__dict__)
+    d = obj.__dict__.copy()
     d.update(changes)
+    new = _new(type(obj))
+    _set(new, "__dict__", d)
+    return new
+
+
+def rep_round(m: "Match", seq: int, changes: Mapping[str, Any]) -> "Match":
+    """evolve's one step for an in-round event: ``m.rnd`` with ``changes``, the version ``seq``.
+
+    Builds the new Round and the new Match directly (two dict copies, no keyword plumbing).
+    """
+    rnd = m.rnd
+    d = rnd.__dict__.copy()
+    d.update(changes)
+    new_rnd = _new(type(rnd))
+    _set(new_rnd, "__dict__", d)
+    md = m.__dict__.copy()
+    md["version"] = seq
+    md["rnd"] = new_rnd
+    new = _new(type(m))
+    _set(new, "__dict__", md)
+    return new
+
+
+def rep_version(m: "Match", seq: int) -> "Match":
+    """evolve's step for an event that changes nothing but the version."""
+    md = m.__dict__.copy()
+    md["version"] = seq
+    new = _new(type(m))
+    _set(new, "__dict__", md)
     return new
 
 
@@ -86,6 +114,8 @@ class Rules:
     points: Mapping[str, int]
     hand_size: int
     special: frozenset[str]
+    copies: int = 1  # deck_copies: legal-card enumeration dedupes copies only when > 1
+    starter_apply: bool = False  # starter_special_policy == apply
 
 
 @dataclass(frozen=True)
@@ -150,6 +180,7 @@ class Match:
     end_reason: str | None = None
     seeds_revealed: bool = False
     created_at: int = 0  # the time of MatchCreated (ms), for the lobby
+    plain_options: Mapping[str, Any] | None = None  # JSON-ready copy of options, built once (views)
 
     def active_seats(self) -> tuple[int, ...]:
         """§2.1: seats that have not left, are not eliminated and are not waiting."""

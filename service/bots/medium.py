@@ -1,0 +1,328 @@
+"""§7.2/§7.3 medium bot: the ordered decision chain over the heuristics H1-H13.
+
+A pure policy ``choose(view, rng) -> action``: deterministic given the view (the rng breaks only
+true ties between different cards), and it only ever returns an element of
+``view.legal_actions``. ``choose_situation`` is the same chain on a ``Situation`` and the raw
+action list; the hard bot uses it for its rollouts.
+
+Chain (RULES §7.3, in order):
+ 1. a play that empties the hand (a jack under classic rule 1 first; a seven last only if H5 says
+    it is safe or there is no alternative);
+ 2. RESPOND_SEVEN: answer with a seven, else take the penalty (RESPOND_SKIP likewise with the skip
+    rank, else accept the skip);
+ 3. next player at 2 cards or fewer: 8 > 7 > 9 (only if reversing moves the turn away from him)
+    > a wild jack calling a suit he is likely void in (H4);
+ 4. a natural match from the suit held most, most points first (H1), keeping one seven (H6) and
+    all jacks (H2) while the hand has 3+ cards; H5, H7, H9, H10, H11 order the candidates and
+    send an 8 without follow-up (2 players), an ace without follow-up and a queen lock without
+    its king to a fallback tier that is still played before drawing (see ``_tiers``);
+ 5. only a wild jack is legal: play it, calling per H3 (classic: H12 voluntary draw instead);
+ 6. otherwise draw (or the blocked pass);
+ 7. ACE_FOLLOWUP: steps 1, 3, 4 (first tier only), else pass if allowed, else draw;
+ 8. AFTER_DRAW: play the drawn card if legal and not a saved jack (H2), else pass.
+H13: every play that leaves one card is chosen in its ``announce: true`` form.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from service.rules.cards import RANK, SUIT, SUITS
+from service.rules.state import ACE_FOLLOWUP, AFTER_DRAW, RESPOND_SEVEN, RESPOND_SKIP
+from service.rules.views import SeatView
+
+from .situation import Situation, from_view
+
+Action = Mapping[str, Any]
+
+
+def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
+    """The medium policy on a bot's view."""
+    if not view.legal_actions:
+        raise ValueError("no legal action")
+    return dict(choose_situation(from_view(view), view.legal_actions, rng))
+
+
+def choose_situation(sit: Situation, actions: Sequence[Action], rng: random.Random) -> Action:
+    """The decision chain on a situation; returns one element of ``actions``."""
+    plays: dict[str, list[Action]] = {}
+    other: dict[str, Action] = {}
+    for a in actions:
+        t = a["type"]
+        if t == "play":
+            plays.setdefault(a["card"], []).append(a)
+        else:
+            other.setdefault(t, a)
+    ch = _Chain(sit, plays, other, rng)
+    return ch.run() or _fallback(actions)
+
+
+def _fallback(actions: Sequence[Action]) -> Action:
+    closing = [a for a in actions if a["type"] != "announce"]
+    return (closing or list(actions))[0]
+
+
+class _Chain:
+    """One evaluation of the chain (a tiny object so the steps can share the lookups)."""
+
+    __slots__ = ("s", "r", "plays", "other", "rng", "hand", "n_hand", "pts", "_suit_counts")
+
+    def __init__(self, s: Situation, plays: dict[str, list[Action]], other: dict[str, Action],
+                 rng: random.Random) -> None:
+        self.s = s
+        self.r = s.rules
+        self.plays = plays
+        self.other = other
+        self.rng = rng
+        self.hand = s.hand
+        self.n_hand = len(s.hand)
+        self.pts = s.rules.points
+        self._suit_counts: dict[str, int] | None = None
+
+    # ------------------------------------------------------------------ helpers
+    def suit_counts(self) -> dict[str, int]:
+        """Non-wild cards per suit in hand (H3, step 4)."""
+        if self._suit_counts is None:
+            c = {s: 0 for s in SUITS}
+            for card in self.hand:
+                if RANK[card] != self.r.wild:
+                    c[SUIT[card]] += 1
+            self._suit_counts = c
+        return self._suit_counts
+
+    def act(self, card: str, suit: str | None = None) -> Action:
+        """The listed play of ``card`` (with the flag where listed, H13; the suit if it calls)."""
+        opts = self.plays[card]
+        if suit is not None:
+            with_suit = [a for a in opts if a.get("called_suit") == suit]
+            opts = with_suit or opts
+        elif any(a.get("called_suit") for a in opts):
+            opts = [a for a in opts if a.get("called_suit") == self.call_suit(card)] or opts
+        flagged = [a for a in opts if a.get("announce")]
+        return (flagged or opts)[0]
+
+    def call_suit(self, jack: str) -> str:
+        """H3: the suit held most (after the jack), then most points in it, then the likely void."""
+        counts = {s: 0 for s in SUITS}
+        points = {s: 0 for s in SUITS}
+        removed = False
+        for c in self.hand:
+            if c == jack and not removed:
+                removed = True
+                continue
+            if RANK[c] == self.r.wild:
+                continue
+            counts[SUIT[c]] += 1
+            points[SUIT[c]] += self.pts.get(RANK[c], 0)
+        void = self.void_probs()
+        return max(SUITS, key=lambda s: (counts[s], points[s], void[s], -SUITS.index(s)))
+
+    def void_probs(self) -> dict[str, float]:
+        """H4 as far as the view allows: P(next player holds no card of suit S and no wild card).
+
+        The view has no public event history, so voids cannot be read from who drew when; this
+        is the hypergeometric chance from the unseen cards and his public hand size.
+        """
+        s = self.s
+        nxt = s.next_seat(s.seat)
+        h = s.counts.get(nxt, 0)
+        wild = self.r.wild
+        total = s.unseen_total()
+        wilds = s.unseen(lambda r, _s: r == wild) if wild else 0
+        out = {}
+        for suit in SUITS:
+            k = s.unseen(lambda r, su, suit=suit: su == suit and r != wild) + wilds
+            out[suit] = _p_none(total, k, h)
+        return out
+
+    def is_wild(self, card: str) -> bool:
+        return RANK[card] == self.r.wild
+
+    def best(self, cards: list[str], key: Any) -> str:
+        """The card with the highest key; the rng breaks only exact ties."""
+        scored = [(key(c), c) for c in sorted(cards)]
+        top = max(k for k, _ in scored)
+        tied = [c for k, c in scored if k == top]
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
+
+    def opp_min(self) -> int:
+        s = self.s
+        return min((n for seat, n in s.counts.items() if seat != s.seat), default=99)
+
+    # ------------------------------------------------------------------ the chain
+    def run(self) -> Action | None:
+        phase = self.s.phase
+        done = self.step1()
+        if done is not None:
+            return done
+        if phase == RESPOND_SEVEN:
+            return self.respond(self.r.draw, "take_penalty")
+        if phase == RESPOND_SKIP:
+            return self.respond(self.r.skip, "accept_skip")
+        if phase == AFTER_DRAW:
+            return self.step8()
+        if phase == ACE_FOLLOWUP:
+            a = self.step3() or self.step4(fallback=False)
+            return a or self.other.get("pass") or self.other.get("draw")
+        return self.step3() or self.step4(fallback=True) or self.step5() or self.step6()
+
+    def step1(self) -> Action | None:
+        """1. A play that empties the hand."""
+        if self.n_hand != 1 or not self.plays:
+            return None
+        card = next(iter(self.plays))
+        if RANK[card] == self.r.extra and not self.r.ace_last_wins:
+            return None  # §3.5 step 5: the last ace draws instead of going out
+        return self.act(card)
+
+    def respond(self, rank: str | None, decline: str) -> Action | None:
+        """2. Answer a pending seven (or a counterable skip) if possible (H6), else take it."""
+        cards = [c for c in self.plays if RANK[c] == rank]
+        if cards:
+            counts = self.suit_counts()
+            return self.act(self.best(cards, lambda c: (counts[SUIT[c]], self.pts.get(RANK[c], 0))))
+        return self.other.get(decline)
+
+    def step3(self) -> Action | None:
+        """3. The next player holds 2 cards or fewer: skip > draw > reverse > void-suit jack."""
+        s = self.s
+        r = self.r
+        nxt = s.next_seat(s.seat)
+        if nxt == s.seat or s.counts.get(nxt, 99) > 2:
+            return None
+        counts = self.suit_counts()
+        key = lambda c: (counts[SUIT[c]] - 1, self.pts.get(RANK[c], 0))  # noqa: E731
+        n_active = len(s.counts)
+        skip_ranks = [r.skip] if r.skip else []
+        if r.reverse and n_active == 2 and r.reverse_acts_as_skip:
+            skip_ranks.append(r.reverse)
+        for ranks in (skip_ranks, [r.draw]):
+            cards = [c for c in self.plays if RANK[c] in ranks and not self.is_wild(c)]
+            if cards:
+                return self.act(self.best(cards, key))
+        if r.reverse and n_active >= 3:
+            prev = s.next_seat(s.seat, -s.direction)
+            if prev != nxt and s.counts.get(prev, 0) > 2:
+                cards = [c for c in self.plays if RANK[c] == r.reverse]
+                if cards:
+                    return self.act(self.best(cards, key))
+        jacks = [c for c in self.plays if self.is_wild(c)]
+        if jacks and any(a.get("called_suit") for a in self.plays[jacks[0]]):
+            void = self.void_probs()
+            suit = max(SUITS, key=lambda x: (void[x], counts[x], -SUITS.index(x)))
+            if void[suit] >= 0.5:
+                return self.act(self.best(jacks, lambda c: self.pts.get(RANK[c], 0)), suit)
+        return None
+
+    def _tiers(self, cards: list[str]) -> tuple[list[str], list[str]]:
+        """4. Split natural candidates into the preferred tier and the fallback tier."""
+        s = self.s
+        r = self.r
+        n = self.n_hand
+        sevens = sum(1 for c in self.hand if RANK[c] == r.draw) if r.draw else 0
+        first: list[str] = []
+        fallback: list[str] = []
+        for c in cards:
+            rank = RANK[c]
+            if n >= 3 and r.draw and rank == r.draw and sevens <= 1:
+                fallback.append(c)  # H6: keep one seven as a defence
+            elif rank == r.skip and len(s.counts) == 2 and not self.has_followup(c):
+                fallback.append(c)  # H7
+            elif rank == r.extra and not self.has_followup(c):
+                fallback.append(c)  # H9
+            elif r.lock and rank == r.lock and not self.king_secured(c):
+                fallback.append(c)  # H10
+            else:
+                first.append(c)
+        return first, fallback
+
+    def has_followup(self, card: str) -> bool:
+        """H7/H9: another non-wild card playable on ``card`` (its suit or its rank)."""
+        rank, suit = RANK[card], SUIT[card]
+        used = False
+        for c in self.hand:
+            if c == card and not used:
+                used = True
+                continue
+            if RANK[c] != self.r.wild and (SUIT[c] == suit or RANK[c] == rank):
+                return True
+        return False
+
+    def king_secured(self, queen: str) -> bool:
+        """H10: holding the lock target of the queen's suit, or it has been seen in the discard."""
+        target = (self.r.lock_target, SUIT[queen])
+        if any((RANK[c], SUIT[c]) == target for c in self.hand):
+            return True
+        seen = sum(1 for c in self.s.discard if (RANK[c], SUIT[c]) == target)
+        return seen >= self.s.copies
+
+    def step4(self, fallback: bool) -> Action | None:
+        """4. The natural match from the suit held most, highest points first (H1, H2, H5, H11)."""
+        r = self.r
+        n = self.n_hand
+        dump_jacks = self.pts.get(r.wild or "", 0) >= 10 and self.opp_min() <= 2  # H2 exception
+        cards = [c for c in self.plays if not self.is_wild(c) or dump_jacks]
+        if not cards:
+            return None
+        first, rest = self._tiers(cards)
+        pool = first or (rest if fallback else [])
+        if not pool:
+            return None
+        counts = self.suit_counts()
+        sevens_out = self.s.unseen(lambda rk, _s: rk == r.draw) if r.draw else 0
+        ace_bonus = {c: 1 for c in pool if RANK[c] == r.extra and self.has_followup(c)}
+
+        def key(c: str) -> tuple:
+            rank = RANK[c]
+            bonus = ace_bonus.get(c, 0)
+            if r.lock and rank == r.lock and self.king_secured(c):
+                bonus = 1
+            if rank == r.skip and len(self.s.counts) == 2 and self.has_followup(c):
+                bonus = 1  # H7: with 2 players an 8 with a follow-up is a free extra card
+            if r.draw and rank == r.draw:
+                if n == 2 and sevens_out > 0:
+                    bonus = 2  # H5: never keep a seven as the last card
+                elif n > 2 and sevens_out >= 2:
+                    bonus = -1  # H5: do not serve a seven early while several are out
+            if self.is_wild(c):
+                bonus = 3  # H2: dump the 20-point jack once an opponent is close
+            return (bonus, counts[SUIT[c]], self.pts.get(rank, 0))
+
+        return self.act(self.best(pool, key))
+
+    def step5(self) -> Action | None:
+        """5. Only a wild jack is legal: play it with an H3 call (classic: H12 voluntary draw)."""
+        jacks = [c for c in self.plays if self.is_wild(c)]
+        if not jacks:
+            return None
+        if (self.r.jack_requires_no_match and self.n_hand >= 4 and self.opp_min() >= 3
+                and "draw" in self.other):
+            return self.other["draw"]  # H12
+        return self.act(self.best(jacks, lambda c: self.pts.get(RANK[c], 0)))
+
+    def step6(self) -> Action | None:
+        """6. Draw (or the blocked pass)."""
+        return self.other.get("draw") or self.other.get("pass")
+
+    def step8(self) -> Action | None:
+        """8. AFTER_DRAW: play the (drawn) legal card unless it is a jack being saved; else pass."""
+        cards = [c for c in self.plays if not self.is_wild(c)]
+        if cards:
+            counts = self.suit_counts()
+            return self.act(self.best(cards, lambda c: (counts[SUIT[c]], self.pts.get(RANK[c], 0))))
+        jacks = [c for c in self.plays if self.is_wild(c)]
+        if jacks and self.n_hand <= 2:
+            return self.act(jacks[0])
+        return self.other.get("pass") or self.other.get("draw") or (self.act(jacks[0]) if jacks else None)
+
+
+def _p_none(total: int, k: int, h: int) -> float:
+    """Hypergeometric P(a random h-card hand from ``total`` cards misses all ``k`` marked ones)."""
+    if h <= 0:
+        return 1.0
+    if total - k < h:
+        return 0.0
+    p = 1.0
+    for i in range(h):
+        p *= (total - k - i) / (total - i)
+    return p

@@ -1,0 +1,101 @@
+"""What a shedding bot knows at its turn, in a compact form (RULES §2.4, §7.1).
+
+``from_view`` builds it from a ``SeatView`` (the only input of a real bot). ``from_state`` builds
+the same facts for one seat of a *simulated* match (the hard bot's own determinizations and
+rollouts); it reads nothing of that seat that its ``SeatView`` would not show.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from service.rules.cards import RANK, SUIT, SUITS
+from service.rules.core import rules_from_options
+from service.rules.state import Match, Rules
+from service.rules.views import SeatView
+
+
+@dataclass(slots=True)
+class Situation:
+    """The facts the medium chain reads: own hand, the table, public hand counts, the rules."""
+
+    seat: int
+    phase: str
+    hand: tuple[str, ...]
+    top: str
+    called: str | None
+    direction: int
+    counts: dict[int, int]  # active seat -> public hand size
+    n_seats: int
+    rules: Rules
+    discard: tuple[str, ...]  # public: cards played since the last reshuffle (top last)
+    deck_ranks: tuple[str, ...]
+    copies: int
+    jack_doubles: bool
+
+    def next_seat(self, frm: int, direction: int | None = None) -> int:
+        """§2.1: the next active seat from ``frm`` in ``direction`` (default: current)."""
+        d = self.direction if direction is None else direction
+        i = frm
+        for _ in range(self.n_seats):
+            i = (i + d) % self.n_seats
+            if i in self.counts:
+                return i
+        return frm
+
+    def unseen(self, pred: Any) -> int:
+        """How many cards satisfying ``pred(rank, suit)`` are neither in hand nor in the discard."""
+        total = sum(1 for r in self.deck_ranks for s in SUITS if pred(r, s)) * self.copies
+        seen = sum(1 for c in self.discard if pred(RANK[c], SUIT[c]))
+        seen += sum(1 for c in self.hand if pred(RANK[c], SUIT[c]))
+        return max(0, total - seen)
+
+    def unseen_total(self) -> int:
+        return max(0, len(self.deck_ranks) * 4 * self.copies - len(self.discard) - len(self.hand))
+
+
+_RULES_CACHE: dict[int, tuple[Mapping[str, Any], Rules]] = {}
+
+
+def _rules(options: Mapping[str, Any]) -> Rules:
+    key = id(options)
+    hit = _RULES_CACHE.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    r = rules_from_options(options)
+    if len(_RULES_CACHE) > 64:
+        _RULES_CACHE.clear()
+    _RULES_CACHE[key] = (options, r)
+    return r
+
+
+def from_view(view: SeatView) -> Situation:
+    """The situation of ``view.seat`` read from its public view and own hand only."""
+    pub = view.public
+    opts = pub["options"]
+    table = pub.get("table") or {}
+    counts = {s["seat"]: int(s["hand_count"]) for s in pub["seats"] if s["state"] == "active"}
+    discard = tuple(table.get("discard") or ())
+    return Situation(
+        seat=view.seat, phase=pub.get("phase") or "", hand=tuple(view.hand),
+        top=table.get("top_card") or (discard[-1] if discard else ""),
+        called=table.get("called_suit"), direction=int(table.get("direction", 1)),
+        counts=counts, n_seats=len(pub["seats"]), rules=_rules(opts), discard=discard,
+        deck_ranks=tuple(opts["deck_ranks"]), copies=int(opts["deck_copies"]),
+        jack_doubles=bool(opts.get("jack_ends_round_doubles", False)),
+    )
+
+
+def from_state(m: Match, seat: int) -> Situation:
+    """The same facts for ``seat`` of a simulated match (its own hand plus public facts)."""
+    rnd = m.rnd
+    hands = rnd.hands
+    counts = {s.seat: len(hands[s.seat]) if s.seat < len(hands) else 0
+              for s in m.seats if s.state == "active"}
+    o = m.options
+    return Situation(
+        seat=seat, phase=rnd.phase, hand=hands[seat], top=rnd.discard[-1], called=rnd.called_suit,
+        direction=rnd.direction, counts=counts, n_seats=len(m.seats), rules=m.rules,
+        discard=rnd.discard, deck_ranks=tuple(o["deck_ranks"]), copies=int(o["deck_copies"]),
+        jack_doubles=bool(o.get("jack_ends_round_doubles", False)),
+    )

@@ -1,0 +1,139 @@
+"""decide for Sakapuss: table commands (create, join, start, leave, score, deal) and seat actions."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import randomness
+from ..model import (CreateMatch, Context, DealRound, Event, FireTimer, JoinSeat, LeaveSeat, PassCard,
+                     RuleViolation, ScoreRound, Slap, StartMatch)
+from ..options import BOT_STRENGTHS
+from .flow import deal_round, score_round
+from .play import fire, pass_card, slap
+from .state import INTERMISSION, SCORING, SakapussMatch
+from .tx import Tx
+
+
+def create(tx: Tx, cmd: CreateMatch) -> None:
+    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0])."""
+    if tx.state is not None:
+        raise RuleViolation("already_exists", "the match already exists", 409)
+    seed = tx.next_seed()
+    tx.emit("MatchCreated", None, {
+        "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
+        "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
+        "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
+    }, secret={"match_seed": seed.hex()})
+
+
+def join(tx: Tx, cmd: JoinSeat) -> None:
+    """K-16: seats are taken only before the start; at most max_players."""
+    m = tx.m
+    if m.status != "open":
+        raise RuleViolation("joining_closed", "Sakapuss takes no seats once the match has started", 409)
+    if len(m.active_seats()) >= m.max_players:
+        raise RuleViolation("game_full", "the table is full", 409)
+    if cmd.kind not in ("human", "bot"):
+        raise RuleViolation("invalid_request", "kind must be human or bot", 422)
+    strength = None
+    if cmd.kind == "bot":
+        strength = cmd.strength or m.options["bot_strength"]
+        if strength not in BOT_STRENGTHS:
+            raise RuleViolation("invalid_option", f"unknown bot strength {strength!r}", 422,
+                                reason="unknown_strength",
+                                errors=[{"option": "strength", "detail": "unknown_strength"}])
+    creator = bool(cmd.creator) and cmd.kind == "human" and not any(s.creator for s in m.seats)
+    seat = len(m.seats)
+    tx.emit("SeatJoined", seat, {"seat": seat, "name": cmd.name, "kind": cmd.kind,
+                                 "strength": strength, "creator": creator})
+
+
+def start(tx: Tx, cmd: StartMatch) -> None:
+    """§6.5.1: LOBBY with 3-5 seats -> round 1 (one cat kind per player)."""
+    m = tx.m
+    if m.status != "open":
+        raise RuleViolation("already_started", "the match has already started", 409)
+    n = len(m.active_seats())
+    if n < int(m.options["min_players"]):
+        raise RuleViolation("not_enough_players", "not enough seats are taken", 409)
+    deal_round(tx, 1)
+
+
+def leave(tx: Tx, cmd: LeaveSeat) -> None:
+    """K-15: before the start the seat is freed; afterwards a bot of bot_strength takes it over."""
+    m = tx.m
+    seat = cmd.seat
+    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}", 404)
+    if m.seats[seat].state == "left":
+        raise RuleViolation("seat_left", f"seat {seat} has left", 409)
+    if m.status == "finished":
+        raise RuleViolation("nothing_to_do", "the match is over", 409)
+    data: dict[str, Any] = {"seat": seat, "reason": cmd.reason}
+    if m.status == "running":
+        data["replaced_by"] = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
+    tx.emit("SeatLeft", seat, data)
+
+
+def score(tx: Tx, cmd: ScoreRound) -> None:
+    """§2.8 step 2: the scoring job, only while the round waits in ROUND_OVER."""
+    m = tx.m
+    if m.status != "running" or m.rnd is None or m.rnd.phase != SCORING or cmd.round != m.round_no:
+        raise RuleViolation("nothing_to_do", "no round waits to be scored", 409)
+    score_round(tx)
+
+
+def deal(tx: Tx, cmd: DealRound) -> None:
+    """§2.8 step 5: the deal job, only from INTERMISSION into the next round."""
+    m = tx.m
+    if (m.status != "running" or m.rnd is None or m.rnd.phase != INTERMISSION
+            or cmd.round != m.round_no + 1):
+        raise RuleViolation("nothing_to_do", "no round waits to be dealt", 409)
+    deal_round(tx, cmd.round)
+
+
+TABLE: dict[type, Callable[[Tx, Any], None]] = {
+    JoinSeat: join, StartMatch: start, LeaveSeat: leave, ScoreRound: score, DealRound: deal,
+    FireTimer: fire,
+}
+SEAT: dict[type, Callable[[Tx, Any], None]] = {PassCard: pass_card, Slap: slap}
+
+
+def decide(state: SakapussMatch | None, command: Any, ctx: Context) -> tuple[Event, ...]:
+    """Validate a command against a Sakapuss state and return the events it causes."""
+    tx = Tx(state, ctx)
+    if isinstance(command, CreateMatch):
+        create(tx, command)
+        return tuple(tx.events)
+    if state is None:
+        raise RuleViolation("not_found", "no such match", 404)
+    fn = SEAT.get(type(command))
+    if fn is not None:
+        _check_seat(state, command.seat)
+        fn(tx, command)
+        return tuple(tx.events)
+    fn = TABLE.get(type(command))
+    if fn is None:
+        raise RuleViolation("invalid_action", f"{type(command).__name__} is not a Sakapuss action", 422,
+                            legal_actions=_legal(state, getattr(command, "seat", None), ctx.now))
+    if isinstance(command, FireTimer) and state.status != "running":
+        raise RuleViolation("nothing_to_do", "the match is not running", 409)
+    fn(tx, command)
+    return tuple(tx.events)
+
+
+def _legal(m: SakapussMatch, seat: Any, now: int) -> list[dict[str, Any]]:
+    from .views import legal_actions
+    return legal_actions(m, seat, now) if isinstance(seat, int) else []
+
+
+def _check_seat(m: SakapussMatch, seat: Any) -> None:
+    """Seat actions need a seat dealt into the running round (K-7: others get 403)."""
+    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}", 404)
+    if m.status == "open":
+        raise RuleViolation("not_started", "the match has not started", 409)
+    if m.status == "finished":
+        raise RuleViolation("wrong_phase", "the match is over", 409, legal_actions=[])
+    if m.seats[seat].state == "left" or m.rnd is None or seat not in m.rnd.seats:
+        raise RuleViolation("not_a_player", f"seat {seat} does not play in this round", 403,
+                            legal_actions=[])

@@ -1,0 +1,62 @@
+"""Independent reimplementation of docs/audit.md and docs/randomness.md (no server modules)."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from typing import Any
+
+ZERO = "0" * 64
+NOT_HASHED = ("hash", "prev_hash", "at")
+
+
+def canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+def chain_hash(prev_hex: str, record: dict) -> str:
+    hashed = {k: v for k, v in record.items() if k not in NOT_HASHED}
+    return hashlib.sha256(bytes.fromhex(prev_hex) + canonical(hashed)).hexdigest()
+
+
+def sha256_hex(hex_seed: str) -> str:
+    return hashlib.sha256(bytes.fromhex(hex_seed)).hexdigest()
+
+
+def fisher_yates(seed_hex: str, n: int, label: str = "shuffle") -> list[int]:
+    """HMAC-SHA256 counter words, rejection sampling, Fisher-Yates from the top."""
+    key = bytes.fromhex(seed_hex)
+    buf: list[int] = []
+    counter = 0
+
+    def word() -> int:
+        nonlocal counter
+        if not buf:
+            block = hmac.new(key, label.encode() + b"\x00" + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+            buf.extend(int.from_bytes(block[i:i + 4], "big") for i in range(28, -1, -4))
+            counter += 1
+        return buf.pop()
+
+    a = list(range(n))
+    for i in range(n - 1, 0, -1):
+        limit = 2**32 - (2**32 % (i + 1))
+        w = word()
+        while w >= limit:
+            w = word()
+        j = w % (i + 1)
+        a[i], a[j] = a[j], a[i]
+    return a
+
+
+def unshuffle(seed_hex: str, order: list) -> list:
+    """The items before the shuffle: position k of ``order`` came from items[p[k]]."""
+    p = fisher_yates(seed_hex, len(order))
+    items: list = [None] * len(order)
+    for k, src in enumerate(p):
+        items[src] = order[k]
+    return items
+
+
+def deck(options: dict) -> list[str]:
+    """The unshuffled deck of docs/randomness.md: copy, then suit C D H S, then the listed ranks."""
+    return [f"{r}{s}:{c}" for c in range(int(options["deck_copies"])) for s in "CDHS" for r in options["deck_ranks"]]

@@ -1,0 +1,141 @@
+"""Golden histories replay forever; the independent verifier names exactly the broken event."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from service.app import audit
+from service.verifier.check import verify
+from service.verifier.primitives import chain_hash, ZERO
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDENS = sorted(GOLDEN.glob("*.json"))
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _rechain(events: list[dict]) -> list[dict]:
+    """What a forger would do: recompute every hash after editing."""
+    prev = ZERO
+    for e in events:
+        e["prev_hash"] = prev
+        e["hash"] = prev = chain_hash(prev, e)
+    return events
+
+
+@pytest.fixture(scope="module")
+def prsi() -> list[dict]:
+    return _load(GOLDEN / "prsi.json")["history"]
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=[p.stem for p in GOLDENS])
+def test_golden_history_replays_to_identical_state(path: Path) -> None:
+    golden = _load(path)
+    report = audit.verify(golden["history"])
+    assert report.ok, report.as_dict()["problems"]
+    assert report.final == golden["expected"]
+    independent = verify(golden["history"])
+    assert independent.first is None, independent.findings
+
+
+def _mutate(value):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value[:-1] + ("0" if value[-1:] != "0" else "1") if value else "x"
+    if isinstance(value, list):
+        return value[1:] if value else [1]
+    if isinstance(value, dict):
+        return {**value, "tampered": True}
+    return "x"
+
+
+def _edit(event: dict, rng: random.Random, data_only: bool) -> str:
+    fields = [k for k in ("data", "private", "secret") if event.get(k)]
+    if not data_only:
+        fields += ["type", "round", "seat", "at_ms", "command"] if "command" in event else ["type", "round", "at_ms"]
+    name = rng.choice(fields)
+    if isinstance(event[name], dict) and event[name]:
+        key = rng.choice(sorted(event[name]))
+        event[name][key] = _mutate(event[name][key])
+        return f"{name}.{key}"
+    event[name] = _mutate(event[name])
+    return name
+
+
+def test_any_single_field_change_is_named(prsi: list[dict]) -> None:
+    rng = random.Random(5)
+    by_type: dict[str, list[int]] = {}
+    for i, e in enumerate(prsi):
+        by_type.setdefault(e["type"], []).append(i)
+    picks = [rng.choice(ix) for ix in by_type.values()]  # one event of every type
+    for i in picks:
+        events = copy.deepcopy(prsi)
+        what = _edit(events[i], rng, data_only=False)
+        result = verify(events)
+        assert result.first is not None and result.first.seq == i + 1, (i + 1, events[i]["type"], what, result.findings)
+
+
+def test_a_forged_rechained_edit_is_still_named(prsi: list[dict]) -> None:
+    rng = random.Random(9)
+    candidates = [i for i, e in enumerate(prsi) if e["type"] not in ("SeedsRevealed",) and e.get("data")]
+    for i in rng.sample(candidates, 12):
+        events = copy.deepcopy(prsi)
+        what = _edit(events[i], rng, data_only=True)
+        result = verify(_rechain(events))
+        assert result.first is not None and result.first.seq == i + 1, (i + 1, events[i]["type"], what, result.findings)
+
+
+def test_swapped_and_dropped_events_are_named(prsi: list[dict]) -> None:
+    for i in (3, 200, len(prsi) - 2):
+        swapped = copy.deepcopy(prsi)
+        swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+        assert verify(swapped).first.seq == i + 1
+        dropped = copy.deepcopy(prsi)
+        del dropped[i]
+        assert verify(dropped).first.seq == i + 1
+
+
+def test_a_replaced_seed_is_named(prsi: list[dict]) -> None:
+    shuffle = next(e for e in prsi if e["type"] == "ShuffleCommitted")
+    events = copy.deepcopy(prsi)
+    revealed = events[-1]
+    assert revealed["type"] == "SeedsRevealed"
+    revealed["data"]["shuffle_seeds"][str(shuffle["seq"])] = "11" * 32
+    assert verify(copy.deepcopy(events)).first.seq == shuffle["seq"]  # the commitment no longer matches
+    chain_only = verify(copy.deepcopy(events))
+    assert any(f.seq == revealed["seq"] and f.check == "chain" for f in chain_only.findings)
+    forged = verify(_rechain(events))
+    assert forged.first.seq == shuffle["seq"] and forged.first.check == "commitment"
+
+
+def test_a_restacked_deck_with_its_own_seed_is_caught(prsi: list[dict]) -> None:
+    """Swap two cards in a recorded deck order: the seed no longer yields that order."""
+    events = copy.deepcopy(prsi)
+    deck = next(e for e in events if e["type"] == "ShuffleCommitted" and e["data"]["what"] == "deck")
+    order = deck["secret"]["order"]
+    order[0], order[1] = order[1], order[0]
+    result = verify(_rechain(events))
+    assert result.first.seq == deck["seq"] and result.first.check == "permutation"
+
+
+def test_the_cli_exits_non_zero_naming_the_event(tmp_path: Path, prsi: list[dict], capsys) -> None:
+    from service.cli import main
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"events": prsi}))
+    assert main(["verify", str(good)]) == 0
+    bad = copy.deepcopy(prsi)
+    bad[10]["data"] = {**bad[10]["data"], "tampered": 1}
+    path = tmp_path / "bad.ndjson"
+    path.write_text("\n".join(json.dumps(e) for e in bad))
+    assert main(["verify", str(path)]) == 1
+    assert "first bad event 11" in capsys.readouterr().out
