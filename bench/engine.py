@@ -1,7 +1,14 @@
-"""Benchmark: random playouts of the prsi engine (legal_actions + decide + evolve per move).
+"""Benchmark: random playouts of the shedding engine (legal_actions + decide + evolve per move).
 
-Also measures RLCard UNO and OpenSpiel crazy_eights random playouts when those are importable.
-Prints figures only; never passes or fails on time.
+One playout is one whole match (create, seats, deal, every move, scoring, next deals, match end)
+driven through the public engine API exactly as the application drives it: for every move the
+seat's ``legal_actions``, one uniformly random closing action, ``decide``, and the fold of the
+returned events with ``evolve``. The same run measures RLCard's UNO (``rlcard.make('uno')``,
+random legal actions until the game is over) and OpenSpiel's ``crazy_eights`` (random legal
+actions, chance outcomes sampled by their probabilities) when they are importable.
+
+Engines run in alternating slices and are timed in process CPU time, so the ratios stay fair
+on a busy machine. Prints figures only; never passes or fails on time.
 """
 from __future__ import annotations
 
@@ -11,10 +18,15 @@ import random
 import time
 from typing import Any, Callable
 
-from service.rules.engine import decide, evolve, legal_actions, pending_work
-from service.rules.model import (SEAT_ACTIONS, Context, CreateMatch, DealRound, JoinSeat, ScoreRound,
-                                 StartMatch)
-from service.rules.options import resolve_options
+from service.rules.engine import decide, evolve, legal_actions
+from service.rules.model import (AcceptSkip, Context, CreateMatch, DealRound, Draw, JoinSeat, Pass, Play,
+                                 ScoreRound, StartMatch, TakePenalty)
+from service.rules.options import PRESETS, resolve_options
+
+SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
+LIMITED = {"penalty_limit": 50}  # short matches: several rounds each, like a quick table
+T0 = 1_700_000_000_000
+SIMPLE = {"draw": Draw, "pass": Pass, "take_penalty": TakePenalty, "accept_skip": AcceptSkip}
 
 
 def _seeds(tag: str, k: int = 4) -> tuple[bytes, ...]:
@@ -24,126 +36,164 @@ def _seeds(tag: str, k: int = 4) -> tuple[bytes, ...]:
 POOL = [_seeds(f"pool/{i}") for i in range(64)]
 
 
-def _apply(state: Any, evs: tuple) -> Any:
-    for ev in evs:
-        state = evolve(state, ev)
-    return state
+def _command(seat: int, a: dict[str, Any]) -> Any:
+    """The command of an action object (what the HTTP layer builds from the request body)."""
+    kind = a["type"]
+    if kind == "play":
+        return Play(seat, a["card"], a.get("called_suit"), a.get("announce", False))
+    return SIMPLE[kind](seat)
 
 
-def prsi_playout(rng: random.Random, players: int, n: int) -> int:
-    """One match to the end; returns the number of seat actions taken."""
-    opts, _ = resolve_options("prsi", {"penalty_limit": 50}, 5)
-    now = 1_700_000_000_000
-    state = None
-    k = 0
+def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
+    """One match to the end; returns the number of seat actions (moves) taken."""
+    overrides = LIMITED if PRESETS[preset]["match_end_mode"] != "single_round" else {}
+    opts, _ = resolve_options(preset, overrides, 5)
+    now = T0
+    state: Any = None
+    k = n * 1000
 
-    def run(cmd: Any) -> None:
+    def run(cmd: Any, now: int) -> None:
         nonlocal state, k
         k += 1
-        state = _apply(state, decide(state, cmd, Context(now, POOL[k % len(POOL)])))
+        for ev in decide(state, cmd, Context(now, POOL[k % len(POOL)])):
+            state = evolve(state, ev)
 
-    run(CreateMatch(f"b{n}", "prsi", opts, 5))
+    run(CreateMatch(f"b{n}", preset, opts, 5), now)
     for i in range(players):
-        run(JoinSeat(f"p{i}"))
-    run(StartMatch())
+        run(JoinSeat(f"p{i}"), now)
+    run(StartMatch(), now)
     moves = 0
+    ctx = Context(now, POOL[n % len(POOL)])
     while state.status == "running":
         rnd = state.rnd
-        if rnd.phase == "scoring":
-            run(ScoreRound(state.round_no))
+        phase = rnd.phase
+        if phase == "scoring":
+            run(ScoreRound(state.round_no), now)
             continue
-        if rnd.phase == "intermission":
-            run(DealRound(state.round_no + 1))
+        if phase == "intermission":
+            now = max(now, state.intermission_deadline or now)
+            run(DealRound(state.round_no + 1), now)
+            ctx = Context(now, POOL[k % len(POOL)])
             continue
         seat = rnd.current
         acts = legal_actions(state, seat, now)
         closing = [a for a in acts if a["type"] != "announce"]
-        if not closing:
+        if not closing:  # only an announcement is possible: let another seat's grace run out
             w = rnd.window
             if w is not None and w.seat != seat:
                 now += 2000
+                ctx = Context(now, POOL[k % len(POOL)])
                 continue
             closing = acts
-        a = dict(rng.choice(closing))
-        run(SEAT_ACTIONS[a.pop("type")](seat=seat, **a))
+        a = closing[int(rng.random() * len(closing))]
+        cmd = _command(seat, a) if a["type"] != "announce" else None
+        if cmd is None:
+            from service.rules.model import Announce
+            cmd = Announce(seat)
+        for ev in decide(state, cmd, ctx):
+            state = evolve(state, ev)
         moves += 1
-        now += 10
     return moves
 
 
-def bench_prsi(seconds: float) -> tuple[int, float]:
+def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
     rng = random.Random(1)
-    t0 = time.perf_counter()
-    moves = 0
-    n = 0
-    while time.perf_counter() - t0 < seconds:
-        moves += prsi_playout(rng, rng.randint(2, 5), n)
-        n += 1
-    return moves, time.perf_counter() - t0
+    counter = [0]
+
+    def run(budget: float) -> tuple[int, int]:
+        t0 = time.process_time()
+        moves = games = 0
+        while time.process_time() - t0 < budget:
+            moves += playout(preset, rng, rng.randint(2, 5), counter[0])
+            counter[0] += 1
+            games += 1
+        return moves, games
+    return run
 
 
-def bench_rlcard(seconds: float) -> tuple[int, float] | None:
+def rlcard_runner() -> Callable[[float], tuple[int, int]] | None:
     try:
         import rlcard  # type: ignore
     except ImportError:
         return None
     env = rlcard.make("uno", config={"seed": 1})
     rng = random.Random(1)
-    t0 = time.perf_counter()
-    moves = 0
-    while time.perf_counter() - t0 < seconds:
-        state, _ = env.reset()
-        while not env.is_over():
-            action = rng.choice(list(state["legal_actions"].keys()))
-            state, _ = env.step(action)
-            moves += 1
-    return moves, time.perf_counter() - t0
+
+    def run(budget: float) -> tuple[int, int]:
+        t0 = time.process_time()
+        moves = games = 0
+        while time.process_time() - t0 < budget:
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"].keys())
+                state, _ = env.step(legal[int(rng.random() * len(legal))])
+                moves += 1
+            games += 1
+        return moves, games
+    return run
 
 
-def bench_openspiel(seconds: float) -> tuple[int, float] | None:
+def openspiel_runner() -> Callable[[float], tuple[int, int]] | None:
     try:
         import pyspiel  # type: ignore
     except ImportError:
         return None
     game = pyspiel.load_game("crazy_eights")
     rng = random.Random(1)
-    t0 = time.perf_counter()
-    moves = 0
-    while time.perf_counter() - t0 < seconds:
-        st = game.new_initial_state()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                outcomes = st.chance_outcomes()
-                st.apply_action(rng.choice(outcomes)[0])
-            else:
-                st.apply_action(rng.choice(st.legal_actions()))
-                moves += 1
-    return moves, time.perf_counter() - t0
+
+    def run(budget: float) -> tuple[int, int]:
+        t0 = time.process_time()
+        moves = games = 0
+        while time.process_time() - t0 < budget:
+            st = game.new_initial_state()
+            while not st.is_terminal():
+                if st.is_chance_node():
+                    outcomes, probs = zip(*st.chance_outcomes())
+                    st.apply_action(rng.choices(outcomes, weights=probs)[0])
+                else:
+                    legal = st.legal_actions()
+                    st.apply_action(legal[int(rng.random() * len(legal))])
+                    moves += 1
+            games += 1
+        return moves, games
+    return run
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--seconds", type=float, default=15.0, help="time budget per engine")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=12.0, help="CPU-time budget per engine")
+    ap.add_argument("--slices", type=int, default=4, help="alternating slices per engine")
+    ap.add_argument("--only", nargs="*", help="engine names to run (e.g. prsi uno)")
     args = ap.parse_args()
-    rows: list[tuple[str, Callable[[float], Any]]] = [
-        ("meow prsi (legal_actions+decide+evolve)", bench_prsi),
-        ("RLCard uno (env.step)", bench_rlcard),
-        ("OpenSpiel crazy_eights (apply_action)", bench_openspiel),
-    ]
-    results: dict[str, float] = {}
-    print(f"{'engine':<44}{'moves':>10}{'seconds':>10}{'moves/s':>12}")
-    for name, fn in rows:
-        res = fn(args.seconds)
-        if res is None:
-            print(f"{name:<44}{'not installed':>32}")
+    engines: list[tuple[str, Callable[[float], tuple[int, int]] | None]] = [
+        (f"meow {p}", meow_runner(p)) for p in SHEDDING if p in PRESETS]
+    engines += [("RLCard uno", rlcard_runner()), ("OpenSpiel crazy_eights", openspiel_runner())]
+    if args.only:
+        engines = [(n, f) for n, f in engines if any(o in n for o in args.only)]
+    totals = {name: [0, 0, 0.0] for name, fn in engines if fn is not None}
+    for _ in range(args.slices):
+        for name, fn in engines:
+            if fn is None:
+                continue
+            t0 = time.process_time()
+            moves, games = fn(args.seconds / args.slices)
+            acc = totals[name]
+            acc[0] += moves
+            acc[1] += games
+            acc[2] += time.process_time() - t0
+    uno = totals.get("RLCard uno")
+    uno_rate = uno[0] / uno[2] if uno else None
+    print(f"{'engine':<28}{'moves/s':>12}{'playouts/s':>12}{'x UNO':>8}{'moves':>10}{'cpu s':>8}")
+    for name, fn in engines:
+        if fn is None:
+            print(f"{name:<28}{'not installed':>20}")
             continue
-        moves, secs = res
-        results[name] = moves / secs
-        print(f"{name:<44}{moves:>10}{secs:>10.1f}{moves / secs:>12,.0f}")
-    base = results.get(rows[0][0])
-    for name, mps in results.items():
-        if base and name != rows[0][0]:
-            print(f"ratio meow / {name.split(' (')[0]}: {base / mps:.2f}")
+        moves, games, secs = totals[name]
+        rate = moves / secs
+        ratio = f"{rate / uno_rate:.2f}" if uno_rate else "-"
+        print(f"{name:<28}{rate:>12,.0f}{games / secs:>12,.1f}{ratio:>8}{moves:>10}{secs:>8.1f}")
+    print("moves = seat actions (legal_actions + decide + evolve for meow; env.step for UNO;"
+          " apply_action of a player for OpenSpiel); times are process CPU seconds")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import logging
+from datetime import timezone
 import threading
 import time
 from typing import Any, Callable
 
 from rq import Queue
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
 
 from service.eventstore.contract import SHARDS
 
@@ -46,12 +48,30 @@ class Dispatcher:
         return sent
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
+        for _ in range(2):
+            try:
+                self.queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,
+                                        result_ttl=0, failure_ttl=3600, timeout=max(1, self.lease_ms // 1000))
+                return 1
+            except DuplicateJobError:
+                if not self._clear_dead(job_id):
+                    return 0  # the same job is queued or running; its finish releases the lease
+        return 0
+
+    def _clear_dead(self, job_id: str) -> bool:
+        """A job that died (its work-horse killed, or it failed) blocks its id: remove it to re-run."""
         try:
-            self.queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,
-                                    result_ttl=0, failure_ttl=3600, timeout=60)
-            return 1
-        except DuplicateJobError:
-            return 0  # the same job is queued or running; its finish releases the lease
+            job = Job.fetch(job_id, connection=self.queue.connection, serializer=self.queue.serializer)
+        except NoSuchJobError:
+            return True
+        status = job.get_status(refresh=True)
+        stale = status == JobStatus.STARTED and job.started_at is not None and \
+            (self.clock() - job.started_at.replace(tzinfo=timezone.utc).timestamp() * 1000) > self.lease_ms
+        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED) or stale:
+            # a job "started" longer ago than its lease (and its own timeout) died with its worker
+            job.delete()
+            return True
+        return False
 
     def seconds_to_next(self) -> float:
         nexts = [n for n in (self.store.next_due(s) for s in SHARDS) if n is not None]

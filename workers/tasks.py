@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import time
 from functools import lru_cache
 
 from service.app.games import GameService
@@ -20,9 +22,25 @@ def _service() -> GameService:
 def run_due(payload: dict, shard: str, job_id: str) -> str:
     """Run a bot turn, a round's scoring or the next deal; a no-op once what it serves closed."""
     svc = _service()
+    _fault_injection(payload)
     try:
         outcome = svc.run_followup(payload)
         log.debug("%s: %s", job_id, outcome)
         return outcome
     finally:
         svc.store.finish_due(shard, job_id)
+
+
+def _fault_injection(payload: dict) -> None:
+    """Crash tests only: MEOW_FAULT_PAUSE_MS holds a bot job before it acts, so a test can kill it."""
+    pause = int(os.environ.get("MEOW_FAULT_PAUSE_MS", "0"))
+    marker = os.environ.get("MEOW_FAULT_MARKER")
+    if not (pause and marker and payload.get("kind") == "bot"):
+        return
+    tag = f"{payload.get('game')}-{payload.get('seat')}-{payload.get('opened_seq')}"
+    seen = open(marker, encoding="utf-8").read().split() if os.path.exists(marker) else []
+    if tag in seen:
+        return  # only the first run of a job is held (the one the test kills)
+    with open(marker, "a", encoding="utf-8") as fh:
+        fh.write(f"{os.getpid()} {tag}\n")
+    time.sleep(pause / 1000)

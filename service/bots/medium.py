@@ -114,8 +114,12 @@ class _Chain:
                 continue
             counts[SUIT[c]] += 1
             points[SUIT[c]] += self.pts.get(RANK[c], 0)
+        top = max((counts[s], points[s]) for s in SUITS)
+        tied = [s for s in SUITS if (counts[s], points[s]) == top]
+        if len(tied) == 1:
+            return tied[0]
         void = self.void_probs()
-        return max(SUITS, key=lambda s: (counts[s], points[s], void[s], -SUITS.index(s)))
+        return max(tied, key=lambda s: (void[s], -SUITS.index(s)))
 
     def void_probs(self) -> dict[str, float]:
         """H4 as far as the view allows: P(next player holds no card of suit S and no wild card).
@@ -128,11 +132,10 @@ class _Chain:
         h = s.counts.get(nxt, 0)
         wild = self.r.wild
         total = s.unseen_total()
-        wilds = s.unseen(lambda r, _s: r == wild) if wild else 0
+        wilds = s.unseen_rank(wild)
         out = {}
         for suit in SUITS:
-            k = s.unseen(lambda r, su, suit=suit: su == suit and r != wild) + wilds
-            out[suit] = _p_none(total, k, h)
+            out[suit] = _p_none(total, s.unseen_suit(suit) + wilds, h)
         return out
 
     def is_wild(self, card: str) -> bool:
@@ -269,7 +272,7 @@ class _Chain:
         if not pool:
             return None
         counts = self.suit_counts()
-        sevens_out = self.s.unseen(lambda rk, _s: rk == r.draw) if r.draw else 0
+        sevens_out = self.s.unseen_rank(r.draw)
         ace_bonus = {c: 1 for c in pool if RANK[c] == r.extra and self.has_followup(c)}
 
         def key(c: str) -> tuple:

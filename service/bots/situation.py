@@ -32,6 +32,7 @@ class Situation:
     deck_ranks: tuple[str, ...]
     copies: int
     jack_doubles: bool
+    _seen_cache: Any = None
 
     def next_seat(self, frm: int, direction: int | None = None) -> int:
         """§2.1: the next active seat from ``frm`` in ``direction`` (default: current)."""
@@ -43,12 +44,31 @@ class Situation:
                 return i
         return frm
 
-    def unseen(self, pred: Any) -> int:
-        """How many cards satisfying ``pred(rank, suit)`` are neither in hand nor in the discard."""
-        total = sum(1 for r in self.deck_ranks for s in SUITS if pred(r, s)) * self.copies
-        seen = sum(1 for c in self.discard if pred(RANK[c], SUIT[c]))
-        seen += sum(1 for c in self.hand if pred(RANK[c], SUIT[c]))
-        return max(0, total - seen)
+    def _seen(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Cards in hand or discard, counted per rank and per suit (wild cards excluded)."""
+        if self._seen_cache is None:
+            ranks: dict[str, int] = {}
+            suits = {s: 0 for s in SUITS}
+            wild = self.rules.wild
+            for part in (self.discard, self.hand):
+                for c in part:
+                    r = RANK[c]
+                    ranks[r] = ranks.get(r, 0) + 1
+                    if r != wild:
+                        suits[SUIT[c]] += 1
+            self._seen_cache = (ranks, suits)
+        return self._seen_cache
+
+    def unseen_rank(self, rank: str | None) -> int:
+        """Cards of ``rank`` neither in hand nor in the discard (H5 counting)."""
+        if rank is None or rank not in self.deck_ranks:
+            return 0
+        return max(0, 4 * self.copies - self._seen()[0].get(rank, 0))
+
+    def unseen_suit(self, suit: str) -> int:
+        """Non-wild cards of ``suit`` neither in hand nor in the discard (H3/H4)."""
+        n_ranks = sum(1 for r in self.deck_ranks if r != self.rules.wild)
+        return max(0, n_ranks * self.copies - self._seen()[1][suit])
 
     def unseen_total(self) -> int:
         return max(0, len(self.deck_ranks) * 4 * self.copies - len(self.discard) - len(self.hand))

@@ -3,19 +3,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import SHORT, SUITS
-from .core import calls_suit, is_legal, legal_cards
-from .state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
+from .cards import RANK, RANK_ORDER, SUIT, SUITS
+from .core import (can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards)
+from .state import AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
+
+_TAKE_PENALTY = "take_penalty"
+_ACCEPT_SKIP = "accept_skip"
 
 
 def legal_actions(m: Match | None, seat: int, now: int) -> list[dict[str, Any]]:
     """Every action the seat may POST now; [] when nothing to do."""
-    if m is None or m.status != "running" or m.rnd is None or m.rnd.phase not in TURN_PHASES:
+    if m is None or m.status != "running":
         return []
-    if not 0 <= seat < len(m.seats) or m.seats[seat].state != "active":
-        return []
-    from .shedding import in_grace
     rnd = m.rnd
+    if rnd is None or rnd.phase not in TURN_PHASES:
+        return []
+    seats = m.seats
+    if not 0 <= seat < len(seats) or seats[seat].state != "active":
+        return []
     out: list[dict[str, Any]] = []
     if seat == rnd.current and not in_grace(m, seat, now):
         out = _closing_actions(m, seat)
@@ -31,20 +36,7 @@ def _announce_has_effect(m: Match, seat: int) -> bool:
     w = m.rnd.window
     if w is not None and w.seat == seat and not w.satisfied:
         return True
-    from .shedding import can_arm
-    return can_arm(m, seat) and bool(_permitted_cards(m, seat))
-
-
-def _permitted_cards(m: Match, seat: int) -> list[str]:
-    """The cards the phase permits: §3.3 legality, AFTER_DRAW's drawn_card_only restriction."""
-    rnd = m.rnd
-    r = m.rules
-    hand = rnd.hands[seat]
-    if rnd.phase == AFTER_DRAW and r.play_after_draw == "drawn_card_only":
-        d = rnd.drawn_card
-        ok = d is not None and d in hand and is_legal(d, hand, rnd, r)
-        return [min(c for c in hand if SHORT[c] == SHORT[d])] if ok else []
-    return legal_cards(hand, rnd, r)
+    return can_arm(m, seat) and bool(permitted_cards(m, seat))
 
 
 def _plays(m: Match, seat: int, cards: list[str]) -> list[dict[str, Any]]:
@@ -53,34 +45,81 @@ def _plays(m: Match, seat: int, cards: list[str]) -> list[dict[str, Any]]:
     r = m.rules
     left = len(rnd.hands[seat]) - 1
     flag = left == 1 and r.announce_mode != "auto"
+    wild = r.wild if left > 0 else None
     out: list[dict[str, Any]] = []
     for c in cards:
-        if calls_suit(c, left, rnd, r):
-            base = [{"type": "play", "card": c, "called_suit": s} for s in SUITS]
+        if RANK[c] == wild and (r.jack_calls_on_match or not natural(c, rnd)):
+            for s in SUITS:
+                out.append({"type": "play", "card": c, "called_suit": s})
+                if flag:
+                    out.append({"type": "play", "card": c, "called_suit": s, "announce": True})
         else:
-            base = [{"type": "play", "card": c}]
-        for b in base:
-            out.append(b)
+            out.append({"type": "play", "card": c})
             if flag:
-                out.append({**b, "announce": True})
+                out.append({"type": "play", "card": c, "announce": True})
     return out
 
 
 def _closing_actions(m: Match, seat: int) -> list[dict[str, Any]]:
     """§3.4 table: the actions of `current` in its phase."""
-    from .shedding import draw_allowed, pass_kind
-    rnd = m.rnd
-    out = _plays(m, seat, _permitted_cards(m, seat))
-    phase = rnd.phase
+    phase = m.rnd.phase
+    out = _plays(m, seat, permitted_cards(m, seat))
     if phase == RESPOND_SEVEN:
-        out.append({"type": "take_penalty"})
-        return out
-    if phase == RESPOND_SKIP:
-        out.append({"type": "accept_skip"})
-        return out
-    if phase in (PLAY, AFTER_DRAW, ACE_FOLLOWUP):
+        out.append({"type": _TAKE_PENALTY})
+    elif phase == RESPOND_SKIP:
+        out.append({"type": _ACCEPT_SKIP})
+    else:
         if draw_allowed(m, seat):
             out.append({"type": "draw"})
         if pass_kind(m, seat) is not None:
             out.append({"type": "pass"})
     return out
+
+
+def default_action(m: Match, seat: int) -> dict[str, Any] | None:
+    """§3.4 "default action on timeout" (C-23, P-24) for the current seat; never announces.
+
+    PLAY: draw if drawing is legal, else the legal play with the most points, else pass (blocked).
+    AFTER_DRAW: pass, or play the drawn card if passing is not allowed. RESPOND_SEVEN:
+    take_penalty. RESPOND_SKIP: accept_skip. ACE_FOLLOWUP: pass while a legal follow-up exists
+    and passing is allowed, else draw if legal, else the best follow-up, else pass (blocked).
+    """
+    rnd = m.rnd
+    if m.status != "running" or rnd is None or rnd.phase not in TURN_PHASES or rnd.current != seat:
+        return None
+    phase = rnd.phase
+    if phase == RESPOND_SEVEN:
+        return {"type": _TAKE_PENALTY}
+    if phase == RESPOND_SKIP:
+        return {"type": _ACCEPT_SKIP}
+    can_pass = pass_kind(m, seat) is not None
+    if phase == AFTER_DRAW:
+        if can_pass:
+            return {"type": "pass"}
+        drawn = rnd.drawn_card or ""
+        return _best_play(m, seat, [c for c in permitted_cards(m, seat) if c[:-2] == drawn[:-2]])
+    if can_pass and phase != PLAY:
+        return {"type": "pass"}
+    if draw_allowed(m, seat):
+        return {"type": "draw"}
+    cards = permitted_cards(m, seat)
+    if not cards:
+        return {"type": "pass"} if can_pass else None
+    return _best_play(m, seat, cards)
+
+
+def _best_play(m: Match, seat: int, cards: list[str]) -> dict[str, Any]:
+    """§3.4 [DECISION]: most card_points; ties by rank, then suit C<D<H<S, then lower copy. A wild
+    jack calls the suit the rest of the hand holds most of (ties C, D, H, S)."""
+    pts = m.rules.points
+    card = max(cards, key=lambda c: (pts.get(RANK[c], 0), RANK_ORDER[RANK[c]],
+                                     -SUITS.index(SUIT[c]), -int(c[-1])))
+    action: dict[str, Any] = {"type": "play", "card": card}
+    for a in _plays(m, seat, [card]):
+        if "called_suit" in a:
+            hand = list(m.rnd.hands[seat])
+            hand.remove(card)
+            counts = {s: sum(1 for c in hand if SUIT[c] == s) for s in SUITS}
+            action["called_suit"] = max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
+        break
+    return action

@@ -7,7 +7,8 @@ from typing import Callable
 from .cards import RANK
 from .core import rules_from_options
 from .model import Event
-from .state import ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat, Window, rep
+from .state import (ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat,
+                    Window, rep, rep_round, rep_version)
 
 Handler = Callable[[Match, Event], Match]
 HANDLERS: dict[str, Handler] = {}
@@ -21,12 +22,12 @@ def on(name: str) -> Callable[[Handler], Handler]:
 
 
 MEMO: dict[int, tuple[Event, "Match | None", Match]] = {}
-"""Results decide already folded, keyed by event identity (pure memoization, bounded)."""
+"""Results decide already folded, keyed by event identity (pure memoization, bounded by Tx)."""
 
 
 def remember(event: Event, before: "Match | None", after: Match) -> None:
     """Record evolve(before, event) == after so the caller's fold need not recompute it."""
-    if len(MEMO) > 512:
+    if len(MEMO) >= 256:
         MEMO.clear()
     MEMO[id(event)] = (event, before, after)
 
@@ -38,7 +39,7 @@ def evolve(state: Match | None, event: Event) -> Match:
         return hit[2]
     fn = HANDLERS.get(event.type)
     if fn is None:
-        return rep(state, version=event.seq)  # type: ignore[arg-type]
+        return rep_version(state, event.seq)  # type: ignore[arg-type]
     return fn(state, event)  # type: ignore[arg-type]
 
 
@@ -60,12 +61,22 @@ def _set_hand(rnd: Round, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, 
     return tuple(hands)
 
 
+def plain(value: object) -> object:
+    """A JSON-ready deep copy (dicts and lists) of an option value."""
+    if isinstance(value, dict) or isinstance(value, MappingProxyType):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
 @on("MatchCreated")
 def _created(_m: Match | None, e: Event) -> Match:
     d = e.data
     opts = dict(d["options"])
     return Match(id=d["game_id"], variant=d["variant"], name=d.get("name"),
                  options=MappingProxyType(opts), rules=rules_from_options(opts),
+                 plain_options=plain(opts),
                  max_players=d["max_players"], status="open", version=e.seq, seats=(), round_no=0,
                  dealer=None, rnd=None, scores=(), intermission_deadline=None, standings=(),
                  match_seed=e.secret.get("match_seed", ""),
@@ -177,9 +188,9 @@ def _covered(m: Match, e: Event) -> Match:
 @on("TurnStarted")
 def _turn(m: Match, e: Event) -> Match:
     d = e.data
-    return _r(m, e, rep(m.rnd, current=d["seat"], phase=d["phase"], turn_id=d["turn_id"],
-                        draws_this_turn=0, drawn_card=None, armed=None,
-                        phase_seq=e.seq, phase_at=e.at))
+    return rep_round(m, e.seq, {"current": d["seat"], "phase": d["phase"], "turn_id": d["turn_id"],
+                                "draws_this_turn": 0, "drawn_card": None, "armed": None,
+                                "phase_seq": e.seq, "phase_at": e.at})
 
 
 from . import evolve_play  # noqa: E402,F401  (registers the in-round handlers)

@@ -2,9 +2,16 @@
 from __future__ import annotations
 
 from .cards import RANK
-from .evolve import _r, _set_hand, on
+from .evolve import on
 from .model import Event
-from .state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Window, rep
+from .state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Window, rep_round, rep_version
+
+
+def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """``hands`` with seat's hand replaced (padding seats not dealt in)."""
+    if seat < len(hands):
+        return hands[:seat] + (hand,) + hands[seat + 1:]
+    return hands + ((),) * (seat - len(hands)) + (hand,)
 
 
 @on("CardPlayed")
@@ -20,7 +27,7 @@ def _played(m: Match, e: Event) -> Match:
     if len(hand) == 1:
         sat = bool(e.data.get("announce")) or rnd.armed == seat or r.announce_mode == "auto"
         window = Window(seat, e.at, e.seq, sat)
-    kw = {"hands": _set_hand(rnd, seat, hand), "discard": rnd.discard + (card,),
+    kw = {"hands": _with_hand(rnd.hands, seat, hand), "discard": rnd.discard + (card,),
           "called_suit": None, "top_live": True, "blocked_passes": 0, "window": window,
           "armed": None, "last_card": card}
     if hand:
@@ -32,90 +39,96 @@ def _played(m: Match, e: Event) -> Match:
         elif rank == r.reverse and r.reverse_acts_as_skip and len(m.active_seats()) == 2:
             kw["pending_skip"] = True
         elif rank == r.extra:
-            kw.update(phase=ACE_FOLLOWUP, phase_seq=e.seq, phase_at=e.at)
-    return _r(m, e, rep(rnd, **kw))
+            kw["phase"] = ACE_FOLLOWUP
+            kw["phase_seq"] = e.seq
+            kw["phase_at"] = e.at
+    return rep_round(m, e.seq, kw)
 
 
 @on("SuitCalled")
 def _called(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, called_suit=e.data["suit"]))
+    return rep_round(m, e.seq, {"called_suit": e.data["suit"]})
 
 
 @on("CardDrawn")
 def _drawn(m: Match, e: Event) -> Match:
     rnd = m.rnd
     seat = e.seat
-    cards = tuple(e.to_seat[seat]["cards"]) if seat in e.to_seat else ()
+    priv = e.to_seat.get(seat)
+    cards = tuple(priv["cards"]) if priv is not None else ()
     n = len(cards)
-    kw = {"hands": _set_hand(rnd, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:]}
+    kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:]}
     if e.data["reason"] == "turn":
-        kw.update(blocked_passes=0, draws_this_turn=rnd.draws_this_turn + 1, window=None,
-                  drawn_card=cards[-1] if cards else None)
-        if m.rules.play_after_draw != "none" and rnd.phase in (PLAY, AFTER_DRAW):
-            kw.update(phase=AFTER_DRAW, phase_seq=e.seq, phase_at=e.at)
-    return _r(m, e, rep(rnd, **kw))
+        kw["blocked_passes"] = 0
+        kw["draws_this_turn"] = rnd.draws_this_turn + 1
+        kw["window"] = None
+        kw["drawn_card"] = cards[-1] if cards else None
+        if m.rules.play_after_draw != "none" and (rnd.phase == PLAY or rnd.phase == AFTER_DRAW):
+            kw["phase"] = AFTER_DRAW
+            kw["phase_seq"] = e.seq
+            kw["phase_at"] = e.at
+    return rep_round(m, e.seq, kw)
 
 
 @on("StockReshuffled")
 def _reshuffled(m: Match, e: Event) -> Match:
     rnd = m.rnd
-    return _r(m, e, rep(rnd, stock=rnd.stock + rnd.discard[:-1], discard=rnd.discard[-1:]))
+    return rep_round(m, e.seq, {"stock": rnd.stock + rnd.discard[:-1], "discard": rnd.discard[-1:]})
 
 
 @on("DrawShortfall")
 def _shortfall(m: Match, e: Event) -> Match:
-    return rep(m, version=e.seq)
+    return rep_version(m, e.seq)
 
 
 @on("PenaltyTaken")
 def _penalty(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, pending_draw=0, top_live=False, window=None))
+    return rep_round(m, e.seq, {"pending_draw": 0, "top_live": False, "window": None})
 
 
 @on("SkipAccepted")
 def _skip_accepted(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, pending_skip=False, top_live=False, window=None))
+    return rep_round(m, e.seq, {"pending_skip": False, "top_live": False, "window": None})
 
 
 @on("TurnSkipped")
 def _skipped(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, pending_skip=False))
+    return rep_round(m, e.seq, {"pending_skip": False})
 
 
 @on("DirectionReversed")
 def _reversed(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, direction=e.data["direction"]))
+    return rep_round(m, e.seq, {"direction": e.data["direction"]})
 
 
 @on("TurnPassed")
 def _passed(m: Match, e: Event) -> Match:
     rnd = m.rnd
     blocked = rnd.blocked_passes + 1 if e.data.get("blocked") else rnd.blocked_passes
-    return _r(m, e, rep(rnd, blocked_passes=blocked, window=None))
+    return rep_round(m, e.seq, {"blocked_passes": blocked, "window": None})
 
 
 @on("AnnouncementMade")
 def _announced(m: Match, e: Event) -> Match:
-    rnd = m.rnd
-    w = rnd.window
+    w = m.rnd.window
     if e.data.get("effect") == "satisfied" and w is not None and w.seat == e.seat:
-        return _r(m, e, rep(rnd, window=Window(w.seat, w.opened_at, w.opened_seq, True)))
-    return rep(m, version=e.seq)
+        return rep_round(m, e.seq, {"window": Window(w.seat, w.opened_at, w.opened_seq, True)})
+    return rep_version(m, e.seq)
 
 
 @on("AnnouncementArmed")
 def _armed(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, armed=e.seat))
+    return rep_round(m, e.seq, {"armed": e.seat})
 
 
 @on("AnnouncementMissed")
 def _missed(m: Match, e: Event) -> Match:
-    return _r(m, e, rep(m.rnd, window=None))
+    return rep_round(m, e.seq, {"window": None})
 
 
 @on("RoundEnded")
 def _ended(m: Match, e: Event) -> Match:
     d = e.data
-    rnd = rep(m.rnd, phase=SCORING, winner=d.get("winner"), end_reason=d["reason"],
-              end_cause=d.get("cause"), window=None, armed=None, phase_seq=e.seq, phase_at=e.at)
-    return _r(m, e, rnd)
+    return rep_round(m, e.seq, {"phase": SCORING, "winner": d.get("winner"), "end_reason": d["reason"],
+                                "end_cause": d.get("cause"), "window": None, "armed": None,
+                                "phase_seq": e.seq, "phase_at": e.at})

@@ -4,8 +4,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .cards import RANK, SHORT, SUIT, SUITS, resolve_card
-from .core import calls_suit, can_draw, is_legal, legal_cards, next_active
+from .actions import legal_actions
+from .cards import RANK, SUIT, SUITS
+from .core import (calls_suit, can_arm, draw_allowed, in_grace, next_active, pass_kind,
+                   permitted_cards)
 from .model import AcceptSkip, Announce, Draw, Pass, Play, RuleViolation, TakePenalty
 from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
                     Match)
@@ -24,31 +26,26 @@ KIND = {Play: "play", Draw: "draw", Pass: "pass", TakePenalty: "take_penalty",
 
 def refuse(m: Match, seat: int, now: int, code: str, detail: str, status: int) -> RuleViolation:
     """§2.6(2): a refusal carrying the caller's legal actions."""
-    from .actions import legal_actions
     return RuleViolation(code, detail, status, legal_actions=legal_actions(m, seat, now))
-
-
-def in_grace(m: Match, seat: int, now: int) -> bool:
-    """§3.8.6: another seat's unsatisfied window is inside its announcement grace."""
-    w = m.rnd.window
-    return (w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms > 0
-            and now < w.opened_at + m.rules.grace_ms)
 
 
 def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
     """§3.4: only `current` acts, in its phase, outside another seat's grace, legally."""
     seat = cmd.seat
-    kind = KIND[type(cmd)]
+    kind = KIND.get(type(cmd))
+    if kind is None:
+        raise refuse(m, seat, tx.at, "invalid_action",
+                     f"{type(cmd).__name__} is not an action of this variant", 422)
     if kind == "announce":
         announce(tx, seat)
         return
     rnd = m.rnd
     now = tx.at
-    if rnd is None or rnd.phase not in TURN_PHASES:
-        raise refuse(m, seat, now, "wrong_phase", "no turn is open", 409)
     if kind == "accept_skip" and not m.rules.skip_counterable:
         raise refuse(m, seat, now, "invalid_action", "accept_skip is not an action of this variant", 422)
-    if m.seats[seat].state != "active" or rnd.current != seat:
+    if rnd is None or rnd.phase not in TURN_PHASES:
+        raise refuse(m, seat, now, "wrong_phase", "no turn is open", 409)
+    if rnd.current != seat or m.seats[seat].state != "active":
         raise refuse(m, seat, now, "not_your_turn", f"it is seat {rnd.current}'s turn", 409)
     if kind not in PHASE_ACTIONS[rnd.phase]:
         raise refuse(m, seat, now, "wrong_phase", f"{kind} is not allowed in {rnd.phase}", 409)
@@ -72,26 +69,31 @@ def close_windows(tx: Tx, seat: int, flag: bool) -> None:
         draw_cards(tx, w.seat, k, "missed_announcement")
 
 
-def _play_checks(tx: Tx, m: Match, cmd: Play) -> tuple[str, bool]:
-    """§3.3 and §3.5 step 3: the card is in hand, legal, and carries a suit if it calls one."""
+def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
+    """§2.2, §3.3 and §3.5 step 3: the card is in hand, permitted now, and carries a suit if it calls."""
     rnd = m.rnd
-    r = m.rules
     seat = cmd.seat
     hand = rnd.hands[seat]
-    card = resolve_card(cmd.card, hand) if isinstance(cmd.card, str) else None
+    text = cmd.card
+    card = None
+    if isinstance(text, str):
+        if ":" in text:
+            card = text if text in hand else None
+        else:
+            for c in hand:
+                if c[:-2] == text and (card is None or c < card):
+                    card = c
     if card is None:
         raise refuse(m, seat, tx.at, "card_not_in_hand", f"{cmd.card!r} is not in your hand", 422)
-    ok = is_legal(card, hand, rnd, r)
-    if ok and rnd.phase == AFTER_DRAW and r.play_after_draw == "drawn_card_only":
-        ok = rnd.drawn_card is not None and SHORT[card] == SHORT[rnd.drawn_card]
-    if not ok:
+    short = card[:-2]
+    if not any(c[:-2] == short for c in permitted_cards(m, seat)):
         raise refuse(m, seat, tx.at, "illegal_card", f"{card} cannot be played now", 422)
-    calls = calls_suit(card, len(hand) - 1, rnd, r)
-    if calls and cmd.called_suit is None and not _window_open_unsat(m, seat):
-        raise refuse(m, seat, tx.at, "must_choose_suit", f"{card} needs called_suit", 422)
-    if calls and cmd.called_suit is not None and cmd.called_suit not in SUITS:
-        raise refuse(m, seat, tx.at, "invalid_suit", "called_suit must be one of C D H S", 422)
-    return card, calls
+    if calls_suit(card, len(hand) - 1, rnd, m.rules):
+        if cmd.called_suit is None and not _window_open_unsat(m, seat):
+            raise refuse(m, seat, tx.at, "must_choose_suit", f"{card} needs called_suit", 422)
+        if cmd.called_suit is not None and cmd.called_suit not in SUITS:
+            raise refuse(m, seat, tx.at, "invalid_suit", "called_suit must be one of C D H S", 422)
+    return card
 
 
 def _window_open_unsat(m: Match, seat: int) -> bool:
@@ -107,7 +109,7 @@ def _default_suit(hand: tuple[str, ...]) -> str:
 
 def do_play(tx: Tx, m: Match, cmd: Play) -> None:
     """§3.5: effects of an accepted play, in order."""
-    card, _ = _play_checks(tx, m, cmd)
+    card = _play_checks(tx, m, cmd)
     seat = cmd.seat
     prev_pending = m.rnd.pending_draw
     close_windows(tx, seat, cmd.announce)
@@ -164,40 +166,6 @@ def do_draw(tx: Tx, m: Match, cmd: Draw) -> None:
         advance(tx, seat)
 
 
-def draw_allowed(m: Match, seat: int) -> bool:
-    """§3.4 table: forced or voluntary draws per phase, never with nothing to draw."""
-    rnd = m.rnd
-    r = m.rules
-    if not can_draw(rnd, r):
-        return False
-    legal = legal_cards(rnd.hands[seat], rnd, r)
-    if rnd.phase == PLAY:
-        return not legal or r.voluntary != "disabled"
-    if rnd.phase == AFTER_DRAW:
-        return r.voluntary == "draw_then_continue" and rnd.draws_this_turn < r.max_draws
-    if rnd.phase == ACE_FOLLOWUP:
-        return not legal or (not r.ace_optional and r.voluntary != "disabled")
-    return False
-
-
-def pass_kind(m: Match, seat: int) -> str | None:
-    """§3.4/§3.6: 'blocked' for a blocked pass, 'plain' for an allowed pass, None if not allowed."""
-    rnd = m.rnd
-    r = m.rules
-    hand = rnd.hands[seat]
-    if rnd.phase == AFTER_DRAW:
-        d = rnd.drawn_card
-        if r.must_play_drawn and d is not None and d in hand and is_legal(d, hand, rnd, r):
-            return None
-        return "plain"
-    legal = legal_cards(hand, rnd, r)
-    if rnd.phase == ACE_FOLLOWUP and legal:
-        return "plain" if r.ace_optional else None
-    if rnd.phase in (PLAY, ACE_FOLLOWUP) and not legal and not can_draw(rnd, r):
-        return "blocked"
-    return None
-
-
 def do_pass(tx: Tx, m: Match, cmd: Pass) -> None:
     """§3.6 blocked pass / §5.5.7 optional ace pass / AFTER_DRAW pass; blocked-round check."""
     seat = cmd.seat
@@ -229,13 +197,6 @@ def do_accept_skip(tx: Tx, m: Match, cmd: AcceptSkip) -> None:
     close_windows(tx, seat, cmd.announce)
     tx.emit("SkipAccepted", seat, {"seat": seat})
     advance(tx, seat)
-
-
-def can_arm(m: Match, seat: int) -> bool:
-    """§3.8.2 arming: own turn, exactly 2 cards, not yet armed."""
-    rnd = m.rnd
-    return (rnd.current == seat and rnd.phase in TURN_PHASES and rnd.armed != seat
-            and m.seats[seat].state == "active" and len(rnd.hands[seat]) == 2)
 
 
 def announce(tx: Tx, seat: int) -> None:

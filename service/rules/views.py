@@ -50,7 +50,7 @@ def public_view(m: Match, now: int) -> dict[str, Any]:
     if running and rnd is not None and phase in TURN_PHASES:
         turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": None}
     return {
-        "id": m.id, "variant": m.variant, "name": m.name, "options": _plain(m.options),
+        "id": m.id, "variant": m.variant, "name": m.name, "options": _options(m),
         "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
         "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
         "announcements": _announcements(m, now) if running else [],
@@ -62,6 +62,13 @@ def public_view(m: Match, now: int) -> dict[str, Any]:
         "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
         "match_seed_commitment": m.match_seed_commitment,
     }
+
+
+def _options(m: Match) -> Mapping[str, Any]:
+    """The resolved options as plain JSON data: built once per match (MatchCreated), shared by
+    every view of it. Treat it as read-only."""
+    plain = m.plain_options
+    return plain if plain is not None else _plain(m.options)
 
 
 def _plain(value: Any) -> Any:

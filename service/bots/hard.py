@@ -1,0 +1,246 @@
+"""§7.4 hard bot: single-observer ISMCTS over determinizations of the bot's SeatView.
+
+``choose(view, rng)`` is a policy like the others: its only inputs are the ``SeatView`` and the
+rng. Each iteration samples one determinization (``determinize.Determinizer``: unseen cards =
+deck − own hand − public discard; opponents get their public hand sizes; the rest is the stock in
+random order), descends the shared tree with UCB1 (c = 0.7, availability counts, each node
+scored for the seat that chose its action), expands one node, then plays the round out with the
+``medium`` policy (ε = 0.1 uniformly random over the full legal-action enumeration, announcement
+variants included) through ``engine.legal_actions`` / ``decide`` / ``evolve``. Shuffles inside the
+simulation get seeds drawn from the rng (``decide`` itself never draws randomness).
+
+Reward per seat (§7.4): (mean opponent penalty − own penalty) / scale, clipped to [−1, 1], where
+scale = hand_size × the highest card value; −1 more if the round pushes the seat over the
+penalty limit (elimination / match loss), +0.5 if it eliminates the last opponent (prsi).
+
+Budget: ``hard_bot_budget_ms`` (default 800) or ``hard_bot_iterations`` (default 2000), whichever
+comes first, read from the view's options; both can be overridden (``None`` = no limit of that
+kind). The time limit is the ONE impurity of this module: it reads ``time.perf_counter``. With
+``budget_ms=None`` and a fixed iteration count, a fixed rng seed gives a fixed decision.
+
+Known limits: no opponent-void inference (the view carries no public event history; H4 would need
+it, see ``determinize.Determinizer(voids=...)``); opponents' moves are treated as fully observed
+(single-observer ISMCTS: strategy fusion for them is possible).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Mapping
+
+from service.rules.cards import SHORT, hand_points
+from service.rules.engine import decide, evolve, legal_actions
+from service.rules.model import SEAT_ACTIONS, Context, NeedMoreSeeds
+from service.rules.state import TURN_PHASES, Match
+from service.rules.views import SeatView
+
+from .determinize import Determinizer
+from .medium import choose_situation
+from .situation import from_state
+
+UCB_C = 0.7
+EPSILON = 0.1
+MAX_PLIES = 400  # safety cap per simulation (the engine's own max_turns_per_round also ends it)
+_DEFAULT = object()
+
+Key = tuple
+
+
+def choose(view: SeatView, rng: random.Random, *, budget_ms: Any = _DEFAULT,
+           iterations: Any = _DEFAULT, c: float = UCB_C, epsilon: float = EPSILON) -> dict[str, Any]:
+    """The hard policy. ``budget_ms`` / ``iterations`` override the options (None = unlimited)."""
+    if not view.legal_actions:
+        raise ValueError("no legal action")
+    root_keys = canonical(view.legal_actions)
+    if len(root_keys) == 1:
+        return dict(next(iter(root_keys.values())))
+    opts = view.public["options"]
+    if budget_ms is _DEFAULT:
+        budget_ms = opts.get("hard_bot_budget_ms", 800)
+    if iterations is _DEFAULT:
+        iterations = opts.get("hard_bot_iterations", 2000)
+    if budget_ms is None and iterations is None:
+        raise ValueError("hard bot needs a time or an iteration budget")
+    search = _Search(view, rng, c, epsilon)
+    search.run(budget_ms, iterations)
+    return dict(root_keys[search.best(list(root_keys))])
+
+
+def canonical(actions: Any) -> dict[Key, Mapping[str, Any]]:
+    """Search moves: one per (type, card face, suit), the announcing variant where listed (H13)."""
+    out: dict[Key, Mapping[str, Any]] = {}
+    for a in actions:
+        t = a["type"]
+        if t == "announce":
+            continue
+        key: Key = ("play", SHORT[a["card"]], a.get("called_suit")) if t == "play" else (t,)
+        if key not in out or a.get("announce"):
+            out[key] = a
+    if not out:
+        for a in actions:
+            out[(a["type"],)] = a
+    return out
+
+
+class _Node:
+    __slots__ = ("seat", "n", "w", "avail", "children")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children: dict[Key, _Node] = {}
+
+
+class _Search:
+    def __init__(self, view: SeatView, rng: random.Random, c: float, epsilon: float) -> None:
+        self.det = Determinizer(view)
+        self.rng = rng
+        self.c = c
+        self.eps = epsilon
+        self.now = view.now
+        self.root = _Node(view.seat)
+        self.iterations = 0
+        o = self.det.options
+        self.scale = float(max(1, int(o["hand_size"]) * max(o["card_points"].get(r, 0)
+                                                              for r in o["deck_ranks"])))
+        self.limit = int(o["penalty_limit"])
+        self.gt = o["penalty_limit_comparison"] == "gt"
+        self.mode = o["match_end_mode"]
+
+    # ------------------------------------------------------------------ search
+    def run(self, budget_ms: float | None, iterations: int | None) -> None:
+        start = time.perf_counter()  # the one impurity: a wall-clock budget (documented above)
+        deadline = None if budget_ms is None else start + budget_ms / 1000.0
+        n = 0
+        while iterations is None or n < iterations:
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            self.iterate()
+            n += 1
+        self.iterations = n
+
+    def iterate(self) -> None:
+        rng = self.rng
+        m = self.det.sample(rng)
+        node = self.root
+        path: list[_Node] = []
+        while m.rnd.phase in TURN_PHASES and m.status == "running":
+            seat = m.rnd.current
+            cand = canonical(legal_actions(m, seat, self.now))
+            if not cand:
+                break
+            children = node.children
+            untried = []
+            for k in cand:
+                ch = children.get(k)
+                if ch is None:
+                    untried.append(k)
+                else:
+                    ch.avail += 1
+            if untried:
+                k = untried[0] if len(untried) == 1 else rng.choice(untried)
+                child = _Node(seat)
+                child.avail = 1
+                children[k] = child
+                m = self.step(m, seat, cand[k])
+                path.append(child)
+                break
+            k = self.select(children, cand)
+            node = children[k]
+            m = self.step(m, seat, cand[k])
+            path.append(node)
+        rewards = self.rollout(m)
+        for nd in path:
+            nd.n += 1
+            nd.w += rewards.get(nd.seat, 0.0)
+
+    def select(self, children: dict[Key, _Node], cand: Mapping[Key, Any]) -> Key:
+        c = self.c
+        best_k = None
+        best_v = -math.inf
+        for k in cand:
+            ch = children[k]
+            v = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+            if v > best_v:
+                best_v, best_k = v, k
+        return best_k  # type: ignore[return-value]
+
+    def best(self, keys: list[Key]) -> Key:
+        """The most visited root move (ties: the higher mean, then the listed order)."""
+        ch = self.root.children
+
+        def score(k: Key) -> tuple[int, float]:
+            nd = ch.get(k)
+            return (nd.n, nd.w / nd.n) if nd is not None and nd.n else (0, -math.inf)
+        return max(keys, key=score)
+
+    # ------------------------------------------------------------------ simulation
+    def step(self, m: Match, seat: int, action: Mapping[str, Any]) -> Match:
+        a = dict(action)
+        cmd = SEAT_ACTIONS[a.pop("type")](seat=seat, **a)
+        rng = self.rng
+        seeds: tuple[bytes, ...] = () if len(m.rnd.stock) > 12 else (rng.randbytes(32), rng.randbytes(32))
+        while True:
+            try:
+                evs = decide(m, cmd, Context(self.now, seeds))
+                break
+            except NeedMoreSeeds as e:
+                seeds = tuple(rng.randbytes(32) for _ in range(e.needed + 1))
+        for ev in evs:
+            m = evolve(m, ev)
+        return m
+
+    def rollout(self, m: Match) -> dict[int, float]:
+        rng = self.rng
+        eps = self.eps
+        plies = 0
+        while m.rnd.phase in TURN_PHASES and m.status == "running" and plies < MAX_PLIES:
+            seat = m.rnd.current
+            acts = legal_actions(m, seat, self.now)
+            if not acts:
+                break
+            if rng.random() < eps:
+                a = rng.choice(acts)
+            else:
+                a = choose_situation(from_state(m, seat), acts, rng)
+            m = self.step(m, seat, a)
+            plies += 1
+        return self.rewards(m)
+
+    def rewards(self, m: Match) -> dict[int, float]:
+        """§7.4 reward per active seat, with the match-level shaping."""
+        rnd = m.rnd
+        active = [s.seat for s in m.seats if s.state == "active"]
+        pts_table = m.rules.points
+        values = {s: hand_points(rnd.hands[s], pts_table) for s in active}
+        if rnd.end_reason == "out" and rnd.winner is not None:
+            mult = 1
+            o = m.options
+            if o.get("jack_ends_round_doubles") and rnd.last_card and rnd.last_card.startswith(o["wild_rank"]):
+                mult = int(o.get("jack_end_multiplier", 2))
+            pts = {s: 0 if s == rnd.winner else v * mult for s, v in values.items()}
+        elif m.options.get("blocked_round_rule", "lowest_hand_wins") == "lowest_hand_wins" and values:
+            low = min(values.values())
+            pts = {s: 0 if v == low else v for s, v in values.items()}
+        else:
+            pts = values
+        totals = {s.seat: s.total for s in m.seats}
+        over = {s: self.exceeds(totals.get(s, 0) + p) for s, p in pts.items()}
+        out: dict[int, float] = {}
+        n = len(active)
+        for s in active:
+            own = pts[s]
+            opp = (sum(pts.values()) - own) / (n - 1) if n > 1 else 0.0
+            r = max(-1.0, min(1.0, (opp - own) / self.scale))
+            if self.mode != "single_round" and over[s]:
+                r -= 1.0
+            if self.mode == "elimination" and n == 2 and not over[s] and any(over[o] for o in active if o != s):
+                r += 0.5
+            out[s] = r
+        return out
+
+    def exceeds(self, total: int) -> bool:
+        return total > self.limit if self.gt else total >= self.limit
