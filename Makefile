@@ -1,5 +1,8 @@
 # meow: `make run` starts the service, `make test` runs every test. Needs only Python 3.11 or 3.12.
-PYTHON ?= $(shell command -v python3.12 || command -v python3.11 || command -v python3)
+# the first interpreter that really runs and is 3.11 or 3.12 (pyenv shims may exist for others)
+PYTHON ?= $(shell for p in python3.12 python3.11 python3; do \
+	if $$p -c 'import sys; assert sys.version_info[:2] in ((3, 11), (3, 12))' >/dev/null 2>&1; then \
+	command -v $$p; break; fi; done)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -7,6 +10,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: run test bench openapi clean
 
 $(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "meow needs Python 3.11 or 3.12 on PATH"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

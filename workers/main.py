@@ -29,6 +29,6 @@ def run_worker(settings: Settings | None = None, burst: bool = False) -> None:
     cls = SimpleWorker if settings.worker_class == "simple" else Worker
     worker = cls([queue], connection=queue.connection, serializer=JSONSerializer)
     try:
-        worker.work(burst=burst, logging_level="WARNING", with_scheduler=True)
+        worker.work(burst=burst, logging_level="WARNING")
     finally:
         stop.set()

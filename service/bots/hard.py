@@ -10,7 +10,7 @@ variants included) through ``engine.legal_actions`` / ``decide`` / ``evolve``. S
 simulation get seeds drawn from the rng (``decide`` itself never draws randomness).
 
 Reward per seat (§7.4): (mean opponent penalty − own penalty) / scale, clipped to [−1, 1], where
-scale = hand_size × the highest card value; −1 more if the round pushes the seat over the
+scale = hand_size × the mean card value (a full losing hand); −1 more if the round pushes the seat over the
 penalty limit (elimination / match loss), +0.5 if it eliminates the last opponent (prsi).
 
 Budget: ``hard_bot_budget_ms`` (default 800) or ``hard_bot_iterations`` (default 2000), whichever
@@ -104,8 +104,9 @@ class _Search:
         self.root = _Node(view.seat)
         self.iterations = 0
         o = self.det.options
-        self.scale = float(max(1, int(o["hand_size"]) * max(o["card_points"].get(r, 0)
-                                                              for r in o["deck_ranks"])))
+        ranks = list(o["deck_ranks"])
+        mean_card = sum(o["card_points"].get(r, 0) for r in ranks) / max(1, len(ranks))
+        self.scale = max(1.0, int(o["hand_size"]) * mean_card)
         self.limit = int(o["penalty_limit"])
         self.gt = o["penalty_limit_comparison"] == "gt"
         self.mode = o["match_end_mode"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import RANK, RANK_ORDER, SUIT, SUITS
-from .core import (can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards)
+from .core import (can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards,
+                   turn_options)
 from .state import AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
 
 _TAKE_PENALTY = "take_penalty"
@@ -22,21 +23,16 @@ def legal_actions(m: Match | None, seat: int, now: int) -> list[dict[str, Any]]:
     if not 0 <= seat < len(seats) or seats[seat].state != "active":
         return []
     out: list[dict[str, Any]] = []
-    if seat == rnd.current and not in_grace(m, seat, now):
-        out = _closing_actions(m, seat)
-    if _announce_has_effect(m, seat):
-        out.append({"type": "announce"})
+    w = rnd.window
+    if seat == rnd.current:
+        if w is None or w.satisfied or w.seat == seat or not in_grace(m, seat, now):
+            out = _closing_actions(m, seat)
+    if m.rules.announce_mode == "flag_or_window":
+        if w is not None and w.seat == seat and not w.satisfied:
+            out.append({"type": "announce"})
+        elif len(rnd.hands[seat]) == 2 and can_arm(m, seat) and permitted_cards(m, seat):
+            out.append({"type": "announce"})
     return out
-
-
-def _announce_has_effect(m: Match, seat: int) -> bool:
-    """§3.8.2: an open unsatisfied window of the caller, or arming in its own turn."""
-    if m.rules.announce_mode != "flag_or_window":
-        return False
-    w = m.rnd.window
-    if w is not None and w.seat == seat and not w.satisfied:
-        return True
-    return can_arm(m, seat) and bool(permitted_cards(m, seat))
 
 
 def _plays(m: Match, seat: int, cards: list[str]) -> list[dict[str, Any]]:
@@ -53,25 +49,27 @@ def _plays(m: Match, seat: int, cards: list[str]) -> list[dict[str, Any]]:
                 out.append({"type": "play", "card": c, "called_suit": s})
                 if flag:
                     out.append({"type": "play", "card": c, "called_suit": s, "announce": True})
+        elif flag:
+            out.append({"type": "play", "card": c})
+            out.append({"type": "play", "card": c, "announce": True})
         else:
             out.append({"type": "play", "card": c})
-            if flag:
-                out.append({"type": "play", "card": c, "announce": True})
     return out
 
 
 def _closing_actions(m: Match, seat: int) -> list[dict[str, Any]]:
     """§3.4 table: the actions of `current` in its phase."""
+    cards, draw, passing = turn_options(m, seat)
+    out = _plays(m, seat, cards) if cards else []
     phase = m.rnd.phase
-    out = _plays(m, seat, permitted_cards(m, seat))
     if phase == RESPOND_SEVEN:
         out.append({"type": _TAKE_PENALTY})
     elif phase == RESPOND_SKIP:
         out.append({"type": _ACCEPT_SKIP})
     else:
-        if draw_allowed(m, seat):
+        if draw:
             out.append({"type": "draw"})
-        if pass_kind(m, seat) is not None:
+        if passing is not None:
             out.append({"type": "pass"})
     return out
 

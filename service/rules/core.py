@@ -173,40 +173,48 @@ def can_draw(rnd: Round, r: Rules) -> bool:
     return bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
 
 
-def draw_allowed(m: Match, seat: int) -> bool:
-    """§3.4 table: forced or voluntary draws per phase, never with nothing to draw."""
-    rnd = m.rnd
-    r = m.rules
-    if not (rnd.stock or (r.reshuffle and len(rnd.discard) > 1)):
-        return False
-    phase = rnd.phase
-    if phase == PLAY:
-        return r.voluntary != "disabled" or not legal_cards(rnd.hands[seat], rnd, r)
-    if phase == AFTER_DRAW:
-        return r.voluntary == "draw_then_continue" and rnd.draws_this_turn < r.max_draws
-    if phase == ACE_FOLLOWUP:
-        if not r.ace_optional and r.voluntary != "disabled":
-            return True
-        return not legal_cards(rnd.hands[seat], rnd, r)
-    return False
+def turn_options(m: Match, seat: int) -> tuple[list[str], bool, str | None]:
+    """§3.4 table for the seat in its turn phase: (permitted cards, draw allowed, pass kind).
 
-
-def pass_kind(m: Match, seat: int) -> str | None:
-    """§3.4/§3.6: 'blocked' for a blocked pass, 'plain' for an allowed pass, None if not allowed."""
+    The pass kind is 'blocked' for a blocked pass (§3.6), 'plain' for an allowed pass, or None.
+    One legal-card computation serves all three; enumeration and decide both use this.
+    """
     rnd = m.rnd
     r = m.rules
     phase = rnd.phase
     hand = rnd.hands[seat]
+    if phase == RESPOND_SEVEN or phase == RESPOND_SKIP:
+        return legal_cards(hand, rnd, r), False, None
+    drawable = bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
     if phase == AFTER_DRAW:
+        cards = permitted_cards(m, seat)
+        draw = drawable and r.voluntary == "draw_then_continue" and rnd.draws_this_turn < r.max_draws
         d = rnd.drawn_card
         if r.must_play_drawn and d is not None and d in hand and is_legal(d, hand, rnd, r):
-            return None
-        return "plain"
-    if phase != PLAY and phase != ACE_FOLLOWUP:
-        return None
-    if legal_cards(hand, rnd, r):
-        return "plain" if phase == ACE_FOLLOWUP and r.ace_optional else None
-    return None if can_draw(rnd, r) else "blocked"
+            return cards, draw, None
+        return cards, draw, "plain"
+    cards = legal_cards(hand, rnd, r)
+    if phase == PLAY:
+        if cards:
+            return cards, drawable and r.voluntary != "disabled", None
+        return cards, drawable, None if drawable else "blocked"
+    if phase == ACE_FOLLOWUP:
+        if cards:
+            if r.ace_optional:
+                return cards, False, "plain"
+            return cards, drawable and r.voluntary != "disabled", None
+        return cards, drawable, None if drawable else "blocked"
+    return [], False, None
+
+
+def draw_allowed(m: Match, seat: int) -> bool:
+    """§3.4 table: forced or voluntary draws per phase, never with nothing to draw."""
+    return turn_options(m, seat)[1]
+
+
+def pass_kind(m: Match, seat: int) -> str | None:
+    """§3.4/§3.6: 'blocked' for a blocked pass, 'plain' for an allowed pass, None if not allowed."""
+    return turn_options(m, seat)[2]
 
 
 def in_grace(m: Match, seat: int, now: int) -> bool:

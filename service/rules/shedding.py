@@ -76,9 +76,10 @@ def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
     hand = rnd.hands[seat]
     text = cmd.card
     card = None
-    if isinstance(text, str):
+    if text.__class__ is str:
         if ":" in text:
-            card = text if text in hand else None
+            if text in hand:
+                card = text
         else:
             for c in hand:
                 if c[:-2] == text and (card is None or c < card):
@@ -86,9 +87,13 @@ def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
     if card is None:
         raise refuse(m, seat, tx.at, "card_not_in_hand", f"{cmd.card!r} is not in your hand", 422)
     short = card[:-2]
-    if not any(c[:-2] == short for c in permitted_cards(m, seat)):
+    for c in permitted_cards(m, seat):
+        if c[:-2] == short:
+            break
+    else:
         raise refuse(m, seat, tx.at, "illegal_card", f"{card} cannot be played now", 422)
-    if calls_suit(card, len(hand) - 1, rnd, m.rules):
+    r = m.rules
+    if RANK[card] == r.wild and calls_suit(card, len(hand) - 1, rnd, r):
         if cmd.called_suit is None and not _window_open_unsat(m, seat):
             raise refuse(m, seat, tx.at, "must_choose_suit", f"{card} needs called_suit", 422)
         if cmd.called_suit is not None and cmd.called_suit not in SUITS:
@@ -111,19 +116,19 @@ def do_play(tx: Tx, m: Match, cmd: Play) -> None:
     """§3.5: effects of an accepted play, in order."""
     card = _play_checks(tx, m, cmd)
     seat = cmd.seat
-    prev_pending = m.rnd.pending_draw
-    close_windows(tx, seat, cmd.announce)
-    rnd = tx.state.rnd
-    r = tx.state.rules
-    hand = rnd.hands[seat]
-    left = len(hand) - 1
-    calls = calls_suit(card, left, rnd, r)
+    rnd = m.rnd
+    prev_pending = rnd.pending_draw
+    if rnd.window is not None:
+        close_windows(tx, seat, cmd.announce)
+        rnd = tx.state.rnd
+    r = m.rules
+    left = len(rnd.hands[seat]) - 1
+    rank = RANK[card]
     tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "announce": bool(cmd.announce),
                                  "hand_size": left})
-    if calls:
+    if rank == r.wild and calls_suit(card, left, rnd, r):
         suit = cmd.called_suit if cmd.called_suit in SUITS else _default_suit(tx.state.rnd.hands[seat])
         tx.emit("SuitCalled", seat, {"seat": seat, "suit": suit})
-    rank = RANK[card]
     if left == 0:
         go_out(tx, seat, card, prev_pending)
         return

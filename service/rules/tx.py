@@ -15,7 +15,7 @@ try:  # Event is a frozen slots dataclass: fill its slots directly (2-3x faster 
 except AttributeError:  # pragma: no cover - a dict-backed Event: fall back to the constructor
     _SETTERS = ()
 _new = object.__new__
-MEMO_MAX = 256
+MEMO_MAX = 64
 
 
 def make_event(seq: int, type_: str, at: int, round_: int, seat: int | None, data: Mapping[str, Any],
@@ -61,9 +61,10 @@ class Tx:
                             seat, data, to_seat, secret)
             fn = HANDLERS.get(type_)
             new = fn(s, ev) if fn is not None else rep_version(s, ev.seq)
-        if len(MEMO) >= MEMO_MAX:
-            MEMO.clear()
-        MEMO[id(ev)] = (ev, s, new)
+        memo = MEMO
+        if len(memo) >= MEMO_MAX:
+            memo.clear()
+        memo[id(ev)] = (ev, s, new)
         self.state = new
         self.events.append(ev)
 
