@@ -59,7 +59,10 @@ def make_policy(strength: str, hard_ms: float | None = None, hard_iters: int | N
 
     def hard_choose(view: Any, rng: random.Random) -> dict[str, Any]:
         t = time.perf_counter()
-        a = hard.choose(view, rng, budget_ms=hard_ms, iterations=hard_iters)
+        kw: dict[str, Any] = {}
+        if hard_ms is not None or hard_iters is not None:  # else: the view's options (800 ms / 2000)
+            kw = {"budget_ms": hard_ms, "iterations": hard_iters}
+        a = hard.choose(view, rng, clock=time.perf_counter, **kw)
         if timings is not None:
             timings.append((time.perf_counter() - t) * 1000)
         return a

@@ -1,6 +1,7 @@
 """The /v1 routes: thin — schema -> application -> schema."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import orjson
@@ -9,18 +10,20 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas as s
+from service.api.errors import PROBLEM
 from service.api.http import bearer, game_id_or_404, idempotency, json_response, precondition, service
 from service.rules.options import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
 ERRORS = (400, 401, 403, 404, 409, 412, 413, 422)
 NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
 
 
 def _errors(*codes: int):
     def wrap(fn):
         for code in codes:
-            fn = blp.alt_response(code, schema=s.Problem, description="problem+json")(fn)
+            fn = blp.alt_response(code, schema=s.Problem, description="problem+json", content_type=PROBLEM)(fn)
         return fn
     return wrap
 
@@ -148,20 +151,54 @@ class ActionsView(MethodView):
 class EventsView(MethodView):
     @blp.arguments(s.EventsQuery, location="query")
     @blp.response(200, s.EventsPage)
+    @blp.doc(responses={"200": {"description": "OK", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/EventsPage"}},
+        SSE: {"schema": {"type": "string", "description": "server-sent events"}}}}})
     @_errors(401, 404, 422)
     def get(self, query: dict[str, Any], game_id: str):
-        """Events after version `after` as the caller may see them; `wait` long-polls up to 30 s."""
+        """Events after version `after` as the caller may see them; `wait` long-polls up to 30 s.
+        `Accept: text/event-stream` streams them as server-sent events (id = seq), resuming after
+        `Last-Event-ID`; the stream ends when the game is finished or after 5 minutes."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
+        if request.accept_mimetypes.best_match(["application/json", SSE]) == SSE:
+            after = _last_event_id(query["after"])
+            svc.load(gid)  # 404 before the stream starts
+            resp = Response(stream_with_context(_sse(svc, gid, caller, after)), mimetype=SSE)
+            resp.headers["Cache-Control"] = "no-cache"
+            resp.headers["X-Accel-Buffering"] = "no"
+            return resp
         state, events = svc.events(gid, caller, query["after"], query["wait"])
         return json_response({"version": state.version, "events": events}, 200, state.version)
+
+
+def _last_event_id(default: int) -> int:
+    raw = request.headers.get("Last-Event-ID", "")
+    return int(raw) if raw.isdigit() else default
+
+
+def _sse(svc, gid: str, caller, after: int, heartbeat_s: float = 15.0, max_s: float = 300.0):
+    """One SSE frame per event; a comment line as heartbeat; ends with the finished game."""
+    deadline = time.monotonic() + max_s
+    yield b"retry: 1000\n\n"
+    while time.monotonic() < deadline:
+        state, events = svc.events(gid, caller, after, heartbeat_s)
+        for e in events:
+            yield b"id: %d\nevent: %s\ndata: %s\n\n" % (e["seq"], e["type"].encode(), orjson.dumps(e))
+            after = e["seq"]
+        if not events:
+            yield b": keep-alive\n\n"
+        if state.status == "finished" and after >= state.version:
+            return
 
 
 @blp.route("/games/<game_id>/history")
 class HistoryView(MethodView):
     @blp.response(200, s.History)
-    @blp.alt_response(200, content_type="application/x-ndjson", description="one event per line (Accept: application/x-ndjson)", success=True)
+    @blp.doc(responses={"200": {"description": "OK", "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/History"}},
+        NDJSON: {"schema": {"type": "string", "description": "one event per line"}}}}})
     @_errors(401, 403, 404)
     def get(self, game_id: str):
         """The complete log with each event's hash-chain link: unredacted once finished

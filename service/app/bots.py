@@ -1,6 +1,8 @@
 """Which bot policy plays a seat: by the strength chosen when the bot was added."""
 from __future__ import annotations
 
+import functools
+import time
 from typing import Any, Callable
 
 STRENGTHS = ("easy", "medium", "hard")
@@ -10,7 +12,10 @@ def policy(strength: str | None) -> Callable[..., dict[str, Any]]:
     """The pure policy ``(SeatView, rng) -> action`` for a strength."""
     from service.bots import easy, hard, medium
 
-    table = {"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}
+    # the hard bot's time budget (hard_bot_budget_ms) needs a clock: passed in here, the bots
+    # package itself stays free of I/O and clocks (tests/unit/rules/test_purity.py)
+    table = {"easy": easy.choose, "medium": medium.choose,
+             "hard": functools.partial(hard.choose, clock=time.perf_counter)}
     return table[strength or "easy"]
 
 

@@ -311,8 +311,9 @@ class GameService:
             action = dict(choose_for(state, seat)(view, _bot_rng(game_id, state.version, seat)))
             kind = action.pop("type")
             cmd = SEAT_ACTIONS[kind](seat=seat, **action)
+            pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
             try:
-                self._execute(game_id, SPECTATOR, lambda s: cmd, pre=Precondition(state.version, "body"))
+                self._execute(game_id, SPECTATOR, lambda s: cmd, pre=pre)
                 return "moved"
             except AppError as exc:
                 if exc.code == "version_conflict":

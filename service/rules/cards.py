@@ -17,6 +17,8 @@ SHORT: dict[str, str] = {}
 """card id -> short form "<rank><suit>"."""
 SORT_KEY: dict[str, tuple[int, int, int]] = {}
 """card id -> (suit, rank, copy) order used for displaying hands."""
+RS: dict[str, tuple[str, str]] = {}
+"""card id -> (rank, suit): one lookup for the hot legality loops."""
 
 for _r in RANKS:
     for _s in SUITS:
@@ -26,6 +28,7 @@ for _r in RANKS:
             SUIT[_cid] = _s
             SHORT[_cid] = f"{_r}{_s}"
             SORT_KEY[_cid] = (SUIT_ORDER[_s], RANK_ORDER[_r], _c)
+            RS[_cid] = (_r, _s)
 
 
 def card_id(rank: str, suit: str, copy: int = 0) -> str:

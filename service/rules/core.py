@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .cards import RANK, SUIT
+from .cards import RANK, RS, SHORT, SUIT
 from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match,
                     Round, Rules)
 
@@ -112,18 +112,19 @@ def legal_cards(hand: tuple[str, ...], rnd: Round, r: Rules) -> list[str]:
             out = []
             wilds: list[str] | None = None
             no_jack = wild is not None and top_rank == wild and not r.jack_on_jack
+            rs = RS
             for c in hand:
-                rank = RANK[c]
+                rank, suit = rs[c]
                 if rank == wild:
                     if no_jack:
                         continue
-                    if SUIT[c] == eff or rank == top_rank:
+                    if suit == eff or rank == top_rank:
                         out.append(c)
                     elif wilds is None:
                         wilds = [c]
                     else:
                         wilds.append(c)
-                elif SUIT[c] == eff or rank == top_rank:
+                elif suit == eff or rank == top_rank:
                     out.append(c)
             if wilds is not None and not (r.jack_requires_no_match and out):
                 out.extend(wilds)
@@ -139,8 +140,9 @@ def _lowest_copies(cards: list[str]) -> list[str]:
     """Sorted card ids -> one per rank+suit (the lowest copy sorts first)."""
     out: list[str] = []
     prev = ""
+    short_of = SHORT
     for c in cards:
-        short = c[:-2]
+        short = short_of[c]
         if short != prev:
             out.append(c)
             prev = short

@@ -116,7 +116,11 @@ def _left(m: Match, e: Event) -> Match:
     rnd = m.rnd
     if rnd is None or rnd.phase in (SCORING, INTERMISSION):
         return m
-    kw: dict[str, object] = {"hands": _set_hand(rnd, seat, ())} if seat < len(rnd.hands) else {}
+    kw: dict[str, object] = {}
+    if seat < len(rnd.hands) and rnd.hands[seat]:
+        # §3.10 step 2: the hand goes under the stock; the ShuffleCommitted that follows
+        # (what = leaver_hand) records its shuffled order, so cards are conserved at every event
+        kw = {"hands": _set_hand(rnd, seat, ()), "stock": rnd.stock + rnd.hands[seat]}
     if rnd.window is not None and rnd.window.seat == seat:
         kw["window"] = None
     if rnd.armed == seat:
@@ -146,7 +150,10 @@ def _shuffled(m: Match, e: Event) -> Match:
     what = e.data["what"]
     if rnd is None:
         return rep(m, version=e.seq, shuffle_seeds=seeds)
-    stock = rnd.stock + order if what == "leaver_hand" else order
+    if what == "leaver_hand":  # replaces the leaver's cards that SeatLeft put under the stock
+        stock = rnd.stock[:len(rnd.stock) - len(order)] + order
+    else:
+        stock = order
     return rep(m, version=e.seq, shuffle_seeds=seeds, rnd=rep(rnd, stock=stock))
 
 

@@ -10,38 +10,40 @@ from .state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Window, rep_r
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """``hands`` with seat's hand replaced (padding seats not dealt in)."""
     if seat < len(hands):
-        return hands[:seat] + (hand,) + hands[seat + 1:]
+        out = list(hands)
+        out[seat] = hand
+        return tuple(out)
     return hands + ((),) * (seat - len(hands)) + (hand,)
 
 
 @on("CardPlayed")
 def _played(m: Match, e: Event) -> Match:
     rnd = m.rnd
-    r = m.rules
     seat = e.seat
     card = e.data["card"]
-    old = rnd.hands[seat]
+    hands = list(rnd.hands)
+    old = hands[seat]
     i = old.index(card)
-    hand = old[:i] + old[i + 1:]
-    window = None
-    if len(hand) == 1:
+    hand = hands[seat] = old[:i] + old[i + 1:]
+    kw = {"hands": tuple(hands), "discard": rnd.discard + (card,), "called_suit": None,
+          "top_live": True, "blocked_passes": 0, "window": None, "armed": None, "last_card": card}
+    r = m.rules
+    if len(hand) < 2:
+        if not hand:
+            return rep_round(m, e.seq, kw)
         sat = bool(e.data.get("announce")) or rnd.armed == seat or r.announce_mode == "auto"
-        window = Window(seat, e.at, e.seq, sat)
-    kw = {"hands": _with_hand(rnd.hands, seat, hand), "discard": rnd.discard + (card,),
-          "called_suit": None, "top_live": True, "blocked_passes": 0, "window": window,
-          "armed": None, "last_card": card}
-    if hand:
-        rank = RANK[card]
-        if rank == r.draw:
-            kw["pending_draw"] = rnd.pending_draw + r.seven_count if r.seven_accumulate else r.seven_count
-        elif rank == r.skip:
-            kw["pending_skip"] = True
-        elif rank == r.reverse and r.reverse_acts_as_skip and len(m.active_seats()) == 2:
-            kw["pending_skip"] = True
-        elif rank == r.extra:
-            kw["phase"] = ACE_FOLLOWUP
-            kw["phase_seq"] = e.seq
-            kw["phase_at"] = e.at
+        kw["window"] = Window(seat, e.at, e.seq, sat)
+    rank = RANK[card]
+    if rank == r.draw:
+        kw["pending_draw"] = rnd.pending_draw + r.seven_count if r.seven_accumulate else r.seven_count
+    elif rank == r.skip:
+        kw["pending_skip"] = True
+    elif rank == r.reverse and r.reverse_acts_as_skip and len(m.active_seats()) == 2:
+        kw["pending_skip"] = True
+    elif rank == r.extra:
+        kw["phase"] = ACE_FOLLOWUP
+        kw["phase_seq"] = e.seq
+        kw["phase_at"] = e.at
     return rep_round(m, e.seq, kw)
 
 

@@ -134,37 +134,43 @@ def _finish_scoring(tx: Tx, pts: dict[int, int], totals: dict[int, int], values:
             tx.emit("SeatEliminated", s, {"seat": s, "total": totals[s]})
     if ends:
         reason = {"elimination": "last_standing"}.get(mode, mode)
-        key = values if mode == "single_round" else totals
-        end_match(tx, reason, key if mode != "elimination" else None)
+        end_match(tx, reason, None if mode == "elimination" else values if mode == "single_round" else totals)
 
 
 def standings(m: Match, order_by: dict[int, int] | None) -> list[dict[str, Any]]:
-    """§5.8 final ranking: survivors, then eliminated by reverse round, lower total; ties share."""
-    groups: list[list[int]] = []
+    """§4.8 / §5.8 / §8.1.8 final ranking; struck and waiting seats have no rank.
+
+    With ``order_by`` (totals for limit_reached, hand points for single_round, whose round winner
+    comes first) the active seats are ranked by it, ascending. Without it (elimination) the
+    survivors come first, then the eliminated by reverse round and lower total. Equal keys share
+    a rank (tie_break = shared); tie_break = last_round_score breaks them by the points of the
+    last round the seats scored in (lower first) and shares only what stays equal.
+    """
+    by_last = m.options["tie_break"] == "last_round_score"
+    round_pts = {e.round: dict(e.points) for e in m.scores}
+    last = round_pts.get(m.scores[-1].round, {}) if m.scores else {}
     active = list(m.active_seats())
     if order_by is not None:
-        winner = m.rnd.winner if m.rnd is not None and m.end_reason != "limit_reached" else None
-        key = {s: (-1 if s == winner and m.options["match_end_mode"] == "single_round" else order_by.get(s, 0))
-               for s in active}
-        groups.append(sorted(active, key=lambda s: (key[s], s)))
-        ranked_key = key
+        winner = m.rnd.winner if m.rnd is not None and m.options["match_end_mode"] == "single_round" else None
+        key = {s: (-1 if s == winner else order_by.get(s, 0), last.get(s, 0) if by_last else 0) for s in active}
     else:
-        groups.append(active)
-        ranked_key = {s: 0 for s in active}
+        key = {s: (0, 0) for s in active}
+    groups = [sorted(active, key=lambda s: (key[s], s))]
     elim = [s for s in m.seats if s.state == "eliminated"]
     for rnd_no in sorted({s.elim_round or 0 for s in elim}, reverse=True):
-        grp = sorted((s.seat for s in elim if (s.elim_round or 0) == rnd_no), key=lambda x: (m.seats[x].total, x))
-        ranked_key.update({s: m.seats[s].total for s in grp})
-        groups.append(grp)
+        pts = round_pts.get(rnd_no, {})
+        grp = [s.seat for s in elim if (s.elim_round or 0) == rnd_no]
+        key.update({s: (m.seats[s].total, pts.get(s, 0) if by_last else 0) for s in grp})
+        groups.append(sorted(grp, key=lambda x: (key[x], x)))
     out: list[dict[str, Any]] = []
     pos = 0
     for grp in groups:
         prev_key: Any = object()
         rank = pos + 1
         for i, s in enumerate(grp):
-            if ranked_key[s] != prev_key:
+            if key[s] != prev_key:
                 rank = pos + i + 1
-                prev_key = ranked_key[s]
+                prev_key = key[s]
             seat = m.seats[s]
             out.append({"seat": s, "name": seat.name, "rank": rank, "total": seat.total})
         pos += len(grp)
@@ -172,11 +178,13 @@ def standings(m: Match, order_by: dict[int, int] | None) -> list[dict[str, Any]]
 
 
 def end_match(tx: Tx, reason: str, order_by: dict[int, int] | None = None) -> None:
-    """§2.8 step 3: MatchEnded with standings, then SeedsRevealed (§2.3)."""
+    """§2.8 step 3: MatchEnded with standings (and the winner, if one seat alone ranks first),
+    then SeedsRevealed (§2.3)."""
     m = tx.state
     table = standings(m, order_by)
     active = m.active_seats()
-    winner = table[0]["seat"] if table and (len(active) == 1 or order_by is not None) else None
+    first = [row["seat"] for row in table if row["rank"] == 1]
+    winner = first[0] if len(first) == 1 and (len(active) == 1 or order_by is not None) else None
     tx.emit("MatchEnded", None, {"reason": reason, "standings": table, "winner": winner})
     m = tx.state
     tx.emit("SeedsRevealed", None, {"match_seed": m.match_seed,

@@ -83,25 +83,56 @@ EFFECTS = (("wild_rank", "jack_wild"), ("draw_rank", "seven_draw_penalty"),
 
 
 def cross_checks(r: Mapping[str, Any], explicit: set[str]) -> list[dict[str, Any]]:
-    """§8.5 rules 1 and 2, naming only explicitly supplied options."""
+    """§8.5 rules 1 and 2 (and card points for every deck rank), naming the explicit options.
+
+    A conflict is always caused by an explicit value (every preset is valid); if none of the
+    options involved is explicit, the request's max_players is the one named."""
     errors: list[dict[str, Any]] = []
     missing = [rk for rk in r["deck_ranks"] if rk not in r["card_points"]]
-    if missing and "card_points" in explicit | {"deck_ranks"} & explicit:
-        errors.append({"option": "card_points", "detail": f"no points for ranks {missing}"})
+    if missing:
+        _name(errors, ("card_points", "deck_ranks"), explicit, f"no card_points for ranks {missing}")
     deck = len(r["deck_ranks"]) * 4 * r["deck_copies"]
     if r["max_players"] * r["hand_size"] + 4 > deck:
-        for name in ("max_players", "hand_size", "deck_ranks", "deck_copies"):
-            if name in explicit:
-                errors.append({"option": name, "detail": f"rule 1: {r['max_players']} x "
-                               f"{r['hand_size']} + 4 cards exceed the deck of {deck}"})
+        _name(errors, ("max_players", "hand_size", "deck_ranks", "deck_copies"), explicit,
+              f"rule 1: {r['max_players']} x {r['hand_size']} + 4 cards exceed the deck of {deck}")
     seen: dict[str, list[str]] = {}
     for rank_opt, flag in EFFECTS:
         if r[flag]:
             seen.setdefault(r[rank_opt], []).extend([rank_opt, flag])
     for rank, names in seen.items():
         if len(names) > 2:
-            for name in names:
-                if name in explicit:
-                    errors.append({"option": name,
-                                   "detail": f"rule 2: rank {rank} carries two enabled effects"})
+            _name(errors, tuple(names), explicit, f"rule 2: rank {rank} carries two enabled effects")
     return errors
+
+
+def _name(errors: list[dict[str, Any]], involved: tuple[str, ...], explicit: set[str], detail: str) -> None:
+    named = [n for n in involved if n in explicit] or ["max_players"]
+    for name in named:
+        if not any(e["option"] == name for e in errors):
+            errors.append({"option": name, "detail": detail})
+
+
+def catalog_option(spec: "OptionSpec", default: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """GET /v1/variants: one option's type, default and accepted range.
+
+    ``range`` is ``[min, max]`` for numbers (for ``points`` and ``delays`` the bounds of each
+    value, for ``string`` of its length) and the list of accepted values otherwise."""
+    t = spec.type
+    item: dict[str, Any] = {"name": spec.name, "type": t, "default": default}
+    if t in ("int", "float", "points", "delays"):
+        hi = defaults["max_players"] - 1 if spec.name == "bot_seats" else spec.hi
+        item["range"] = [spec.lo, hi]
+    elif t == "string":
+        item["range"] = [1, 40]
+    elif t == "bool":
+        item["range"] = [v for v in (False, True) if UNSUPPORTED.get(spec.name) is not v]
+    elif t == "enum":
+        item["range"] = list(spec.values)
+        item["enum"] = list(spec.values)
+    elif t in ("rank", "ranks"):
+        item["range"] = list(RANKS)
+    elif t == "null":
+        item["range"] = [None]
+    if spec.parent:
+        item["parent"] = {"option": spec.parent[0], "value": spec.parent[1]}
+    return item

@@ -1,7 +1,7 @@
 """§8 configuration options: typed specs, presets, resolution and validation (§8.5)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from .cards import RANKS
@@ -132,15 +132,20 @@ _TRADITIONAL = {"deck_ranks": CLASSIC_RANKS, "deck_copies": 1, "hand_size": 4,
                 "skip_rank": "A", "skip_counterable": True, "nine_reverses": False,
                 "ace_plays_again": False, "match_end_mode": "single_round"}
 PRESET_BASE: dict[str, tuple[str, dict[str, Any], str]] = {
-    # name: (column, overrides on that column, game)
-    "prsi": ("prsi", {}, "prsi"),
-}
-"""Presets served now. mau-mau-classic(-full) and prsi-traditional are defined below, off."""
-LATER_PRESETS: dict[str, tuple[str, dict[str, Any], str]] = {
+    # name: (column of §8.1, overrides on that column, game); one engine serves them all
     "mau-mau-classic": ("classic", {}, "mau-mau"),
     "mau-mau-classic-full": ("classic", _CLASSIC_FULL, "mau-mau"),
+    "prsi": ("prsi", {}, "prsi"),
     "prsi-traditional": ("prsi", _TRADITIONAL, "prsi"),
 }
+"""The shedding presets of §8.4 (sakapuss has its own option set)."""
+LATER_PRESETS: dict[str, tuple[str, dict[str, Any], str]] = {}
+"""Presets defined but not served yet: none any more (kept for importers)."""
+PRESET_RANGES: dict[str, dict[str, tuple[int, int]]] = {
+    "mau-mau-classic": {"hand_size": (5, 7)},  # §4.3 / §4.5.10: 5, 6 or 7 [SEED-A]
+    "mau-mau-classic-full": {"hand_size": (5, 7)},
+}
+"""Per-preset narrower ranges of an option (§8.1.1: "classic allows 5, 6, 7")."""
 
 
 def _copy(value: Any) -> Any:
@@ -176,38 +181,51 @@ class OptionError(RuleViolation):
         self.errors = errors
 
 
-from .option_checks import check_value, cross_checks  # noqa: E402  (uses OptionSpec)
+from .option_checks import catalog_option, check_value, cross_checks  # noqa: E402
+
+
+def spec_for(variant: str, name: str) -> OptionSpec:
+    """The option's spec with the preset's own range, if it narrows one (PRESET_RANGES)."""
+    spec = SPEC_BY_NAME[name]
+    rng = PRESET_RANGES.get(variant, {}).get(name)
+    return replace(spec, lo=rng[0], hi=rng[1]) if rng else spec
 
 
 def resolve_options(variant: str, overrides: Mapping[str, Any] | None,
                     max_players: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """§8.5: preset + overrides, validated; returns (resolved, warnings) or raises OptionError."""
+    """§8.5: preset + overrides, validated; returns (resolved, warnings) or raises OptionError.
+
+    Only explicit values are judged: every bad one is named in one 422 (type and range errors
+    and the cross checks of rules 1-2 together); inherited values are never rejected; an option
+    whose parent is off is stored as given and ignored (rules 3-5); rule 7 is a warning.
+    """
     if variant == "sakapuss":
         from .sakapuss.options import resolve
         return resolve(overrides, max_players)
-    resolved = preset_defaults(variant)
+    defaults = preset_defaults(variant)
+    resolved = dict(defaults)
     overrides = dict(overrides or {})
     errors: list[dict[str, Any]] = []
     for name, value in overrides.items():
-        spec = SPEC_BY_NAME.get(name)
-        if spec is None:
+        if name not in SPEC_BY_NAME:
             errors.append({"option": name, "detail": "unknown option"})
             continue
         resolved[name] = _copy(value)
-    explicit = set(overrides) | {"max_players"}
-    bad_mp = check_value(SPEC_BY_NAME["max_players"], max_players)
-    if bad_mp:
-        errors.append({"option": "max_players", "detail": bad_mp})
+    explicit = {n for n in overrides if n in SPEC_BY_NAME}
+    if max_players != defaults["max_players"]:
+        explicit.add("max_players")  # given as the request's top-level max_players
     resolved["max_players"] = max_players
-    for name in overrides:
-        spec = SPEC_BY_NAME.get(name)
-        if spec is None or name == "max_players" or not _parent_on(spec, resolved):
-            continue
-        detail = check_value(spec, resolved[name], resolved)
+    bad: set[str] = set()
+    for name in sorted(explicit, key=list(SPEC_BY_NAME).index):
+        spec = SPEC_BY_NAME[name]
+        if name != "max_players" and not _parent_on(spec, resolved):
+            continue  # rules 3-5: ignored, stored as given
+        detail = check_value(spec_for(variant, name), resolved[name], resolved)
         if detail:
             errors.append({"option": name, "detail": detail})
-    if not errors:
-        errors.extend(cross_checks(resolved, explicit))
+            bad.add(name)
+    safe = {**resolved, **{n: defaults[n] for n in bad}}
+    errors.extend(cross_checks(safe, explicit - bad))
     if errors:
         raise OptionError(errors)
     return resolved, _warnings(resolved)
@@ -222,7 +240,11 @@ def _parent_on(spec: OptionSpec, resolved: Mapping[str, Any]) -> bool:
 
 
 def _warnings(resolved: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """§8.5 rule 7: a penalty limit that the first round can trivially reach."""
+    """§8.5 rule 7: a penalty limit that the first round can trivially reach.
+
+    [DECISION] Not given under match_end_mode = single_round, where no limit is used."""
+    if resolved["match_end_mode"] == "single_round":
+        return []
     points = resolved["card_points"]
     worst = max(points[r] for r in resolved["deck_ranks"]) * resolved["hand_size"]
     if resolved["penalty_limit"] < worst:
@@ -232,20 +254,11 @@ def _warnings(resolved: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def variants_catalog() -> list[dict[str, Any]]:
-    """GET /v1/variants: each preset with its option schema, defaults and player range."""
+    """GET /v1/variants: each preset with every option's type, default and range."""
     out = []
     for name, (_col, _extra, game) in PRESET_BASE.items():
         defaults = PRESETS[name]
-        options = []
-        for s in SPECS:
-            item: dict[str, Any] = {"name": s.name, "type": s.type, "default": _copy(defaults[s.name])}
-            if s.lo is not None:
-                item["range"] = [s.lo, s.hi]
-            if s.values and s.type == "enum":
-                item["enum"] = list(s.values)
-            if s.parent:
-                item["parent"] = {"option": s.parent[0], "value": s.parent[1]}
-            options.append(item)
+        options = [catalog_option(spec_for(name, s.name), defaults[s.name], defaults) for s in SPECS]
         out.append({"name": name, "game": game, "min_players": defaults["min_players"],
                     "max_players": defaults["max_players"], "options": options,
                     "bot_strengths": list(BOT_STRENGTHS)})

@@ -146,9 +146,11 @@ def go_out(tx: Tx, seat: int, card: str, prev_pending: int) -> None:
     rank = RANK[card]
     if rank == r.extra and not r.ace_last_wins:
         draw_cards(tx, seat, 1, "ace_last_card")
-        advance(tx, seat)
-        return
-    if rank == r.draw and r.final_seven:
+        if tx.state.rnd.hands[seat]:
+            advance(tx, seat)
+            return
+        # [DECISION] nothing left to draw: he cannot be made to hold a card, so he goes out
+    elif rank == r.draw and r.final_seven:
         amount = r.seven_count if r.final_seven_fixed else (
             prev_pending + r.seven_count if r.seven_accumulate else r.seven_count)
         victim = next_active(m, seat, m.rnd.direction)

@@ -53,12 +53,22 @@ class Tx:
              secret: Mapping[str, Any] = EMPTY, round_: int | None = None) -> None:
         """Append one event and evolve the working state with it (memoized for the caller's fold)."""
         s = self.state
-        if s is None:
-            ev = make_event(1, type_, self.at, 0 if round_ is None else round_, seat, data, to_seat, secret)
-            new = evolve(None, ev)
+        if s is None or not _SETTERS:
+            seq, rno = (1, 0) if s is None else (s.version + 1, s.round_no)
+            ev = make_event(seq, type_, self.at, rno if round_ is None else round_, seat, data,
+                            to_seat, secret)
+            new = evolve(s, ev)
         else:
-            ev = make_event(s.version + 1, type_, self.at, s.round_no if round_ is None else round_,
-                            seat, data, to_seat, secret)
+            ev = _new(Event)  # make_event, inlined: this is the hottest path of the engine
+            s0, s1, s2, s3, s4, s5, s6, s7 = _SETTERS
+            s0(ev, s.version + 1)
+            s1(ev, type_)
+            s2(ev, self.at)
+            s3(ev, s.round_no if round_ is None else round_)
+            s4(ev, seat)
+            s5(ev, data)
+            s6(ev, to_seat)
+            s7(ev, secret)
             fn = HANDLERS.get(type_)
             new = fn(s, ev) if fn is not None else rep_version(s, ev.seq)
         memo = MEMO
@@ -119,7 +129,8 @@ def advance(tx: Tx, frm: int, check_limit: bool = True) -> None:
     m = tx.state
     rnd = m.rnd
     r = m.rules
-    if check_limit and rnd.turn_id >= r.max_turns:
+    turn_id = rnd.turn_id
+    if check_limit and turn_id >= r.max_turns:
         tx.emit("RoundEnded", None, {"reason": "blocked", "cause": "turn_limit", "winner": None})
         return
     d = rnd.direction
@@ -130,4 +141,5 @@ def advance(tx: Tx, frm: int, check_limit: bool = True) -> None:
             return
         tx.emit("TurnSkipped", n, {"seat": n})
         n = next_active(tx.state, n, d)
-    start_turn(tx, n, RESPOND_SEVEN if tx.state.rnd.pending_draw > 0 else PLAY)
+    phase = RESPOND_SEVEN if rnd.pending_draw > 0 else PLAY
+    tx.emit("TurnStarted", n, {"seat": n, "turn_id": turn_id + 1, "phase": phase, "deadline": None})

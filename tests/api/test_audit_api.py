@@ -113,3 +113,17 @@ def test_an_old_schema_version_is_upcast_on_read(table: Table, monkeypatch: pyte
     raw = codec.to_json({"t": "TurnPassed", "v": 0, "at": 1, "r": 1, "s": 2, "d": {"who": 2, "turn_id": 4, "blocked": False}})
     event = codec.decode(7, raw)
     assert event == Event(7, "TurnPassed", 1, 1, 2, {"seat": 2, "turn_id": 4, "blocked": False})
+
+
+def test_server_sent_events_stream_and_resume(table: Table) -> None:
+    gid, owner = _finished(table)
+    r = table.client.get(f"/v1/games/{gid}/events", headers={"Accept": "text/event-stream"})
+    assert r.status_code == 200 and r.mimetype == "text/event-stream"
+    frames = [f for f in r.get_data(as_text=True).split("\n\n") if f.startswith("id: ")]
+    ids = [int(f.split("\n")[0][4:]) for f in frames]
+    assert ids == list(range(1, table.view(gid)["version"] + 1))
+    first = json.loads(frames[0].split("\n")[2][6:])
+    assert first["type"] == "MatchCreated" and "secret" not in first
+    r = table.client.get(f"/v1/games/{gid}/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "40"})
+    resumed = [f for f in r.get_data(as_text=True).split("\n\n") if f.startswith("id: ")]
+    assert int(resumed[0].split("\n")[0][4:]) == 41

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 import threading
 import time
 
@@ -88,3 +89,40 @@ def test_32_clients_same_if_match_exactly_one_lands(stack: Stack) -> None:
     acting = [e for e in events if e["type"] in ("CardDrawn", "CardPlayed") and e["seat"] == view["turn"]["seat"]
               and e["data"].get("reason", "turn") == "turn"]
     assert len(acting) == 1
+
+
+def test_sakapuss_client_and_two_bots_play_every_round(stack: Stack) -> None:
+    s = requests.Session()
+    options = {"rounds": 2, "round_intermission_s": 0, "pass_timeout_s": 5, "slap_window_ms": 1000,
+               "max_pass_steps_per_round": 20}
+    g = s.post(f"{stack.base}/v1/games", json={"variant": "sakapuss", "options": options}).json()
+    assert "id" in g, g
+    gid, owner = g["id"], g["owner_token"]
+    me = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "ann"}, headers=_auth(owner)).json()
+    for _ in range(2):
+        assert s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}},
+                      headers=_auth(owner)).status_code == 201
+    assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=_auth(owner)).status_code == 200
+    rng = random.Random(11)
+    deadline = time.monotonic() + 240
+    view = {}
+    while time.monotonic() < deadline:
+        view = s.get(f"{stack.base}/v1/games/{gid}", headers=_auth(me["token"])).json()
+        if view["status"] == "finished":
+            break
+        legal = view["you"]["legal_actions"]
+        slaps = [a for a in legal if a["type"] == "slap"]
+        four = any(n == 4 for n in Counter(view["you"]["hand"]).values())
+        should_slap = slaps and (four or view["table"].get("race"))  # never a false slap
+        passes = [a for a in legal if a["type"] == "pass_card"]
+        choice = slaps[0] if should_slap else (rng.choice(passes) if passes else None)
+        if choice:
+            r = s.post(f"{stack.base}/v1/games/{gid}/actions", json=choice, headers=_auth(me["token"]))
+            assert r.status_code in (200, 409), r.text
+        else:
+            s.get(f"{stack.base}/v1/games/{gid}/events", params={"after": view["version"], "wait": 5})
+    assert view["status"] == "finished", view
+    history = s.get(f"{stack.base}/v1/games/{gid}/history", headers=_auth(me["token"])).json()["events"]
+    assert [e["type"] for e in history].count("RoundScored") == 2
+    assert any(e["type"] == "PassSubmitted" and e["seat"] in (1, 2) for e in history)
+    assert s.get(f"{stack.base}/v1/games/{gid}/verify", headers=_auth(me["token"])).json()["ok"]

@@ -10,7 +10,7 @@ from service.rules.cards import build_deck
 from service.rules.engine import decide, evolve, legal_actions, pending_work
 from service.rules.model import (Context, CreateMatch, DealRound, Event, JoinSeat, RuleViolation,
                                  ScoreRound, StartMatch)
-from service.rules.options import resolve_options
+from service.rules.options import preset_defaults, resolve_options
 from service.rules.state import Match
 
 T0 = 1_700_000_000_000
@@ -31,14 +31,19 @@ def apply(state: Match | None, events: Sequence[Event]) -> Match:
 class Game:
     """A match driven through decide/evolve, recording every event."""
 
-    def __init__(self, players: int = 2, seed: Any = 0, bots: int = 0, **overrides: Any) -> None:
-        opts, _ = resolve_options("prsi", overrides, 5)
+    def __init__(self, players: int = 2, seed: Any = 0, bots: int = 0, variant: str = "prsi",
+                 max_players: int | None = None, **overrides: Any) -> None:
+        if max_players is None:  # the largest table the deck allows (§8.5 rule 1), at most 5
+            o = {**preset_defaults(variant), **overrides}
+            deck = len(o["deck_ranks"]) * 4 * o["deck_copies"]
+            max_players = max(players, min(5, (deck - 4) // o["hand_size"]))
+        opts, _ = resolve_options(variant, overrides, max_players)
         self.state: Match | None = None
         self.events: list[Event] = []
         self.now = T0
         self.tag = seed
         self.n = 0
-        self.do(CreateMatch("g1", "prsi", opts, 5, "test"))
+        self.do(CreateMatch("g1", variant, opts, max_players, "test"))
         for i in range(players):
             kind = "bot" if i >= players - bots else "human"
             self.do(JoinSeat(f"p{i}", kind=kind, creator=(i == 0)))
@@ -64,9 +69,9 @@ class Game:
 
 def crafted(players: int, hands: Sequence[Sequence[str]], starter: str,
             stock: Sequence[str] | None = None, first: int = 0, dealer: int | None = None,
-            **overrides: Any) -> Game:
+            variant: str = "prsi", **overrides: Any) -> Game:
     """A running round with exactly these hands, starter and stock (top first), via evolve only."""
-    g = Game(players, **overrides)
+    g = Game(players, variant=variant, **overrides)
     m = g.m
     deck = build_deck(m.options["deck_ranks"], m.options["deck_copies"])
     used = [c for h in hands for c in h] + [starter]

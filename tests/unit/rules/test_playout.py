@@ -1,26 +1,70 @@
-"""Random playouts over seeded matches: conservation, replay, listed actions accepted, illegal refused."""
+"""Random playouts (OpenSpiel's random_sim_test, RULES §3.8.2) over every shedding preset and over
+hypothesis-drawn valid option mixes: card conservation after every event, replay determinism
+(the fold of the stream equals the live state, and re-deciding every recorded command yields
+the same events), termination (every round within max_turns_per_round, every match within a
+bounded number of rounds), every listed action accepted, illegal ones refused."""
 import random
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from service.rules.cards import SHORT
+from service.rules.cards import RANKS, SHORT
 from service.rules.engine import decide, evolve, legal_actions, pending_work, replay
-from service.rules.model import DealRound, Play, RuleViolation, ScoreRound, StartMatch
+from service.rules.model import Context, DealRound, JoinSeat, LeaveSeat, Play, RuleViolation, ScoreRound, StartMatch
+from service.rules.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS, resolve_options
 from service.rules.state import TURN_PHASES
 
-from .helpers import Game, conserved, to_command
+from .helpers import Game, deck_of, to_command
 
-MATCHES = 240
-CHUNKS = 4
+SHEDDING = ("mau-mau-classic", "mau-mau-classic-full", "prsi", "prsi-traditional")
+MATCHES = {"mau-mau-classic": 48, "mau-mau-classic-full": 48, "prsi": 64, "prsi-traditional": 96}
+CHUNKS = 2
+MAX_ROUNDS = 120
 
 
-def _step_events(g: Game, cmd, now=None):
-    evs = decide(g.state, cmd, g.ctx(now))
-    for ev in evs:
-        g.state = evolve(g.state, ev)
-        assert conserved(g.state), ev
-        g.events.append(ev)
-    return evs
+class Run:
+    """A Game that records every command with its context, to re-decide the match at the end."""
+
+    def __init__(self, g: Game) -> None:
+        self.g = g
+        self.log: list[tuple[Any, Context, int]] = []
+        self.deck = deck_of(g.m)
+        self.base = len(g.events)  # CreateMatch and the seats, decided by Game itself
+
+    def step(self, cmd: Any, now: int | None = None) -> None:
+        g = self.g
+        ctx = g.ctx(now)
+        evs = decide(g.state, cmd, ctx)
+        self.log.append((cmd, ctx, len(evs)))
+        for ev in evs:
+            g.state = evolve(g.state, ev)
+            _count_conserved(g.state, len(self.deck))
+            g.events.append(ev)
+        rnd = g.m.rnd
+        if rnd is not None and rnd.phase != "dealing":
+            cards = list(rnd.stock) + list(rnd.discard) + [c for h in rnd.hands for c in h]
+            assert sorted(cards) == self.deck, cmd
+
+    def redecide(self) -> None:
+        """Replay determinism: the same commands and contexts give the same events."""
+        state = replay(self.g.events[:self.base])
+        events = iter(self.g.events[self.base:])
+        for cmd, ctx, n in self.log:
+            evs = decide(state, cmd, ctx)
+            assert len(evs) == n
+            for ev in evs:
+                assert ev == next(events)
+                state = evolve(state, ev)
+        assert state == self.g.m
+
+
+def _count_conserved(m, size: int) -> None:
+    rnd = m.rnd
+    if rnd is None or rnd.phase == "dealing":
+        return
+    assert len(rnd.stock) + len(rnd.discard) + sum(len(h) for h in rnd.hands) == size
 
 
 def _refused(g: Game, cmd, code: str) -> None:
@@ -31,17 +75,17 @@ def _refused(g: Game, cmd, code: str) -> None:
     assert g.state is before
 
 
-def _probe_illegal(g: Game, rng: random.Random) -> None:
+def _probe(g: Game, rng: random.Random) -> None:
+    """Every listed action is accepted; a card not in hand, an illegal card, another seat: refused."""
     m = g.m
     rnd = m.rnd
     cur = rnd.current
     listed = legal_actions(m, cur, g.now)
     closing = [a for a in listed if a["type"] != "announce"]
     hand = rnd.hands[cur]
-    not_in_hand = next(c for c in sorted(set(rnd.stock) | set(rnd.discard)) if c not in hand) \
-        if (rnd.stock or rnd.discard[:-1]) else None
-    if not_in_hand and closing:
-        _refused(g, Play(cur, not_in_hand, called_suit="S"), "card_not_in_hand")
+    elsewhere = [c for c in sorted(set(rnd.stock) | set(rnd.discard)) if SHORT[c] not in {SHORT[h] for h in hand}]
+    if elsewhere and closing:
+        _refused(g, Play(cur, elsewhere[0], called_suit="S"), "card_not_in_hand")
     legal_short = {SHORT[a["card"]] for a in closing if a["type"] == "play"}
     wrong = [c for c in hand if SHORT[c] not in legal_short]
     if wrong and closing:
@@ -50,36 +94,41 @@ def _probe_illegal(g: Game, rng: random.Random) -> None:
     if others:
         s = rng.choice(others)
         _refused(g, Play(s, rnd.hands[s][0], called_suit="C"), "not_your_turn")
-    for a in listed:  # every listed action is accepted by decide
+    for a in listed:
         decide(m, to_command(cur, a), g.ctx())
 
 
-def play_match(seed: int) -> int:
-    rng = random.Random(seed)
-    g = Game(rng.randint(2, 5), seed=seed, penalty_limit=50, max_turns_per_round=200)
-    _step_events(g, StartMatch())
+def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float = 0.0) -> int:
+    g = run.g
+    run.step(StartMatch())
     moves = 0
+    max_turns = g.m.rules.max_turns
     while g.m.status == "running":
+        assert g.m.round_no <= MAX_ROUNDS, "the match does not end"
         work = pending_work(g.m)
         if work and work[0].kind in ("score", "deal"):
             w = work[0]
+            g.now = max(g.now, w.due_at)
             if w.kind == "score":
                 assert replay(g.events) == g.m
-                _step_events(g, ScoreRound(g.m.round_no), max(g.now, w.due_at))
+                run.step(ScoreRound(g.m.round_no))
             else:
-                g.now = max(g.now, w.due_at)
-                _step_events(g, DealRound(g.m.round_no + 1))
+                run.step(DealRound(g.m.round_no + 1))
             continue
-        assert g.m.rnd.phase in TURN_PHASES
+        rnd = g.m.rnd
+        assert rnd.phase in TURN_PHASES and rnd.turn_id <= max_turns
+        if churn and rng.random() < churn:
+            _churn(run, rng)
+            continue
         acts = [(s, a) for s in g.m.active_seats() for a in legal_actions(g.m, s, g.now)]
         assert acts, "the union of legal actions is never empty"
         if all(a["type"] == "announce" for _, a in acts) and rng.random() < 0.5:
             g.now += 2000  # let the window close unannounced after the grace
             continue
-        if moves % 7 == 0:
-            _probe_illegal(g, rng)
+        if probe_every and moves % probe_every == 0:
+            _probe(g, rng)
         s, a = rng.choice(acts)
-        _step_events(g, to_command(s, a))
+        run.step(to_command(s, a))
         moves += 1
         g.now += rng.choice((0, 5, 400, 3000))
     assert replay(g.events) == g.m
@@ -87,9 +136,101 @@ def play_match(seed: int) -> int:
     return moves
 
 
+def _churn(run: Run, rng: random.Random) -> None:
+    """§3.10: a seat leaves, or a newcomer asks for a seat (accepted or refused by the rules)."""
+    g = run.g
+    if rng.random() < 0.5:
+        run.step(LeaveSeat(rng.choice(g.m.active_seats())))
+        return
+    try:
+        decide(g.state, JoinSeat("late"), g.ctx())
+    except RuleViolation as rv:
+        assert rv.code in ("joining_closed", "game_full")
+        return
+    run.step(JoinSeat("late"))
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_random_playouts(chunk):
+@pytest.mark.parametrize("preset", SHEDDING)
+def test_random_playouts_of_every_preset(preset, chunk):
     total = 0
-    for seed in range(chunk, MATCHES, CHUNKS):
-        total += play_match(seed)
+    limit = {} if preset == "prsi-traditional" else {"penalty_limit": 50}
+    for seed in range(chunk, MATCHES[preset], CHUNKS):
+        rng = random.Random(seed)
+        g = Game(rng.randint(2, 5 if preset != "mau-mau-classic-full" else 4), seed=f"{preset}/{seed}",
+                 variant=preset, max_turns_per_round=200, **limit)
+        run = Run(g)
+        total += play_match(run, rng)
+        if seed % 8 == chunk:
+            run.redecide()
     assert total > 0
+
+
+# ------------------------------------------------------------------ hypothesis: option mixes
+
+DECKS = {"32": (CLASSIC_RANKS, 1, CLASSIC_POINTS), "52": (list(RANKS), 1, PRSI_POINTS),
+         "104": (list(RANKS), 2, PRSI_POINTS)}
+FLAGS = ("jack_wild", "seven_draw_penalty", "eight_skips", "nine_reverses", "ace_plays_again",
+         "queen_only_king_same_suit")
+BOOLS = ("jack_requires_no_match", "jack_on_jack_allowed", "jack_calls_suit_on_match",
+         "jack_ends_round_doubles", "seven_answerable", "final_seven_penalty", "skip_counterable",
+         "ace_followup_optional", "ace_last_card_wins", "queen_lock_allows_jack",
+         "must_play_drawn_if_legal", "reshuffle_discard", "announce_required", "allow_join_between_rounds")
+ENUMS = {
+    "starter_special_policy": ("ignore", "cover", "apply"),
+    "play_after_draw": ("none", "drawn_card_only", "any"),
+    "voluntary_draw_mode": ("ends_like_forced", "disabled", "draw_then_continue"),
+    "blocked_round_rule": ("lowest_hand_wins", "all_score"),
+    "seven_stacking": ("transfer", "accumulate"),
+    "final_seven_amount": ("fixed", "accumulated"),
+    "reverse_two_player_mode": ("no_effect", "acts_as_skip"),
+    "announce_mode": ("flag_or_window", "flag_only", "auto"),
+    "match_end_mode": ("limit_reached", "elimination", "single_round"),
+    "penalty_limit_comparison": ("gte", "gt"),
+    "tie_break": ("shared", "last_round_score"),
+    "dealer_rotation": ("clockwise", "loser_deals", "winner_deals"),
+    "first_dealer": ("random", "creator"),
+    "leaver_policy": ("strike", "replace_with_bot"),
+    "joiner_initial_score": ("worst_active", "zero", "average_active"),
+}
+INTS = {"max_draws_per_turn": (1, 3), "seven_draw_count": (1, 4), "jack_end_multiplier": (2, 4),
+        "announce_penalty_cards": (0, 3), "penalty_limit": (50, 250), "max_turns_per_round": (50, 150)}
+EFFECT_RANKS = ("wild_rank", "draw_rank", "skip_rank", "reverse_rank", "extra_card_rank", "lock_rank",
+                "lock_target_rank")
+
+
+@st.composite
+def option_mixes(draw) -> tuple[str, dict[str, Any], int]:
+    """A preset plus explicit overrides that pass §8.5: effect ranks pairwise distinct, a deck
+    with points for every rank, a table the deck can deal to; any other option maybe inherited."""
+    preset = draw(st.sampled_from(SHEDDING))
+    ranks, copies, points = DECKS[draw(st.sampled_from(sorted(DECKS)))]
+    hand = draw(st.integers(5 if preset.startswith("mau") else 4, 7))
+    max_players = draw(st.integers(2, min(5, (len(ranks) * 4 * copies - 4) // hand)))
+    effect = draw(st.permutations(ranks))[:len(EFFECT_RANKS)]
+    o: dict[str, Any] = {"deck_ranks": list(ranks), "deck_copies": copies, "card_points": dict(points),
+                         "hand_size": hand, **dict(zip(EFFECT_RANKS, effect)),
+                         "announce_grace_ms": draw(st.sampled_from((0, 1500))), "round_intermission_s": 0}
+    for name in FLAGS + BOOLS:
+        if draw(st.integers(0, 9)) < 8:
+            o[name] = draw(st.booleans())
+    for name, values in ENUMS.items():
+        if draw(st.integers(0, 9)) < 8:
+            o[name] = draw(st.sampled_from(values))
+    for name, (lo, hi) in INTS.items():
+        o[name] = draw(st.integers(lo, hi))
+    return preset, o, max_players
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mix=option_mixes(), seed=st.integers(0, 2**16))
+def test_random_playouts_of_valid_option_mixes(mix, seed):
+    preset, overrides, max_players = mix
+    resolved, _ = resolve_options(preset, overrides, max_players)  # the strategy only draws valid mixes
+    rng = random.Random(seed)
+    g = Game(rng.randint(2, max_players), seed=f"mix/{seed}", variant=preset, max_players=max_players,
+             **overrides)
+    assert dict(g.m.options) == resolved
+    run = Run(g)
+    play_match(run, rng, probe_every=11, churn=0.002)
+    run.redecide()
