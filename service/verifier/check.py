@@ -6,7 +6,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.verifier.primitives import ZERO, chain_hash, deck, sha256_hex, unshuffle
+from service.verifier.primitives import ZERO, chance_deck, chain_hash, deck, sha256_hex, unshuffle
 
 
 @dataclass
@@ -75,6 +75,7 @@ def check_seeds(events: list[dict], out: Result) -> None:
     options: dict = {}
     discard: list[str] = []
     left_hand: list[str] = []
+    kinds: list[str] = []
     for e in events:
         t, d, seq = e["type"], e.get("data", {}), e["seq"]
         if t == "MatchCreated":
@@ -83,17 +84,19 @@ def check_seeds(events: list[dict], out: Result) -> None:
                 out.bad(seq, "commitment", "the match seed does not match its commitment")
         elif t == "RoundStarted":
             discard = []
+            kinds = list(d.get("kinds", []))
         elif t in ("StarterTurned", "StarterCovered", "CardPlayed"):
             discard.append(d["card"])
         elif t == "SeatLeft":
             left_hand = list(e.get("secret", {}).get("hand", []))
         elif t == "ShuffleCommitted":
-            _check_shuffle(e, seeds.get(str(seq)), options, discard, left_hand, out)
+            _check_shuffle(e, seeds.get(str(seq)), options, discard, left_hand, kinds, out)
             if d.get("what") == "discard":
                 discard = discard[-1:]
 
 
-def _check_shuffle(e: dict, seed: str | None, options: dict, discard: list, left_hand: list, out: Result) -> None:
+def _check_shuffle(e: dict, seed: str | None, options: dict, discard: list, left_hand: list, kinds: list,
+                   out: Result) -> None:
     seq, d = e["seq"], e["data"]
     if seed is None or sha256_hex(seed) != d.get("commitment"):
         out.bad(seq, "commitment", "the shuffle seed does not match its commitment")
@@ -103,7 +106,13 @@ def _check_shuffle(e: dict, seed: str | None, options: dict, discard: list, left
         out.bad(seq, "permutation", "the recorded order is missing or has the wrong length")
         return
     items = unshuffle(seed, order)
-    expected = {"deck": lambda: deck(options), "discard": lambda: discard[:-1], "leaver_hand": lambda: left_hand}
+    expected = {
+        "deck": lambda: deck(options),
+        "discard": lambda: discard[:-1],
+        "leaver_hand": lambda: left_hand,
+        "chance_deck": lambda: chance_deck(options),
+        "cats": lambda: [f"cat:{k}" for k in kinds for _ in range(int(options["cats_per_kind"]))],
+    }
     if d.get("what") in expected:
         if items != expected[d["what"]]():
             out.bad(seq, "permutation", f"the {d['what']} order is not the documented shuffle of its seed")

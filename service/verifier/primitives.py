@@ -60,3 +60,19 @@ def unshuffle(seed_hex: str, order: list) -> list:
 def deck(options: dict) -> list[str]:
     """The unshuffled deck of docs/randomness.md: copy, then suit C D H S, then the listed ranks."""
     return [f"{r}{s}:{c}" for c in range(int(options["deck_copies"])) for s in "CDHS" for r in options["deck_ranks"]]
+
+
+def chance_deck(options: dict) -> list[str]:
+    """Sakapuss chance deck in its documented order: parasites, insecticides, shower(s)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    cards: list[str] = []
+    for kind in options["parasite_kinds"]:
+        copies: dict[int, int] = {}
+        for n in options["parasite_cards"][kind]:
+            cards.append(f"par:{kind}:{n}:{letters[copies.get(n, 0)]}")
+            copies[n] = copies.get(n, 0) + 1
+    for kind in options["parasite_kinds"]:
+        cards += [f"ins:{kind}:{letters[i]}" for i in range(options["insecticides_per_kind"])]
+    showers = options["shower_cards"]
+    cards += ["shower"] if showers == 1 else [f"shower:{letters[i]}" for i in range(showers)]
+    return cards
