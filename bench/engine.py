@@ -19,14 +19,15 @@ import time
 from typing import Any, Callable
 
 from service.rules.engine import decide, evolve, legal_actions
-from service.rules.model import (AcceptSkip, Context, CreateMatch, DealRound, Draw, JoinSeat, Pass, Play,
+from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, JoinSeat, Pass, Play,
                                  ScoreRound, StartMatch, TakePenalty)
 from service.rules.options import PRESETS, resolve_options
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
 LIMITED = {"penalty_limit": 50}  # short matches: several rounds each, like a quick table
 T0 = 1_700_000_000_000
-SIMPLE = {"draw": Draw, "pass": Pass, "take_penalty": TakePenalty, "accept_skip": AcceptSkip}
+SIMPLE = {"draw": Draw, "pass": Pass, "take_penalty": TakePenalty, "accept_skip": AcceptSkip,
+          "announce": Announce}
 
 
 def _seeds(tag: str, k: int = 4) -> tuple[bytes, ...]:
@@ -77,7 +78,7 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
             continue
         seat = rnd.current
         acts = legal_actions(state, seat, now)
-        closing = [a for a in acts if a["type"] != "announce"]
+        closing = acts[:-1] if acts and acts[-1]["type"] == "announce" else acts  # announce is last
         if not closing:  # only an announcement is possible: let another seat's grace run out
             w = rnd.window
             if w is not None and w.seat != seat:
@@ -86,11 +87,7 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
                 continue
             closing = acts
         a = closing[int(rng.random() * len(closing))]
-        cmd = _command(seat, a) if a["type"] != "announce" else None
-        if cmd is None:
-            from service.rules.model import Announce
-            cmd = Announce(seat)
-        for ev in decide(state, cmd, ctx):
+        for ev in decide(state, _command(seat, a), ctx):
             state = evolve(state, ev)
         moves += 1
     return moves

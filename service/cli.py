@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -67,8 +68,13 @@ def run() -> int:
         redis_server = EmbeddedRedis.start(data_dir=os.path.join(settings.data_dir, "redis"), aof=True)
         env["REDIS_URL"] = redis_server.url
         print(f"meow: embedded Redis on {redis_server.url} (data and AOF in {settings.data_dir}/redis)", flush=True)
+    metrics_dir = os.path.abspath(os.path.join(settings.data_dir, "metrics"))
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    os.makedirs(metrics_dir)
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
     web = subprocess.Popen([
-        sys.executable, "-m", "gunicorn", "--worker-class", "gthread", "--workers", str(settings.web_workers),
+        sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
+        "--worker-class", "gthread", "--workers", str(settings.web_workers),
         "--threads", str(settings.web_threads), "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-",
         "service.api.app:create_app()"], env=env)
     worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)

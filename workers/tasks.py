@@ -6,6 +6,7 @@ import os
 import time
 from functools import lru_cache
 
+from service import metrics
 from service.app.games import GameService
 from service.settings import Settings
 
@@ -25,6 +26,7 @@ def run_due(payload: dict, shard: str, job_id: str) -> str:
     _fault_injection(payload)
     try:
         outcome = svc.run_followup(payload)
+        metrics.FOLLOWUPS.labels(payload.get("kind", "?"), outcome).inc()
         log.debug("%s: %s", job_id, outcome)
         return outcome
     finally:

@@ -37,6 +37,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
     errors.register(app)
+    _instrument(app)
     app.extensions["meow.service"] = build_service(settings, store) if (store is not None or settings.redis_url) else _lazy(settings)
     app.extensions["meow.api"] = api
     return app
@@ -51,3 +52,22 @@ def _lazy(settings: Settings) -> Any:
             return getattr(build_service(settings), name)
 
     return Lazy()
+
+
+def _instrument(app: Flask) -> None:
+    """Count and time every request by its route template (never by raw path: bounded labels)."""
+    import time
+
+    from flask import Response, g, request
+
+    from service import metrics
+
+    @app.before_request
+    def _start() -> None:
+        g.meow_t0 = time.perf_counter()
+
+    @app.after_request
+    def _done(resp: Response) -> Response:
+        route = request.url_rule.rule if request.url_rule else "unmatched"
+        metrics.observe_request(request.method, route, resp.status_code, time.perf_counter() - g.get("meow_t0", time.perf_counter()))
+        return resp

@@ -30,3 +30,17 @@ class Readyz(MethodView):
         except Exception:  # noqa: BLE001 - any failure means not ready
             return problem(503, "not_ready", "the event store is not reachable")
         return json_response({"status": "ready"})
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.doc(responses={"200": {"description": "Prometheus text exposition",
+                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    def get(self):
+        """Prometheus metrics: requests and latency by route, appends by outcome, follow-ups by kind."""
+        from flask import Response
+
+        from service import metrics
+
+        body, ctype = metrics.exposition()
+        return Response(body, headers={"Content-Type": ctype})

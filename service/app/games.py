@@ -35,6 +35,7 @@ from service.rules.model import (
     StartMatch,
 )
 from service.rules.options import preset_defaults, resolve_options
+from service import metrics
 from service.settings import Settings
 
 MAX_ATTEMPTS = 8
@@ -370,6 +371,7 @@ class GameService:
                                 all_tokens, revoke, record, _lobby_summary(game_id, after),
                                 prev_hash=head, command=cmd_record, payloads=payloads)
             result = self.store.append(req)
+            metrics.APPENDS.labels(result.status).inc()
             if result.ok:
                 new_head = orjson.loads(payloads[-1])["h"] if payloads else head
                 self.cache.put(game_id, (after, new_head))

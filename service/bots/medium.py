@@ -6,16 +6,21 @@ true ties between different cards), and it only ever returns an element of
 action list; the hard bot uses it for its rollouts.
 
 Chain (RULES §7.3, in order):
- 1. a play that empties the hand (a jack under classic rule 1 first; a seven last only if H5 says
-    it is safe or there is no alternative);
+ 1. a play that empties the hand. With one card left there is never a choice between cards, so
+    the "jack finish" (classic rule 1) and "no seven finish" preferences act one card earlier,
+    in step 4 (H11: a jack is kept as the finisher, H5: a seven is not kept as the last card);
  2. RESPOND_SEVEN: answer with a seven, else take the penalty (RESPOND_SKIP likewise with the skip
     rank, else accept the skip);
  3. next player at 2 cards or fewer: 8 > 7 > 9 (only if reversing moves the turn away from him)
     > a wild jack calling a suit he is likely void in (H4);
  4. a natural match from the suit held most, most points first (H1), keeping one seven (H6) and
-    all jacks (H2) while the hand has 3+ cards; H5, H7, H9, H10, H11 order the candidates and
-    send an 8 without follow-up (2 players), an ace without follow-up and a queen lock without
-    its king to a fallback tier that is still played before drawing (see ``_tiers``);
+    all jacks (H2) while the hand has 3+ cards (prsi: a 20-point jack is dumped first once an
+    opponent holds 2 cards or fewer, H2's exception); H5 (a seven last: play it now; serve
+    sevens late while 2+ are unseen), H7 (2 players: an 8 with a follow-up first), H9 (an ace
+    with a follow-up first), H10 (a queen lock with its king secured first) and H11 order them;
+    the last seven, an 8 without follow-up (2 players), an ace without follow-up and a queen
+    lock without its king form a fallback tier that is still played before drawing (in prsi a
+    draw ends the turn), see ``_tiers``;
  5. only a wild jack is legal: play it, calling per H3 (classic: H12 voluntary draw instead);
  6. otherwise draw (or the blocked pass);
  7. ACE_FOLLOWUP: steps 1, 3, 4 (first tier only), else pass if allowed, else draw;

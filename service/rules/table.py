@@ -97,6 +97,9 @@ def _after_leave(tx: Tx, seat: int, mid: bool) -> None:
         end_match(tx, "walkover" if active else "abandoned")
         return
     if mid and m.rnd.current == seat:
+        if m.rnd.turn_id >= m.rules.max_turns:  # §3.7 step 1: the leaver's turn was the last one
+            tx.emit("RoundEnded", None, {"reason": "blocked", "cause": "turn_limit", "winner": None})
+            return
         start_turn(tx, next_active(m, seat, m.rnd.direction), PLAY)
 
 

@@ -47,6 +47,8 @@ class Tx:
         self.at = ctx.now
         self.seeds = ctx.seeds
         self.seed_i = 0
+        if len(MEMO) > MEMO_MAX:  # the memo only serves the caller's fold of recent decides
+            MEMO.clear()
 
     def emit(self, type_: str, seat: int | None, data: Mapping[str, Any],
              to_seat: Mapping[int, Mapping[str, Any]] = EMPTY,
@@ -71,10 +73,7 @@ class Tx:
             s7(ev, secret)
             fn = HANDLERS.get(type_)
             new = fn(s, ev) if fn is not None else rep_version(s, ev.seq)
-        memo = MEMO
-        if len(memo) >= MEMO_MAX:
-            memo.clear()
-        memo[id(ev)] = (ev, s, new)
+        MEMO[id(ev)] = (ev, s, new)
         self.state = new
         self.events.append(ev)
 

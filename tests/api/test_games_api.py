@@ -237,3 +237,14 @@ def test_lobby_filters_and_paginates(table: Table) -> None:
     assert sorted(seen) == sorted(ids)
     assert table.client.get("/v1/games?status=finished").json["games"] == []
     assert table.client.get("/v1/games?status=bogus").status_code == 422
+
+
+def test_metrics_count_requests_by_route(table: Table) -> None:
+    table.client.get("/v1/variants")
+    table.client.get("/v1/games/0123456789abcdef")
+    text = table.client.get("/metrics").get_data(as_text=True)
+    assert 'meow_http_requests_total{method="GET",route="/v1/games/<game_id>",status="404"}' in text
+    assert "meow_http_request_seconds_bucket" in text
+    g = table.create()
+    text = table.client.get("/metrics").get_data(as_text=True)
+    assert 'meow_appends_total{outcome="ok"}' in text

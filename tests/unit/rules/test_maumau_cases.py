@@ -328,6 +328,13 @@ def test_C_27_turn_limit_ends_the_round_blocked():
     assert evs[-1].type == "RoundEnded" and evs[-1].data["cause"] == "turn_limit"
 
 
+def test_C_27_leave_on_the_last_turn_ends_the_round_blocked():
+    g = game([["10H:0", "8S:0"], ["KS:0", "QS:0"], ["9D:0", "AD:0"]], "9H:0", max_turns_per_round=50)
+    g.state = rep(g.m, rnd=rep(g.m.rnd, turn_id=50))
+    evs = g.do(LeaveSeat(0))
+    assert evs[-1].type == "RoundEnded" and evs[-1].data["cause"] == "turn_limit"
+
+
 def test_C_28_penalty_before_another_player_goes_out_counts():
     g = game([["9H:0", "KS:0"], ["9C:0"]], "10H:0")
     g.do(Play(0, "9H"))

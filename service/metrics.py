@@ -1,0 +1,40 @@
+"""Prometheus metrics. With PROMETHEUS_MULTIPROC_DIR set (the launcher and compose set it),
+every gunicorn worker and `meow worker` writes to it and /metrics aggregates them."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+
+REQUESTS = Counter("meow_http_requests_total", "HTTP requests", ["method", "route", "status"])
+LATENCY = Histogram("meow_http_request_seconds", "HTTP request latency", ["method", "route"],
+                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+APPENDS = Counter("meow_appends_total", "Append attempts by outcome", ["outcome"])
+FOLLOWUPS = Counter("meow_followups_total", "Follow-up jobs served", ["kind", "outcome"])
+
+
+def exposition() -> tuple[bytes, str]:
+    """The text exposition, aggregated over processes when running multi-process."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    from prometheus_client import REGISTRY
+
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+
+
+def observe_request(method: str, route: str, status: int, seconds: float) -> None:
+    REQUESTS.labels(method, route, str(status)).inc()
+    LATENCY.labels(method, route).observe(seconds)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """gunicorn hook: drop a dead worker's live gauges (none yet; kept for multi-process hygiene)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
