@@ -18,8 +18,9 @@ import random
 import time
 from typing import Any, Callable
 
-from service.rules.engine import decide, evolve, legal_actions
-from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, JoinSeat, Pass, Play,
+from service.rules.engine import decide, evolve, legal_actions, pending_work
+from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, FireTimer, JoinSeat, Pass,
+                                 PassCard, Play, Slap,
                                  ScoreRound, StartMatch, TakePenalty)
 from service.rules.options import PRESETS, resolve_options
 
@@ -93,6 +94,38 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
     return moves
 
 
+def sakapuss_playout(rng: random.Random, players: int, n: int) -> int:
+    """One Sakapuss match (3 rounds) to the end: random legal actions of random seats; when no
+    seat has anything to do, the next due timer, scoring or deal fires (the clock jumps to it)."""
+    opts, _ = resolve_options("sakapuss", {"rounds": 3}, 5)
+    now, state, k, moves = T0, None, n * 1000, 0
+
+    def run(cmd: Any) -> None:
+        nonlocal state, k
+        k += 1
+        for ev in decide(state, cmd, Context(now, POOL[k % len(POOL)])):
+            state = evolve(state, ev)
+
+    run(CreateMatch(f"s{n}", "sakapuss", opts, 5))
+    for i in range(players):
+        run(JoinSeat(f"p{i}"))
+    run(StartMatch())
+    seats = [s.seat for s in state.seats]
+    while state.status == "running":
+        options = [(s, a) for s in seats for a in legal_actions(state, s, now)
+                   if a["type"] == "pass_card" or (a["type"] == "slap" and rng.random() < 0.02)]
+        if options:
+            seat, a = options[int(rng.random() * len(options))]
+            run(PassCard(seat, a["kind"], a["step"]) if a["type"] == "pass_card" else Slap(seat, a["seen_step"]))
+            moves += 1
+            continue
+        due = min((d for d in pending_work(state) if d.kind != "bot"), key=lambda d: d.due_at)
+        now = max(now, due.due_at)
+        run({"score": lambda: ScoreRound(int(due.key)), "deal": lambda: DealRound(int(due.key))}.get(
+            due.kind, lambda: FireTimer(due.key))())
+    return moves
+
+
 def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
     rng = random.Random(1)
     counter = [0]
@@ -101,7 +134,10 @@ def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
         t0 = time.process_time()
         moves = games = 0
         while time.process_time() - t0 < budget:
-            moves += playout(preset, rng, rng.randint(2, 5), counter[0])
+            if preset == "sakapuss":
+                moves += sakapuss_playout(rng, rng.randint(3, 5), counter[0])
+            else:
+                moves += playout(preset, rng, rng.randint(2, 5), counter[0])
             counter[0] += 1
             games += 1
         return moves, games
@@ -163,7 +199,7 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="engine names to run (e.g. prsi uno)")
     args = ap.parse_args()
     engines: list[tuple[str, Callable[[float], tuple[int, int]] | None]] = [
-        (f"meow {p}", meow_runner(p)) for p in SHEDDING if p in PRESETS]
+        (f"meow {p}", meow_runner(p)) for p in (*SHEDDING, "sakapuss")]
     engines += [("RLCard uno", rlcard_runner()), ("OpenSpiel crazy_eights", openspiel_runner())]
     if args.only:
         engines = [(n, f) for n, f in engines if any(o in n for o in args.only)]
