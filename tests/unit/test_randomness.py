@@ -50,8 +50,8 @@ def test_shuffled_is_a_permutation_of_the_items() -> None:
 
 
 def test_card_by_position_counts_show_no_bias() -> None:
-    """χ² over 20,000 shuffles of 5 items: every (item, position) cell near 4,000."""
-    n, trials = 5, 20_000
+    """χ² over 100,000 shuffles of 5 items: every (item, position) cell near 20,000."""
+    n, trials = 5, 100_000
     counts = Counter()
     for k in range(trials):
         seed = hashlib.sha256(k.to_bytes(4, "big")).digest()
