@@ -107,6 +107,9 @@ class Seat(Schema):
     state = fields.String(metadata={"description": "active, waiting, absent, eliminated or left"})
     hand_count = fields.Integer()
     score = fields.Integer()
+    timeouts = fields.Integer(metadata={"description": "consecutive timeouts of this seat (RULES §2.7)"})
+    removal_deadline = fields.Integer(allow_none=True, metadata={
+        "description": "while absent: when the seat is removed, ms since the epoch (RULES §2.7)"})
 
 
 class You(Schema):

@@ -23,5 +23,7 @@ def choose_for(state: Any, seat: int) -> Callable[..., dict[str, Any]]:
     if getattr(state, "variant", None) == "sakapuss":
         from service.bots import sakapuss_easy
         return sakapuss_easy.choose
-    strength = next((s.strength for s in state.seats if s.seat == seat), None)
-    return policy(strength)
+    found = next((s for s in state.seats if s.seat == seat), None)
+    if found is not None and getattr(found, "absent", False):
+        return policy("easy")  # RULES §2.7: bot_autopilot hands an absent seat to an easy bot
+    return policy(found.strength if found is not None else None)

@@ -22,6 +22,7 @@ from service.rules import engine
 from service.rules.model import (
     RACE_TOLERANT,
     SEAT_ACTIONS,
+    Autopilot,
     Context,
     CreateMatch,
     DealRound,
@@ -245,6 +246,11 @@ class GameService:
     def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None) -> Outcome:
         if not (caller.is_owner or (caller.role == "seat" and caller.seat == seat)):
             raise forbidden("only that seat or the owner can remove a seat")
+        tokens, revoke = self._seat_tokens_revoked(game_id, seat)
+        return self._execute(game_id, caller, lambda s: LeaveSeat(seat), idem=idem, tokens=tokens, revoke=revoke)
+
+    def _seat_tokens_revoked(self, game_id: str, seat: int) -> tuple[dict[str, bytes], list[str]]:
+        """§3.10: the leaver's seat token is revoked; an owner who held that seat stays owner."""
         revoke: list[str] = []
         seat_hash = self.store.token_get(game_id, f"seat:{seat}")
         if seat_hash:
@@ -255,7 +261,7 @@ class GameService:
             rec = self.store.token_get(game_id, owner_hash.decode())
             if rec and orjson.loads(rec).get("seat") == seat:
                 tokens[owner_hash.decode()] = role_record("owner")
-        return self._execute(game_id, caller, lambda s: LeaveSeat(seat), idem=idem, tokens=tokens, revoke=revoke)
+        return tokens, revoke
 
     def start(self, game_id: str, caller: Caller, idem: Idempotency | None = None) -> Outcome:
         if not caller.is_owner:
@@ -289,13 +295,31 @@ class GameService:
             cmd = DealRound(int(payload["key"]))
         else:
             cmd = FireTimer(str(payload["key"]))
+        tokens: dict[str, bytes] = {}
+        revoke: list[str] = []
+        removal = _absent_removal_seat(cmd)
+        if removal is not None:  # RULES §2.7/§3.10: an absent seat removed leaves; its token goes
+            tokens, revoke = self._seat_tokens_revoked(game_id, removal)
         try:
-            self._execute(game_id, SPECTATOR, lambda s: cmd)
+            self._execute(game_id, SPECTATOR, lambda s: cmd, tokens=tokens, revoke=revoke)
         except AppError as exc:
             if exc.code == "nothing_to_do":
-                return "closed"
+                return self._rearm_timer(game_id, cmd)
             raise
         return "done"
+
+    def _rearm_timer(self, game_id: str, cmd: Any) -> str:
+        """A timer that fired before its due time waits for it (RULES §2.6(4)): the state's own
+        pending work says when; a timer whose turn, step or absence has closed stays closed."""
+        if not isinstance(cmd, FireTimer):
+            return "closed"
+        state = self.load(game_id)
+        due = next((d for d in engine.pending_work(state) if d.kind == "timer" and d.key == cmd.key), None)
+        if due is None or due.due_at <= self.clock():
+            return "closed"
+        self.store.schedule(FollowUp(f"{fu.job_id(game_id, due)}-w{due.due_at}", due.due_at,
+                                     {"kind": "timer", "game": game_id, "key": cmd.key}))
+        return "waiting"
 
     def _bot_turn(self, game_id: str, seat: int, opened_seq: int) -> str:
         from service.app.bots import choose_for
@@ -310,8 +334,11 @@ class GameService:
             if not view.legal_actions:  # another seat's announcement grace holds closing actions back
                 return self._defer_bot(game_id, seat, opened_seq, now)
             action = dict(choose_for(state, seat)(view, _bot_rng(game_id, state.version, seat)))
+            chosen = dict(action)
             kind = action.pop("type")
             cmd = SEAT_ACTIONS[kind](seat=seat, **action)
+            if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
+                cmd = Autopilot(seat, chosen)
             pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
             try:
                 self._execute(game_id, SPECTATOR, lambda s: cmd, pre=pre)
@@ -425,6 +452,14 @@ def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> 
         return resolve_options(variant, options, max_players)
     except RuleViolation as rv:
         raise AppError(rv.code, rv.status, rv.detail, **rv.extra) from rv
+
+
+def _absent_removal_seat(cmd: Any) -> int | None:
+    """The seat an ``absent-<seat>-<n>`` timer would remove (RULES §2.7), else None."""
+    if not isinstance(cmd, FireTimer) or not cmd.key.startswith("absent-"):
+        return None
+    parts = cmd.key.split("-")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
 
 
 def _named(cmd: JoinSeat, state: Any) -> JoinSeat:

@@ -54,6 +54,10 @@ class Determinizer:
         table = pub["table"]
         self.view = view
         self.voids = {s: v for s, v in (voids or {}).items() if v}
+        # H4 (§7.4 inference weighting): the public caps of the view, seat -> {key: cap}
+        drew = table.get("drew_on") or {}
+        self.caps = {int(s): dict(v) for s, v in drew.items() if int(s) != view.seat and v}
+        self.wild = opts.get("wild_rank") if opts.get("jack_wild", True) else None
         self.options = MappingProxyType(opts)
         # no announcement grace inside simulations: every simulated seat always announces, and
         # the grace only delays other seats in wall-clock time (§3.8.6), it never changes outcomes
@@ -113,13 +117,17 @@ class Determinizer:
                     pending_skip=bool(table["pending_skip"]), drawn_card=drawn,
                     draws_this_turn=1 if phase == AFTER_DRAW else 0, blocked_passes=0, window=window,
                     armed=pub.get("armed"), phase_seq=0, phase_at=self.now, winner=None,
-                    end_reason=None, end_cause=None, last_card=top)
+                    end_reason=None, end_cause=None, last_card=top,
+                    drew_on=tuple((int(s), k, int(c)) for s, v in (table.get("drew_on") or {}).items()
+                                  for k, c in v.items()))
 
     def deal(self, rng: random.Random) -> tuple[dict[int, tuple[str, ...]], tuple[str, ...]]:
         """Opponents' hands (their public sizes) and the stock order, from the unseen cards."""
         pool = list(self.unseen)
         rng.shuffle(pool)
         hands: dict[int, tuple[str, ...]] = {}
+        if self.caps and not self.voids:
+            return self._deal_capped(pool, rng)
         if not self.voids:
             i = 0
             for seat, k in self.opp_counts:
@@ -133,6 +141,43 @@ class Determinizer:
             take = {j for _, j in keyed[:k]}
             hands[seat] = tuple(pool[j] for j in sorted(take))
             pool = [c for j, c in enumerate(pool) if j not in take]
+        return hands, tuple(pool)
+
+    def _deal_capped(self, pool: list[str], rng: random.Random
+                     ) -> tuple[dict[int, tuple[str, ...]], tuple[str, ...]]:
+        """Deal with the public H4 caps: a card that would take an opponent past the cap of its
+        suit or rank is kept with probability ``VOID_WEIGHT`` per card (§7.4 weighting)."""
+        hands: dict[int, tuple[str, ...]] = {}
+        wild = self.wild
+        for seat, k in self.opp_counts:
+            caps = self.caps.get(seat)
+            if not caps:
+                hands[seat] = tuple(pool[:k])
+                pool = pool[k:]
+                continue
+            held: dict[str, int] = {}
+            take: list[str] = []
+            rest: list[str] = []
+            for c in pool:
+                if len(take) >= k:
+                    rest.append(c)
+                    continue
+                rank = RANK[c]
+                keys = (rank,) if rank == wild else (rank, SUIT[c])
+                over = sum(1 for key in keys if key in caps and held.get(key, 0) >= caps[key])
+                if over and rng.random() >= VOID_WEIGHT ** over:
+                    rest.append(c)
+                    continue
+                take.append(c)
+                for key in keys:
+                    held[key] = held.get(key, 0) + 1
+            if len(take) < k:  # not enough cards left that fit: fill up from the rejected ones
+                need = k - len(take)
+                take += rest[:need]
+                rest = rest[need:]
+            hands[seat] = tuple(take)
+            rng.shuffle(rest)
+            pool = rest
         return hands, tuple(pool)
 
     def sample(self, rng: random.Random) -> Match:

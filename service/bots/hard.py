@@ -28,9 +28,11 @@ this package (``tests/unit/rules/test_purity.py`` forbids ``time`` in ``service/
 caller passes ``clock=time.perf_counter`` (service/app/bots.py, bench/tournament.py). Without a
 clock only the iteration budget applies, so a fixed rng seed gives a fixed decision.
 
-Known limits: no opponent-void inference (the view carries no public event history; H4 would need
-it, see ``determinize.Determinizer(voids=...)``); the ISMCTS treats opponents' moves as fully
-observed (single observer).
+Inference (H4, §7.4): the view's public ``table.drew_on`` caps (service/rules/inference.py) weight
+the determinizations ×0.2 per card beyond a cap. Rollouts stop after ``CUTOFF_PLIES`` plies and
+are scored from hand sizes/values (``estimate``); the reward is ``WIN_WEIGHT`` × going out first
+(the tournament's measure) plus the rest × the penalty difference. Known limit: the ISMCTS treats
+opponents' moves as fully observed (single observer).
 """
 from __future__ import annotations
 
@@ -52,6 +54,9 @@ UCB_C = 0.7
 EPSILON = 0.1
 T_MARGIN = 2.0  # PIMC leaves the medium move only when another beats it by > 2 standard errors
 MAX_PLIES = 400  # safety cap per simulation (the engine's own max_turns_per_round also ends it)
+CUTOFF_PLIES: int | None = 16  # rollouts stop after this many plies and are scored by hand sizes
+WIN_WEIGHT = 0.8  # share of the reward given by winning the round (vs the penalty difference)
+CARD_K = 0.35  # the cut-off evaluation: P(win) ~ 1/2 + tanh(CARD_K * hand-size lead) / 2
 _DEFAULT = object()
 
 Key = tuple
@@ -292,7 +297,8 @@ class _Search:
         rng = self.rng
         eps = self.eps
         plies = 0
-        while m.rnd.phase in TURN_PHASES and m.status == "running" and plies < MAX_PLIES:
+        cap = MAX_PLIES if CUTOFF_PLIES is None else CUTOFF_PLIES
+        while m.rnd.phase in TURN_PHASES and m.status == "running" and plies < cap:
             seat = m.rnd.current
             acts = legal_actions(m, seat, self.now)
             if not acts:
@@ -303,7 +309,27 @@ class _Search:
                 a = choose_situation(from_state(m, seat), acts, rng)
             m = self.step(m, seat, a)
             plies += 1
+        if m.rnd.phase in TURN_PHASES and m.status == "running":
+            return self.estimate(m)
         return self.rewards(m)
+
+    def estimate(self, m: Match) -> dict[int, float]:
+        """A cut-off rollout: the reward expected from the hand sizes (fewer cards: more likely
+        to go out first) and the hand values."""
+        rnd = m.rnd
+        active = [s.seat for s in m.seats if s.state == "active"]
+        pts_table = m.rules.points
+        sizes = {s: len(rnd.hands[s]) for s in active}
+        values = {s: hand_points(rnd.hands[s], pts_table) for s in active}
+        n = len(active)
+        out: dict[int, float] = {}
+        for s in active:
+            opp_n = (sum(sizes.values()) - sizes[s]) / (n - 1) if n > 1 else 0.0
+            opp_v = (sum(values.values()) - values[s]) / (n - 1) if n > 1 else 0.0
+            win = math.tanh(CARD_K * (opp_n - sizes[s]))
+            pen = max(-1.0, min(1.0, 0.5 * (opp_v - values[s]) / self.scale))
+            out[s] = WIN_WEIGHT * win + (1 - WIN_WEIGHT) * pen
+        return out
 
     def rewards(self, m: Match) -> dict[int, float]:
         """§7.4 reward per active seat, with the match-level shaping."""
@@ -330,6 +356,9 @@ class _Search:
             own = pts[s]
             opp = (sum(pts.values()) - own) / (n - 1) if n > 1 else 0.0
             r = max(-1.0, min(1.0, (opp - own) / self.scale))
+            if WIN_WEIGHT:
+                won = 1.0 if own == 0 else -1.0
+                r = WIN_WEIGHT * won + (1 - WIN_WEIGHT) * r
             if self.mode != "single_round" and over[s]:
                 r -= 1.0
             if self.mode == "elimination" and n == 2 and not over[s] and any(over[o] for o in active if o != s):

@@ -26,6 +26,11 @@ Chain (RULES §7.3, in order):
  7. ACE_FOLLOWUP: steps 1, 3, 4 (first tier only), else pass if allowed, else draw;
  8. AFTER_DRAW: play the drawn card if legal and not a saved jack (H2), else pass.
 H13: every play that leaves one card is chosen in its ``announce: true`` form.
+H4: the view's public ``table.drew_on`` caps (a seat that drew on suit S holds at most cap S cards)
+feed ``void_probs``; step 4 prefers, after the tempo bonuses, a card whose suit the next player is
+likely void in (``VOID_PREF``). Jacks are held for wins (``DUMP_JACKS`` off: measured better for
+going out first than dumping the 20-point jack early). The other module constants are tuning
+knobs kept at the measured defaults.
 """
 from __future__ import annotations
 
@@ -39,6 +44,15 @@ from service.rules.views import SeatView
 from .situation import Situation, from_view
 
 Action = Mapping[str, Any]
+
+SEVEN_EARLY = -1
+KEEP_SEVEN = True
+SEVEN_MULTI = None
+DUMP_JACKS = False
+HOLD_JACKS = True
+VOID_PREF = 0.6
+CALL_VOID = 0.0
+STEP3_N = 2
 
 
 def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
@@ -119,6 +133,9 @@ class _Chain:
                 continue
             counts[SUIT[c]] += 1
             points[SUIT[c]] += self.pts.get(RANK[c], 0)
+        if CALL_VOID and self.s.caps:
+            void = self.void_probs()
+            return max(SUITS, key=lambda x: (counts[x] + CALL_VOID * void[x], points[x], -SUITS.index(x)))
         top = max((counts[s], points[s]) for s in SUITS)
         tied = [s for s in SUITS if (counts[s], points[s]) == top]
         if len(tied) == 1:
@@ -139,8 +156,18 @@ class _Chain:
         total = s.unseen_total()
         wilds = s.unseen_rank(wild)
         out = {}
+        wcap = s.cap(nxt, wild)
+        if wcap is not None:
+            wilds = min(wilds, wcap)
         for suit in SUITS:
-            out[suit] = _p_none(total, s.unseen_suit(suit) + wilds, h)
+            k = s.unseen_suit(suit)
+            scap = s.cap(nxt, suit)
+            if scap is not None and scap < k:
+                # H4: he drew when this suit was required: at most ``scap`` of his cards are of it
+                # (a cap of 0 with no wild card left: surely void); scale the chance accordingly
+                out[suit] = _p_none(total, wilds, h) * _p_none(total, k, scap) if scap else _p_none(total, wilds, h)
+            else:
+                out[suit] = _p_none(total, k + wilds, h)
         return out
 
     def is_wild(self, card: str) -> bool:
@@ -196,7 +223,7 @@ class _Chain:
         s = self.s
         r = self.r
         nxt = s.next_seat(s.seat)
-        if nxt == s.seat or s.counts.get(nxt, 99) > 2:
+        if nxt == s.seat or s.counts.get(nxt, 99) > STEP3_N:
             return None
         counts = self.suit_counts()
         key = lambda c: (counts[SUIT[c]] - 1, self.pts.get(RANK[c], 0))  # noqa: E731
@@ -232,7 +259,7 @@ class _Chain:
         fallback: list[str] = []
         for c in cards:
             rank = RANK[c]
-            if n >= 3 and r.draw and rank == r.draw and sevens <= 1:
+            if KEEP_SEVEN and n >= 3 and r.draw and rank == r.draw and sevens <= 1:
                 fallback.append(c)  # H6: keep one seven as a defence
             elif rank == r.skip and len(s.counts) == 2 and not self.has_followup(c):
                 fallback.append(c)  # H7
@@ -268,7 +295,9 @@ class _Chain:
         """4. The natural match from the suit held most, highest points first (H1, H2, H5, H11)."""
         r = self.r
         n = self.n_hand
-        dump_jacks = self.pts.get(r.wild or "", 0) >= 10 and self.opp_min() <= 2  # H2 exception
+        dump_jacks = DUMP_JACKS and self.pts.get(r.wild or "", 0) >= 10 and self.opp_min() <= 2  # H2 exception
+        if not HOLD_JACKS:
+            dump_jacks = True
         cards = [c for c in self.plays if not self.is_wild(c) or dump_jacks]
         if not cards:
             return None
@@ -290,12 +319,18 @@ class _Chain:
             if r.draw and rank == r.draw:
                 if n == 2 and sevens_out > 0:
                     bonus = 2  # H5: never keep a seven as the last card
+                elif SEVEN_MULTI is not None and sum(1 for x in self.hand if RANK[x] == r.draw) >= 2:
+                    bonus = SEVEN_MULTI
                 elif n > 2 and sevens_out >= 2:
-                    bonus = -1  # H5: do not serve a seven early while several are out
+                    bonus = SEVEN_EARLY  # H5: do not serve a seven early while several are out
             if self.is_wild(c):
                 bonus = 3  # H2: dump the 20-point jack once an opponent is close
-            return (bonus, counts[SUIT[c]], self.pts.get(rank, 0))
+            vb = 0
+            if void is not None and not self.is_wild(c) and void[SUIT[c]] >= VOID_PREF:
+                vb = 1
+            return (bonus, vb, counts[SUIT[c]], self.pts.get(rank, 0))
 
+        void = self.void_probs() if VOID_PREF and self.s.caps else None
         return self.act(self.best(pool, key))
 
     def step5(self) -> Action | None:

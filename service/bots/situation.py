@@ -33,6 +33,14 @@ class Situation:
     copies: int
     jack_doubles: bool
     _seen_cache: Any = None
+    caps: Any = None  # public H4 facts: seat -> {suit or rank: most such cards he can hold}
+
+    def cap(self, seat: int, key: str | None) -> int | None:
+        """The public bound on ``seat``'s cards of ``key`` (a suit or a rank), if there is one."""
+        if not self.caps or key is None:
+            return None
+        c = self.caps.get(seat)
+        return None if c is None else c.get(key)
 
     def next_seat(self, frm: int, direction: int | None = None) -> int:
         """§2.1: the next active seat from ``frm`` in ``direction`` (default: current)."""
@@ -103,7 +111,15 @@ def from_view(view: SeatView) -> Situation:
         counts=counts, n_seats=len(pub["seats"]), rules=_rules(opts), discard=discard,
         deck_ranks=tuple(opts["deck_ranks"]), copies=int(opts["deck_copies"]),
         jack_doubles=bool(opts.get("jack_ends_round_doubles", False)),
+        caps={int(k): v for k, v in (table.get("drew_on") or {}).items()},
     )
+
+
+def _caps(drew_on: Any) -> dict[int, dict[str, int]]:
+    out: dict[int, dict[str, int]] = {}
+    for s, k, c in drew_on:
+        out.setdefault(s, {})[k] = c
+    return out
 
 
 def from_state(m: Match, seat: int) -> Situation:
@@ -118,4 +134,5 @@ def from_state(m: Match, seat: int) -> Situation:
         direction=rnd.direction, counts=counts, n_seats=len(m.seats), rules=m.rules,
         discard=rnd.discard, deck_ranks=tuple(o["deck_ranks"]), copies=int(o["deck_copies"]),
         jack_doubles=bool(o.get("jack_ends_round_doubles", False)),
+        caps=_caps(rnd.drew_on) if rnd.drew_on else None,
     )

@@ -6,11 +6,13 @@ from typing import Any, Callable
 from . import sakapuss as _sak
 from .actions import legal_actions as _shed_legal_actions
 from .evolve import evolve as _shed_evolve
-from .model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, Event, JoinSeat,
-                    LeaveSeat, Pass, Play, RuleViolation, ScoreRound, StartMatch, TakePenalty)
+from .model import (AcceptSkip, Announce, Autopilot, Context, CreateMatch, DealRound, Draw, Event,
+                    FireTimer, JoinSeat, LeaveSeat, Pass, Play, RuleViolation, ScoreRound, StartMatch,
+                    TakePenalty)
 from .shedding import decide_seat_action
 from .state import Match
 from .table import create, deal, join, leave, score, start
+from .timeouts import autopilot, fire
 from .tx import Tx
 from .views import Due, SeatView
 from .views import pending_work as _shed_pending_work
@@ -21,6 +23,7 @@ from .views import seat_view as _shed_seat_view
 SEAT_COMMANDS = (Play, Draw, Pass, TakePenalty, AcceptSkip, Announce)
 TABLE: dict[type, Callable[[Tx, Any], None]] = {
     JoinSeat: join, StartMatch: start, LeaveSeat: leave, ScoreRound: score, DealRound: deal,
+    FireTimer: fire,
 }
 
 
@@ -41,6 +44,9 @@ def decide(state: Match | None, command: Any, ctx: Context) -> tuple[Event, ...]
     if isinstance(command, SEAT_COMMANDS):
         _check_seat(state, command.seat)
         decide_seat_action(state, command, tx)
+    elif isinstance(command, Autopilot):
+        _check_seat(state, command.seat)
+        autopilot(tx, command)
     else:
         fn = TABLE.get(type(command))
         if fn is None:

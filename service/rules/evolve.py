@@ -109,10 +109,11 @@ def _activated(m: Match, e: Event) -> Match:
 def _left(m: Match, e: Event) -> Match:
     seat = e.data["seat"]
     bot = e.data.get("replaced_by")
+    gone = {"timeouts": 0, "absent": False, "removal_deadline": None}  # §2.7: the absence ends
     if bot:
-        seats = _seat(m, seat, kind="bot", strength=bot["strength"], name=bot.get("name", "bot"))
+        seats = _seat(m, seat, kind="bot", strength=bot["strength"], name=bot.get("name", "bot"), **gone)
         return rep(m, version=e.seq, seats=seats)
-    m = rep(m, version=e.seq, seats=_seat(m, seat, state="left"))
+    m = rep(m, version=e.seq, seats=_seat(m, seat, state="left", **gone))
     rnd = m.rnd
     if rnd is None or rnd.phase in (SCORING, INTERMISSION):
         return m
@@ -197,7 +198,41 @@ def _turn(m: Match, e: Event) -> Match:
     d = e.data
     return rep_round(m, e.seq, {"current": d["seat"], "phase": d["phase"], "turn_id": d["turn_id"],
                                 "draws_this_turn": 0, "drawn_card": None, "armed": None,
-                                "phase_seq": e.seq, "phase_at": e.at})
+                                "phase_seq": e.seq, "phase_at": e.at, "deadline": d.get("deadline"),
+                                "turn_seq": e.seq, "turn_at": e.at})
+
+
+@on("TimedOut")
+def _timed_out(m: Match, e: Event) -> Match:
+    """§2.7: one more consecutive timeout; the event that marks the seat absent says so."""
+    return rep(m, version=e.seq, seats=timed_out_seats(m.seats, e))
+
+
+def timed_out_seats(seats: tuple[Seat, ...], e: Event) -> tuple[Seat, ...]:
+    """§2.7 (all games): count the timeout; ``absent`` starts an absence with its removal deadline."""
+    d = e.data
+    s = d["seat"]
+    old = seats[s]
+    kw: dict[str, object] = {"timeouts": old.timeouts + 1}
+    if d.get("absent"):
+        kw.update(absent=True, absences=old.absences + 1, removal_deadline=d.get("removal_deadline"))
+    out = list(seats)
+    out[s] = rep(old, **kw)
+    return tuple(out)
+
+
+def present(m: Match, e: Event) -> Match:
+    """§2.7: an accepted action of the seat itself (not a default, not the autopilot) clears its
+    consecutive timeouts and its absence, which closes the removal timer."""
+    seat = e.seat
+    if seat is None or seat >= len(m.seats):
+        return m
+    old = m.seats[seat]
+    if (not old.timeouts and not old.absent) or e.data.get("auto"):
+        return m
+    seats = list(m.seats)
+    seats[seat] = rep(old, timeouts=0, absent=False, removal_deadline=None)
+    return rep(m, seats=tuple(seats))
 
 
 from . import evolve_play  # noqa: E402,F401  (registers the in-round handlers)

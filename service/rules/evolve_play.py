@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .cards import RANK
-from .evolve import on
+from . import inference
+from .evolve import on, present
 from .model import Event
 from .state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Window, rep_round, rep_version
 
@@ -18,6 +19,7 @@ def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, .
 
 @on("CardPlayed")
 def _played(m: Match, e: Event) -> Match:
+    m = present(m, e)
     rnd = m.rnd
     seat = e.seat
     card = e.data["card"]
@@ -28,6 +30,8 @@ def _played(m: Match, e: Event) -> Match:
     kw = {"hands": tuple(hands), "discard": rnd.discard + (card,), "called_suit": None,
           "top_live": True, "blocked_passes": 0, "window": None, "armed": None, "last_card": card}
     r = m.rules
+    if rnd.drew_on:
+        kw["drew_on"] = inference.played(rnd.drew_on, seat, card, r.wild)
     if len(hand) < 2:
         if not hand:
             return rep_round(m, e.seq, kw)
@@ -54,12 +58,22 @@ def _called(m: Match, e: Event) -> Match:
 
 @on("CardDrawn")
 def _drawn(m: Match, e: Event) -> Match:
+    if e.data["reason"] == "turn":
+        m = present(m, e)
     rnd = m.rnd
     seat = e.seat
     priv = e.to_seat.get(seat)
     cards = tuple(priv["cards"]) if priv is not None else ()
     n = len(cards)
     kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:]}
+    drew_on = rnd.drew_on
+    if e.data["reason"] == "turn":
+        keys = inference.turn_draw_keys(rnd, m.rules)
+        if keys:
+            drew_on = inference.noted(drew_on, seat, keys)
+    drew_on = inference.gained(drew_on, seat, int(e.data.get("count", n)))
+    if drew_on is not rnd.drew_on:
+        kw["drew_on"] = drew_on
     if e.data["reason"] == "turn":
         kw["blocked_passes"] = 0
         kw["draws_this_turn"] = rnd.draws_this_turn + 1
@@ -85,11 +99,17 @@ def _shortfall(m: Match, e: Event) -> Match:
 
 @on("PenaltyTaken")
 def _penalty(m: Match, e: Event) -> Match:
-    return rep_round(m, e.seq, {"pending_draw": 0, "top_live": False, "window": None})
+    m = present(m, e)
+    kw = {"pending_draw": 0, "top_live": False, "window": None}
+    r = m.rules
+    if r.draw and r.seven_answerable:  # he took the penalty: no seven to answer with (H5/H6)
+        kw["drew_on"] = inference.noted(m.rnd.drew_on, e.seat, (r.draw,))
+    return rep_round(m, e.seq, kw)
 
 
 @on("SkipAccepted")
 def _skip_accepted(m: Match, e: Event) -> Match:
+    m = present(m, e)
     return rep_round(m, e.seq, {"pending_skip": False, "top_live": False, "window": None})
 
 
@@ -105,6 +125,7 @@ def _reversed(m: Match, e: Event) -> Match:
 
 @on("TurnPassed")
 def _passed(m: Match, e: Event) -> Match:
+    m = present(m, e)
     rnd = m.rnd
     blocked = rnd.blocked_passes + 1 if e.data.get("blocked") else rnd.blocked_passes
     return rep_round(m, e.seq, {"blocked_passes": blocked, "window": None})
@@ -112,6 +133,7 @@ def _passed(m: Match, e: Event) -> Match:
 
 @on("AnnouncementMade")
 def _announced(m: Match, e: Event) -> Match:
+    m = present(m, e)
     w = m.rnd.window
     if e.data.get("effect") == "satisfied" and w is not None and w.seat == e.seat:
         return rep_round(m, e.seq, {"window": Window(w.seat, w.opened_at, w.opened_seq, True)})
@@ -120,6 +142,7 @@ def _announced(m: Match, e: Event) -> Match:
 
 @on("AnnouncementArmed")
 def _armed(m: Match, e: Event) -> Match:
+    m = present(m, e)
     return rep_round(m, e.seq, {"armed": e.seat})
 
 

@@ -111,6 +111,18 @@ class FireTimer:
 
 
 @dataclass(frozen=True, slots=True)
+class Autopilot:
+    """§2.7 ``absent_policy = bot_autopilot``: the action an ``easy`` bot chose for an absent seat.
+
+    ``action`` is an action object as listed by ``legal_actions`` (``{"type": "play", ...}``). Its
+    events are marked ``auto``, so they never clear the absence as the human's own actions do.
+    """
+
+    seat: int
+    action: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class DealRound:
     round: int  # the round number to deal
 

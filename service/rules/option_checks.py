@@ -42,6 +42,12 @@ def check_value(spec: "OptionSpec", v: Any, resolved: Mapping[str, Any] | None =
         return None if isinstance(v, str) and 0 < len(v) <= 40 else "must be a string of 1-40 chars"
     if t == "null":
         return None if v is None else "only null is supported"
+    if t == "int_or_null":
+        if v is None:
+            return None
+        if not _is_int(v):
+            return "must be an integer or null"
+        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}] or null"
     if t == "ranks":
         return _check_ranks(v)
     if t == "points":
@@ -119,7 +125,7 @@ def catalog_option(spec: "OptionSpec", default: Any, defaults: Mapping[str, Any]
     value, for ``string`` of its length) and the list of accepted values otherwise."""
     t = spec.type
     item: dict[str, Any] = {"name": spec.name, "type": t, "default": default}
-    if t in ("int", "float", "points", "delays"):
+    if t in ("int", "int_or_null", "float", "points", "delays"):
         hi = defaults["max_players"] - 1 if spec.name == "bot_seats" else spec.hi
         item["range"] = [spec.lo, hi]
     elif t == "string":
@@ -133,6 +139,8 @@ def catalog_option(spec: "OptionSpec", default: Any, defaults: Mapping[str, Any]
         item["range"] = list(RANKS)
     elif t == "null":
         item["range"] = [None]
+    if t == "int_or_null":
+        item["nullable"] = True
     if spec.parent:
         item["parent"] = {"option": spec.parent[0], "value": spec.parent[1]}
     return item

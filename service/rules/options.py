@@ -21,7 +21,7 @@ class OptionSpec:
     """One option of §8: its type, range or enum, parent dependency and per-preset defaults."""
 
     name: str
-    type: str  # bool | int | enum | rank | ranks | points | string | float | null | delays
+    type: str  # bool | int | int_or_null | enum | rank | ranks | points | string | float | delays
     classic: Any
     prsi: Any
     lo: float | None = None
@@ -117,7 +117,7 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("easy_bot_forget_announce_p", "float", 0.0, lo=0.0, hi=0.5),
     _s("hard_bot_budget_ms", "int", 800, lo=50, hi=10000),
     _s("hard_bot_iterations", "int", 2000, lo=10, hi=100000),
-    _s("turn_timeout_s", "null", None),
+    _s("turn_timeout_s", "int_or_null", 45, lo=10, hi=600),
     _s("max_consecutive_timeouts", "int", 3, lo=1, hi=10),
     _s("absent_policy", "enum", "default_actions", values=("default_actions", "bot_autopilot")),
     _s("absent_removal_s", "int", 300, lo=60, hi=3600),

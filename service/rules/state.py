@@ -66,6 +66,10 @@ class Seat:
     total: int = 0
     creator: bool = False
     elim_round: int | None = None
+    timeouts: int = 0  # §2.7: consecutive timeouts of this seat
+    absent: bool = False  # §2.7: marked absent after max_consecutive_timeouts (public "absent")
+    absences: int = 0  # how many absences this seat has had (the n of its removal timer key)
+    removal_deadline: int | None = None  # §2.7: absent_removal_s after the marking TimedOut
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,14 @@ class Round:
     end_reason: str | None = None
     end_cause: str | None = None
     last_card: str | None = None
+    deadline: int | None = None  # §2.6(4)/§3.7 step 6: the turn's deadline (TurnStarted)
+    turn_seq: int = 0  # seq of the TurnStarted that opened the turn
+    turn_at: int = 0  # its time
+    # §7.3 H4, public facts only: (seat, key, cap) where key is a suit or a rank the seat could not
+    # follow when it last drew on it (a turn draw with that suit required / that rank on top, or a
+    # taken seven penalty), and cap = the cards it has gained since minus the cards of that key it
+    # has played since: an upper bound on such cards in its hand if it draws only when it must.
+    drew_on: tuple[tuple[int, str, int], ...] = ()
 
 
 @dataclass(frozen=True)

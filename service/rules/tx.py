@@ -16,6 +16,9 @@ except AttributeError:  # pragma: no cover - a dict-backed Event: fall back to t
     _SETTERS = ()
 _new = object.__new__
 MEMO_MAX = 64
+AUTO_MARKED = frozenset({"CardPlayed", "CardDrawn", "TurnPassed", "PenaltyTaken", "SkipAccepted",
+                         "AnnouncementMade", "AnnouncementArmed"})
+"""Events of a seat's own action: without ``auto`` they clear the seat's timeouts (§2.7)."""
 
 
 def make_event(seq: int, type_: str, at: int, round_: int, seat: int | None, data: Mapping[str, Any],
@@ -39,7 +42,7 @@ def make_event(seq: int, type_: str, at: int, round_: int, seat: int | None, dat
 class Tx:
     """One decide call: the working state, the events so far, the seeds left."""
 
-    __slots__ = ("state", "events", "at", "seeds", "seed_i")
+    __slots__ = ("state", "events", "at", "seeds", "seed_i", "auto")
 
     def __init__(self, state: Match | None, ctx: Context) -> None:
         self.state = state
@@ -47,6 +50,7 @@ class Tx:
         self.at = ctx.now
         self.seeds = ctx.seeds
         self.seed_i = 0
+        self.auto: int | None = None  # §2.7: the seat whose actions the server performs now
         if len(MEMO) > MEMO_MAX:  # the memo only serves the caller's fold of recent decides
             MEMO.clear()
 
@@ -55,6 +59,8 @@ class Tx:
              secret: Mapping[str, Any] = EMPTY, round_: int | None = None) -> None:
         """Append one event and evolve the working state with it (memoized for the caller's fold)."""
         s = self.state
+        if self.auto is not None and seat == self.auto and type_ in AUTO_MARKED:
+            data = {**data, "auto": True}  # a default or autopilot action: not the human's (§2.7)
         if s is None or not _SETTERS:
             seq, rno = (1, 0) if s is None else (s.version + 1, s.round_no)
             ev = make_event(seq, type_, self.at, rno if round_ is None else round_, seat, data,
@@ -117,10 +123,16 @@ def draw_cards(tx: Tx, seat: int, k: int, reason: str) -> None:
         k -= n
 
 
+def turn_deadline(tx: Tx) -> int | None:
+    """§2.7/§3.7 step 6: turn_timeout_s from now, or null when the table has no turn timeout."""
+    t = tx.state.options.get("turn_timeout_s")
+    return None if t is None else tx.at + int(t) * 1000
+
+
 def start_turn(tx: Tx, seat: int, phase: str) -> None:
-    """§3.7 step 6: a new turn id and TurnStarted (deadline null: no turn timeouts yet)."""
+    """§3.7 step 6: a new turn id and TurnStarted with its deadline."""
     tx.emit("TurnStarted", seat, {"seat": seat, "turn_id": tx.state.rnd.turn_id + 1, "phase": phase,
-                                  "deadline": None})
+                                  "deadline": turn_deadline(tx)})
 
 
 def advance(tx: Tx, frm: int, check_limit: bool = True) -> None:
@@ -141,4 +153,5 @@ def advance(tx: Tx, frm: int, check_limit: bool = True) -> None:
         tx.emit("TurnSkipped", n, {"seat": n})
         n = next_active(tx.state, n, d)
     phase = RESPOND_SEVEN if rnd.pending_draw > 0 else PLAY
-    tx.emit("TurnStarted", n, {"seat": n, "turn_id": turn_id + 1, "phase": phase, "deadline": None})
+    tx.emit("TurnStarted", n, {"seat": n, "turn_id": turn_id + 1, "phase": phase,
+                               "deadline": turn_deadline(tx)})

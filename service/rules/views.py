@@ -8,15 +8,19 @@ from typing import Any, Mapping
 from .actions import legal_actions
 from .cards import sort_hand
 from .core import hand_of
+from .inference import as_public
 from .state import INTERMISSION, SCORING, TURN_PHASES, Match
+from .timeouts import autopiloted, turn_due, turn_key
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
     rnd = m.rnd
     live = rnd is not None and m.status == "running"
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
-             "state": s.state, "hand_count": len(hand_of(rnd, s.seat)) if live else 0,
-             "score": s.total} for s in m.seats]
+             "state": "absent" if s.absent and s.state == "active" else s.state,
+             "hand_count": len(hand_of(rnd, s.seat)) if live else 0,
+             "score": s.total, "timeouts": s.timeouts,
+             "removal_deadline": s.removal_deadline if s.absent else None} for s in m.seats]
 
 
 def _table(m: Match) -> dict[str, Any] | None:
@@ -27,7 +31,7 @@ def _table(m: Match) -> dict[str, Any] | None:
             "pending_draw": rnd.pending_draw, "pending_skip": rnd.pending_skip,
             "direction": rnd.direction, "stock_count": len(rnd.stock),
             "discard_count": len(rnd.discard), "discard": list(rnd.discard),
-            "dealer": m.dealer}
+            "dealer": m.dealer, "drew_on": as_public(rnd.drew_on)}
 
 
 def _announcements(m: Match, now: int) -> list[dict[str, Any]]:
@@ -48,7 +52,7 @@ def public_view(m: Match, now: int) -> dict[str, Any]:
     phase = rnd.phase if running and rnd is not None else None
     turn = None
     if running and rnd is not None and phase in TURN_PHASES:
-        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": None}
+        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline}
     return {
         "id": m.id, "variant": m.variant, "name": m.name, "options": _options(m),
         "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
@@ -109,30 +113,41 @@ def seat_view(m: Match, seat: int, now: int) -> SeatView:
 class Due:
     """A follow-up the state calls for: a bot move, scoring, or the next deal."""
 
-    kind: str  # bot | score | deal
+    kind: str  # bot | score | deal | timer
     key: str
     due_at: int
     seat: int | None
     opened_seq: int
 
 
+def absence_work(m: Any) -> tuple[Due, ...]:
+    """§2.7: the removal timer of every open absence (all games, in every phase of the match)."""
+    return tuple(Due("timer", f"absent-{s.seat}-{s.absences}", s.removal_deadline or 0, s.seat, 0)
+                 for s in m.seats if s.absent and s.state == "active")
+
+
 def pending_work(m: Match | None) -> tuple[Due, ...]:
-    """§2.8 and §7.1(3): what the dispatcher should schedule for the current state."""
+    """§2.8, §2.7 and §7.1(3): what the dispatcher should schedule for the current state."""
     if m is None or m.status != "running" or m.rnd is None:
         return ()
     rnd = m.rnd
     if rnd.phase == SCORING:
-        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),)
+        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
     if rnd.phase == INTERMISSION:
         at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),)
+        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absence_work(m)
     if rnd.phase not in TURN_PHASES:
-        return ()
+        return absence_work(m)
     seat = rnd.current
-    if m.seats[seat].kind != "bot" or m.seats[seat].state != "active":
-        return ()
-    due = rnd.phase_at
-    w = rnd.window
-    if w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms:
-        due = max(due, w.opened_at + m.rules.grace_ms)
-    return (Due("bot", f"{seat}-{rnd.phase_seq}", due, seat, rnd.phase_seq),)
+    out: list[Due] = []
+    st = m.seats[seat]
+    if st.state == "active" and (st.kind == "bot" or autopiloted(m, seat)):
+        due = rnd.phase_at
+        w = rnd.window
+        if w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms:
+            due = max(due, w.opened_at + m.rules.grace_ms)
+        out.append(Due("bot", f"{seat}-{rnd.phase_seq}", due, seat, rnd.phase_seq))
+    timer = turn_due(m)
+    if timer is not None:
+        out.append(Due("timer", turn_key(m), timer, seat, rnd.turn_seq))
+    return tuple(out) + absence_work(m) if any(s.absent for s in m.seats) else tuple(out)

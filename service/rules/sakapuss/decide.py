@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import randomness
-from ..model import (CreateMatch, Context, DealRound, Event, FireTimer, JoinSeat, LeaveSeat, PassCard,
-                     RuleViolation, ScoreRound, Slap, StartMatch)
+from ..model import (Autopilot, CreateMatch, Context, DealRound, Event, FireTimer, JoinSeat, LeaveSeat,
+                     PassCard, RuleViolation, ScoreRound, Slap, StartMatch)
 from ..options import BOT_STRENGTHS
 from .flow import deal_round, score_round
 from .play import fire, pass_card, slap
@@ -111,6 +111,10 @@ def decide(state: SakapussMatch | None, command: Any, ctx: Context) -> tuple[Eve
         _check_seat(state, command.seat)
         fn(tx, command)
         return tuple(tx.events)
+    if isinstance(command, Autopilot):
+        _check_seat(state, command.seat)
+        autopilot(tx, command)
+        return tuple(tx.events)
     fn = TABLE.get(type(command))
     if fn is None:
         raise RuleViolation("invalid_action", f"{type(command).__name__} is not a Sakapuss action", 422,
@@ -119,6 +123,23 @@ def decide(state: SakapussMatch | None, command: Any, ctx: Context) -> tuple[Eve
         raise RuleViolation("nothing_to_do", "the match is not running", 409)
     fn(tx, command)
     return tuple(tx.events)
+
+
+def autopilot(tx: Tx, cmd: Autopilot) -> None:
+    """§2.7 bot_autopilot: the easy bot's pass or slap for an absent seat, marked ``auto``."""
+    from ..model import SEAT_ACTIONS
+    from ..timeouts import autopiloted
+    seat = cmd.seat
+    if not autopiloted(tx.m, seat):
+        raise RuleViolation("nothing_to_do", f"seat {seat} is not on autopilot", 409)
+    a = dict(cmd.action)
+    cls = SEAT_ACTIONS.get(a.pop("type", None))
+    fn = SEAT.get(cls)  # type: ignore[arg-type]
+    if fn is None:
+        raise RuleViolation("invalid_action", "unknown autopilot action", 422)
+    tx.auto = seat
+    fn(tx, cls(seat=seat, **a))
+    tx.auto = None
 
 
 def _legal(m: SakapussMatch, seat: Any, now: int) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
+from ..evolve import present, timed_out_seats
 from ..model import Event
 from .state import (INTERMISSION, PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, ScoreEntry,
                     Seat, SRound, rep)
@@ -72,11 +73,12 @@ def _left(m: SakapussMatch, e: Event) -> SakapussMatch:
     seats = list(m.seats)
     s = d["seat"]
     bot = d.get("replaced_by")
+    gone = {"timeouts": 0, "absent": False, "removal_deadline": None}  # §2.7: the absence ends
     if bot:
         seats[s] = rep(seats[s], kind="bot", strength=bot.get("strength"), name=bot.get("name", "bot"),
-                       creator=False)
+                       creator=False, **gone)
         return rep(m, version=e.seq, seats=tuple(seats), replaced=m.replaced + (s,))
-    seats[s] = rep(seats[s], state="left")
+    seats[s] = rep(seats[s], state="left", **gone)
     return rep(m, version=e.seq, seats=tuple(seats))
 
 
@@ -112,6 +114,7 @@ def _dealt(m: SakapussMatch, e: Event) -> SakapussMatch:
 
 @on("PassSubmitted")
 def _pass(m: SakapussMatch, e: Event) -> SakapussMatch:
+    m = present(m, e)  # type: ignore[arg-type]
     s = e.data["seat"]
     kind = e.to_seat[s]["kind"]
     rnd = m.rnd
@@ -140,6 +143,7 @@ def _resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
 
 @on("SlapMade")
 def _slap(m: SakapussMatch, e: Event) -> SakapussMatch:
+    m = present(m, e)  # type: ignore[arg-type]
     d = e.data
     rnd = m.rnd
     if rnd.race is None or rnd.phase != SLAP_RACE:
@@ -177,6 +181,12 @@ def _chance(m: SakapussMatch, e: Event) -> SakapussMatch:
         bottom = removed + (d["card"],)
     deck = m.chance_deck[1:] + bottom
     return rep(m, version=e.seq, chance_deck=deck, parasites=fz({**m.parasites, seat: mine}))
+
+
+@on("TimedOut")
+def _timed_out(m: SakapussMatch, e: Event) -> SakapussMatch:
+    """§2.7/K-12: one more consecutive timeout; the event that marks the seat absent says so."""
+    return rep(m, version=e.seq, seats=timed_out_seats(m.seats, e))
 
 
 @on("RoundEnded")

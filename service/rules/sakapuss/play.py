@@ -1,7 +1,7 @@
 """§6.4-§6.7: sealed pass steps, slaps and races, chance cards, timers, stalemate guard."""
 from __future__ import annotations
 
-from ..model import FireTimer, PassCard, RuleViolation, Slap
+from ..model import FireTimer, LeaveSeat, PassCard, RuleViolation, Slap
 from .state import PASSING, SLAP_RACE, SakapussMatch, complete
 from .tx import Tx, choice
 
@@ -205,20 +205,48 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
             raise RuleViolation("nothing_to_do", "the slap window is still open", 409)
         resolve_race(tx)
         return
+    if live and rnd.phase == PASSING and cmd.key == absent_pass_key(m) and absent_missing(m):
+        _auto_pass(tx, pass_key(m), absent_missing(m))  # K-12: absent seats pass with no waiting
+        return
+    if live and isinstance(cmd.key, str) and cmd.key.startswith("absent-"):
+        from ..timeouts import _absent_seat
+        seat = _absent_seat(m, cmd.key)
+        if seat is not None:
+            if tx.at < (m.seats[seat].removal_deadline or 0):
+                raise RuleViolation("nothing_to_do", f"{cmd.key} is not due yet", 409)
+            from .decide import leave
+            leave(tx, LeaveSeat(seat, "absent_removed"))  # K-15: a bot takes the seat over
+            return
     raise RuleViolation("nothing_to_do", f"{cmd.key} has already closed", 409)
 
 
-def _auto_pass(tx: Tx, key: str) -> None:
-    """§6.4(2), K-12: each missing seat passes a uniformly random card of its hand."""
+def absent_pass_key(m: SakapussMatch) -> str:
+    """The timer that auto-passes the absent seats of the open step at once (K-12, §2.7)."""
+    return f"{pass_key(m)}-absent"
+
+
+def absent_missing(m: SakapussMatch) -> list[int]:
+    """Absent seats under default_actions that have not passed in the open step."""
+    rnd = m.rnd
+    policy = m.options.get("absent_policy", "default_actions")
+    return [s for s in rnd.seats if s not in rnd.passes and m.seats[s].absent
+            and m.seats[s].state == "active" and policy == "default_actions"]
+
+
+def _auto_pass(tx: Tx, key: str, only: list[int] | None = None) -> None:
+    """§6.4(2), K-12: each missing seat (or only the absent ones) passes a uniformly random card
+    of its hand; §2.7: the timeout that reaches max_consecutive_timeouts marks the seat absent."""
+    from ..timeouts import marks_absent
     m = tx.m
     rnd = m.rnd
     for seat in rnd.seats:
-        if seat in rnd.passes:
+        if seat in rnd.passes or (only is not None and seat not in only):
             continue
         hand = tx.m.rnd.hands[seat]
         kind = hand[choice(m, f"auto_pass/{m.round_no}/{rnd.step}/{seat}", len(hand))]
         tx.emit("TimedOut", seat, {"seat": seat, "step": rnd.step, "guarded": key,
-                                   "default_action": "pass_card"})
+                                   "default_action": "pass_card", **marks_absent(tx.m, seat, tx.at)})
         _submit(tx, seat, kind, auto=True)
-    resolve_step(tx)
+    if len(tx.m.rnd.passes) == len(rnd.seats):
+        resolve_step(tx)
 

@@ -9,10 +9,14 @@ from .evolve import evolve
 from .state import SakapussMatch
 
 
+AUTO_MARKED = frozenset({"PassSubmitted", "SlapMade"})
+"""A seat's own actions: without ``auto`` they clear its timeouts and absence (§2.7)."""
+
+
 class Tx:
     """One decide call: the working state, the events so far, the seeds left."""
 
-    __slots__ = ("state", "events", "at", "seeds", "seed_i")
+    __slots__ = ("state", "events", "at", "seeds", "seed_i", "auto")
 
     def __init__(self, state: SakapussMatch | None, ctx: Context) -> None:
         self.state = state
@@ -20,6 +24,7 @@ class Tx:
         self.at = ctx.now
         self.seeds = ctx.seeds
         self.seed_i = 0
+        self.auto: int | None = None  # §2.7: the absent seat the autopilot plays now
 
     @property
     def m(self) -> SakapussMatch:
@@ -31,6 +36,8 @@ class Tx:
              secret: Mapping[str, Any] = EMPTY, round_: int | None = None) -> None:
         """Append one event (seq = version + 1, at = ctx.now) and evolve the working state."""
         s = self.state
+        if self.auto is not None and seat == self.auto and type_ in AUTO_MARKED:
+            data = {**data, "auto": True}  # the autopilot's action, not the human's (§2.7)
         rnd = (s.round_no if s is not None else 0) if round_ is None else round_
         ev = Event(s.version + 1 if s is not None else 1, type_, self.at, rnd, seat, data, to_seat, secret)
         self.state = evolve(s, ev)

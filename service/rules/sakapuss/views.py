@@ -9,7 +9,9 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..views import Due, SeatView
-from .play import pass_key, race_key
+from ..timeouts import autopiloted
+from ..views import absence_work
+from .play import absent_missing, absent_pass_key, pass_key, race_key
 from .state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete
 
 
@@ -40,7 +42,9 @@ def _cards(hand: tuple[str, ...]) -> list[str]:
 def _seats(m: SakapussMatch) -> list[dict[str, Any]]:
     rnd = m.rnd
     live = rnd is not None and m.status == "running" and rnd.phase in LIVE
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength, "state": s.state,
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
+             "state": "absent" if s.absent and s.state == "active" else s.state,
+             "timeouts": s.timeouts, "removal_deadline": s.removal_deadline if s.absent else None,
              "hand_count": len(rnd.hands.get(s.seat, ())) if live else 0,
              "score": m.parasite_total(s.seat) if m.rnd is not None else s.total,
              "parasites": list(m.parasites.get(s.seat, ()))} for s in m.seats]
@@ -152,14 +156,17 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
     if m is None or m.status != "running" or m.rnd is None:
         return ()
     rnd = m.rnd
+    absent = absence_work(m) if any(s.absent for s in m.seats) else ()
     if rnd.phase == SCORING:
-        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),)
+        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absent
     if rnd.phase == INTERMISSION:
         at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),)
+        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absent
     out: list[Due] = []
     if rnd.phase == PASSING:
         out.append(Due("timer", pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
+        if absent and absent_missing(m):  # K-12: absent seats pass with no waiting
+            out.append(Due("timer", absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
         waiting = [s for s in rnd.seats if s not in rnd.passes]
         opened, at, race = rnd.step_opened_seq, rnd.step_opened_at, False
     elif rnd.phase == SLAP_RACE:
@@ -167,11 +174,11 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
         waiting = [s for s in rnd.seats if s not in rnd.race.slaps]
         opened, at, race = rnd.race.opened_seq, rnd.race.opened_at, True
     else:
-        return ()
+        return absent
     for s in waiting:
-        if m.seats[s].kind == "bot" and m.seats[s].state == "active":
+        if (m.seats[s].kind == "bot" and m.seats[s].state == "active") or autopiloted(m, s):
             out.append(Due("bot", f"{s}-{opened}", at + bot_delay_ms(m, s, opened, race), s, opened))
-    return tuple(out)
+    return tuple(out) + absent
 
 
 __all__ = ["legal_actions", "public_view", "private_view", "seat_view", "pending_work",

@@ -69,7 +69,7 @@ class Game:
 
 def crafted(players: int, hands: Sequence[Sequence[str]], starter: str,
             stock: Sequence[str] | None = None, first: int = 0, dealer: int | None = None,
-            variant: str = "prsi", **overrides: Any) -> Game:
+            variant: str = "prsi", deadline: int | None = None, **overrides: Any) -> Game:
     """A running round with exactly these hands, starter and stock (top first), via evolve only."""
     g = Game(players, variant=variant, **overrides)
     m = g.m
@@ -98,7 +98,7 @@ def crafted(players: int, hands: Sequence[Sequence[str]], starter: str,
         ev("CardsDealt", None, {"hand_sizes": {str(i): len(h) for i, h in enumerate(hands)}},
            to_seat={i: {"cards": list(h)} for i, h in enumerate(hands)}),
         ev("StarterTurned", None, {"card": starter}),
-        ev("TurnStarted", first, {"seat": first, "turn_id": 1, "phase": "play", "deadline": None}),
+        ev("TurnStarted", first, {"seat": first, "turn_id": 1, "phase": "play", "deadline": deadline}),
     ]
     g.state = apply(g.state, evs)
     g.events.extend(evs)

@@ -240,7 +240,7 @@ def test_C_19_queen_starter_does_not_lock():
 def test_C_20_eight_with_two_players_moves_again():
     g = game([["8H:0", "9H:0", "10C:0"], ["AD:0", "9D:0"]], "10H:0", variant=FULL)
     evs = g.do(Play(0, "8H"))
-    assert evs[-1].data == {"seat": 0, "turn_id": 2, "phase": "play", "deadline": None}
+    assert evs[-1].data == {"seat": 0, "turn_id": 2, "phase": "play", "deadline": g.now + 45_000}
     g.do(Play(0, "9H", announce=True))
     assert g.m.rnd.window.satisfied and g.m.rnd.current == 1
 

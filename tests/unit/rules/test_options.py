@@ -8,14 +8,14 @@ def test_prsi_defaults_resolve_without_warnings():
     resolved, warnings = resolve_options("prsi", {}, 5)
     assert resolved["hand_size"] == 7 and resolved["deck_copies"] == 2
     assert resolved["card_points"]["J"] == 20 and resolved["penalty_limit"] == 200
-    assert resolved["turn_timeout_s"] is None and resolved["bot_strength"] in ("easy", "medium")
+    assert resolved["turn_timeout_s"] == 45 and resolved["bot_strength"] in ("easy", "medium")
     assert warnings == []
 
 
 def test_every_bad_explicit_option_is_named():
     with pytest.raises(OptionError) as exc:
         resolve_options("prsi", {"nope": 1, "hand_size": 9, "jack_wild": "yes",
-                                 "turn_timeout_s": 30, "bot_strength": "godlike"}, 5)
+                                 "turn_timeout_s": 5, "bot_strength": "godlike"}, 5)
     names = {e["option"] for e in exc.value.errors}
     assert names == {"nope", "hand_size", "jack_wild", "turn_timeout_s", "bot_strength"}
     assert exc.value.code == "invalid_option" and exc.value.status == 422

@@ -14,7 +14,8 @@ from service.rules.cards import RANKS, SHORT
 from service.rules.engine import decide, evolve, legal_actions, pending_work
 from service.rules.engine import replay as _replay
 from service.rules.evolve import MEMO
-from service.rules.model import Context, DealRound, JoinSeat, LeaveSeat, Play, RuleViolation, ScoreRound, StartMatch
+from service.rules.model import (Context, DealRound, FireTimer, JoinSeat, LeaveSeat, Play, RuleViolation,
+                                 ScoreRound, StartMatch)
 from service.rules.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS, resolve_options
 from service.rules.state import TURN_PHASES
 
@@ -107,7 +108,8 @@ def _probe(g: Game, rng: random.Random) -> None:
         decide(m, to_command(cur, a), g.ctx())
 
 
-def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float = 0.0) -> int:
+def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float = 0.0,
+               timeouts: float = 0.0) -> int:
     g = run.g
     run.step(StartMatch())
     moves = 0
@@ -129,6 +131,10 @@ def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float 
         if churn and rng.random() < churn:
             _churn(run, rng)
             continue
+        timers = [d for d in work if d.kind == "timer"]
+        if timers and timeouts and rng.random() < timeouts:
+            _time_out(run, rng, timers)  # §2.7: the clock jumps past a deadline
+            continue
         acts = [(s, a) for s in g.m.active_seats() for a in legal_actions(g.m, s, g.now)]
         assert acts, "the union of legal actions is never empty"
         if all(a["type"] == "announce" for _, a in acts) and rng.random() < 0.5:
@@ -143,6 +149,22 @@ def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float 
     assert replay(g.events) == g.m
     assert g.events[-1].type == "SeedsRevealed"
     return moves
+
+
+def _time_out(run: Run, rng: random.Random, timers: list) -> None:
+    """Jump the clock to a due timer (a turn's deadline, or an absence's removal) and fire it;
+    firing it again, or early, does nothing."""
+    g = run.g
+    due = rng.choice(timers)
+    if due.due_at > g.now:
+        with pytest.raises(RuleViolation) as early:
+            decide(g.state, FireTimer(due.key), g.ctx(due.due_at - 1))
+        assert early.value.code == "nothing_to_do"
+    g.now = max(g.now, due.due_at)
+    run.step(FireTimer(due.key))
+    with pytest.raises(RuleViolation) as again:
+        decide(g.state, FireTimer(due.key), g.ctx())
+    assert again.value.code == "nothing_to_do"
 
 
 def _churn(run: Run, rng: random.Random) -> None:
@@ -167,9 +189,10 @@ def test_random_playouts_of_every_preset(preset, chunk):
     for seed in range(chunk, MATCHES[preset], CHUNKS):
         rng = random.Random(seed)
         g = Game(rng.randint(2, 5 if preset != "mau-mau-classic-full" else 4), seed=f"{preset}/{seed}",
-                 variant=preset, max_turns_per_round=200, **limit)
+                 variant=preset, max_turns_per_round=200, max_consecutive_timeouts=rng.randint(1, 3),
+                 absent_policy=rng.choice(("default_actions", "bot_autopilot")), **limit)
         run = Run(g)
-        total += play_match(run, rng)
+        total += play_match(run, rng, timeouts=0.05 if seed % 2 else 0.0)
         if seed % 8 == chunk:
             run.redecide()
     assert total > 0
@@ -203,7 +226,8 @@ ENUMS = {
     "joiner_initial_score": ("worst_active", "zero", "average_active"),
 }
 INTS = {"max_draws_per_turn": (1, 3), "seven_draw_count": (1, 4), "jack_end_multiplier": (2, 4),
-        "announce_penalty_cards": (0, 3), "penalty_limit": (50, 250), "max_turns_per_round": (50, 150)}
+        "announce_penalty_cards": (0, 3), "penalty_limit": (50, 250), "max_turns_per_round": (50, 150),
+        "max_consecutive_timeouts": (1, 3)}
 EFFECT_RANKS = ("wild_rank", "draw_rank", "skip_rank", "reverse_rank", "extra_card_rank", "lock_rank",
                 "lock_target_rank")
 
@@ -241,5 +265,5 @@ def test_random_playouts_of_valid_option_mixes(mix, seed):
              **overrides)
     assert dict(g.m.options) == resolved
     run = Run(g)
-    play_match(run, rng, probe_every=11, churn=0.002)
+    play_match(run, rng, probe_every=11, churn=0.002, timeouts=0.02)
     run.redecide()

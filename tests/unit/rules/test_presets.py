@@ -43,7 +43,7 @@ def test_traditional_ace_skip_is_countered_by_an_ace_then_accepted():
                     ["8D:0", "9C:0", "KS:0"]], "10H:0", variant=TRAD)
     evs = g.do(Play(0, "AH"))
     assert types(evs) == ["CardPlayed", "TurnStarted"]
-    assert evs[-1].data == {"seat": 1, "turn_id": 2, "phase": RESPOND_SKIP, "deadline": None}
+    assert evs[-1].data == {"seat": 1, "turn_id": 2, "phase": RESPOND_SKIP, "deadline": g.now + 45_000}
     assert legal_actions(g.m, 1, g.now) == [{"type": "play", "card": "AS:0"}, {"type": "accept_skip"}]
     g.do(Play(1, "AS"))
     assert (g.m.rnd.current, g.m.rnd.phase) == (2, RESPOND_SKIP)

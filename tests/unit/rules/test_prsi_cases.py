@@ -60,7 +60,7 @@ def test_p04_eight_two_players_same_player_new_turn():
     g = two([["8H:0", "2C:0", "3C:0"], ["4D:0", "4S:0"]])
     evs = g.do(Play(0, "8H"))
     assert types(evs) == ["CardPlayed", "TurnSkipped", "TurnStarted"]
-    assert evs[-1].data == {"seat": 0, "turn_id": 2, "phase": "play", "deadline": None}
+    assert evs[-1].data == {"seat": 0, "turn_id": 2, "phase": "play", "deadline": g.now + 45_000}
 
 
 def test_p05_ace_as_last_card_wins():
@@ -249,7 +249,7 @@ def test_p22_leaver_facing_pending_seven_cancelled():
     assert g.m.rnd.current == 1 and g.m.rnd.pending_draw == 2
     evs = g.do(LeaveSeat(1))
     assert types(evs) == ["SeatLeft", "ShuffleCommitted", "TurnStarted"]
-    assert evs[-1].data == {"seat": 2, "turn_id": 3, "phase": "play", "deadline": None}
+    assert evs[-1].data == {"seat": 2, "turn_id": 3, "phase": "play", "deadline": g.now + 45_000}
     assert g.m.rnd.pending_draw == 0 and g.m.rnd.stock[-2:] == tuple(evs[1].secret["order"])
     assert set(evs[1].secret["order"]) == {"4D:0", "4S:0"} and "hand" in evs[0].secret
 
@@ -306,4 +306,4 @@ def test_start_requires_two_and_once():
     g.do(JoinSeat("b"))
     g.start()
     refused(g, StartMatch(), "already_started", 409)
-    assert pending_work(g.m) == ()
+    assert [d.kind for d in pending_work(g.m)] == ["timer"]  # the first turn's timeout (§2.7)

@@ -10,7 +10,7 @@ import pytest
 from service.bots import sakapuss_easy
 from service.eventstore.codec import decode, encode
 from service.rules import engine
-from service.rules.model import DealRound, FireTimer, LeaveSeat, PassCard, ScoreRound, SEAT_ACTIONS
+from service.rules.model import Autopilot, DealRound, FireTimer, LeaveSeat, PassCard, ScoreRound, SEAT_ACTIONS
 from service.rules.sakapuss.flow import chance_deck_cards
 
 from .helpers import Sak
@@ -109,7 +109,9 @@ def playout(seed: int) -> Sak:
                 false_slap_mode=rng.choice(["void_race_continue", "both_penalties_end_round"]),
                 non_slappers_policy=rng.choice(["all_draw", "one_random"]),
                 slap_grace_steps=rng.choice([0, 1]), tie_break=rng.choice(["shared", "fewer_parasite_cards"]),
-                round_intermission_s=rng.choice([0, 5]), pass_direction=rng.choice(["left", "right"]))
+                round_intermission_s=rng.choice([0, 5]), pass_direction=rng.choice(["left", "right"]),
+                max_consecutive_timeouts=rng.choice([1, 2, 3]), absent_removal_s=60,
+                absent_policy=rng.choice(["default_actions", "bot_autopilot"]))
     g = Sak(n, seed=f"play{seed}", bots=rng.choice([0, 1, 2]), **opts)
     rounds_checked = 0
     for _ in range(5000):
@@ -136,7 +138,8 @@ def playout(seed: int) -> Sak:
                 assert action in [dict(a) for a in view.legal_actions]
                 if action["type"] == "slap":
                     assert len(set(view.hand)) == 1 or view.public["phase"] == "slap_race"
-                g.do(_to_cmd(d.seat, action))
+                absent = g.m.seats[d.seat].absent  # §2.7 bot_autopilot plays an absent human seat
+                g.do(Autopilot(d.seat, action) if absent else _to_cmd(d.seat, action))
             else:
                 cmd = {"score": ScoreRound, "deal": DealRound}.get(d.kind)
                 g.do(cmd(int(d.key)) if cmd else FireTimer(d.key))
