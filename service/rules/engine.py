@@ -11,7 +11,8 @@ from .model import (AcceptSkip, Announce, Autopilot, Context, CreateMatch, DealR
                     TakePenalty)
 from .shedding import decide_seat_action
 from .state import Match
-from .table import create, deal, join, leave, score, start
+from .common import create
+from .table import deal, join, leave, score, start
 from .timeouts import autopilot, fire
 from .tx import Tx
 from .views import Due, SeatView

@@ -1,26 +1,13 @@
 """decide for table-level commands: create, join (§3.10), start, leave (§3.10), score, deal."""
 from __future__ import annotations
 
-from . import randomness
 from .core import next_active
 from .flow import deal_round, end_match, score_round
-from .model import CreateMatch, DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from .model import DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
 from .options import BOT_STRENGTHS
-from .state import INTERMISSION, SCORING, TURN_PHASES, Match
+from .state import INTERMISSION, SCORING, TURN_PHASES
 from .tx import Tx, shuffle, start_turn
 from .state import PLAY
-
-
-def create(tx: Tx, cmd: CreateMatch) -> None:
-    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0])."""
-    if tx.state is not None:
-        raise RuleViolation("already_exists", "the match already exists", 409)
-    seed = tx.next_seed()
-    tx.emit("MatchCreated", None, {
-        "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
-        "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
-        "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
-    }, secret={"match_seed": seed.hex()})
 
 
 def join(tx: Tx, cmd: JoinSeat) -> None:

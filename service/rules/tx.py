@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from . import randomness
 from .core import next_active
 from .evolve import HANDLERS, MEMO, evolve
-from .model import EMPTY, Context, Event, NeedMoreSeeds
+from .common import SeedTx, shuffle  # noqa: F401  (shuffle is re-exported for the game modules)
+from .model import EMPTY, Context, Event
 from .state import PLAY, RESPOND_SEVEN, RESPOND_SKIP, Match, rep_version
 
 _FIELDS = ("seq", "type", "at", "round", "seat", "data", "to_seat", "secret")
@@ -39,18 +39,13 @@ def make_event(seq: int, type_: str, at: int, round_: int, seat: int | None, dat
     return e
 
 
-class Tx:
-    """One decide call: the working state, the events so far, the seeds left."""
+class Tx(SeedTx):
+    """One decide call of the shedding games: folds with the memoized shedding handlers."""
 
-    __slots__ = ("state", "events", "at", "seeds", "seed_i", "auto")
+    __slots__ = ()
 
     def __init__(self, state: Match | None, ctx: Context) -> None:
-        self.state = state
-        self.events: list[Event] = []
-        self.at = ctx.now
-        self.seeds = ctx.seeds
-        self.seed_i = 0
-        self.auto: int | None = None  # §2.7: the seat whose actions the server performs now
+        super().__init__(state, ctx)
         if len(MEMO) > MEMO_MAX:  # the memo only serves the caller's fold of recent decides
             MEMO.clear()
 
@@ -82,24 +77,6 @@ class Tx:
         MEMO[id(ev)] = (ev, s, new)
         self.state = new
         self.events.append(ev)
-
-    def next_seed(self) -> bytes:
-        """§2.3: every shuffle consumes the next fresh seed of the context."""
-        if self.seed_i >= len(self.seeds):
-            raise NeedMoreSeeds(self.seed_i + 1)
-        seed = self.seeds[self.seed_i]
-        self.seed_i += 1
-        return seed
-
-
-def shuffle(tx: Tx, what: str, cards: tuple[str, ...], **extra: Any) -> tuple[str, ...]:
-    """§2.3 commit, record, reveal: ShuffleCommitted with the seed and order kept secret."""
-    seed = tx.next_seed()
-    order = randomness.shuffled(seed, cards, "shuffle")
-    data = {"what": what, "count": len(cards), "commitment": randomness.commitment(seed),
-            "algorithm": randomness.ALGORITHM, **extra}
-    tx.emit("ShuffleCommitted", None, data, secret={"seed": seed.hex(), "order": list(order)})
-    return order
 
 
 def draw_cards(tx: Tx, seat: int, k: int, reason: str) -> None:

@@ -33,7 +33,8 @@ def test_bot_delay_is_a_later_due_time(table: Table) -> None:
 def test_a_bot_job_moves_once_however_often_it_runs(table: Table) -> None:
     gid, owner, me = _bot_first(table, [0, 0])
     store = table.service.store
-    claimed = [c for s in SHARDS for c in store.claim_due(s, 2**62, 60_000)]
+    claimed = [c for s in SHARDS for c in store.claim_due(s, 2**62, 60_000)
+               if c.payload["game"] == gid and c.payload["kind"] == "bot"]
     version = table.view(gid)["version"]
     outcomes = [table.service.run_followup(dict(claimed[0].payload)) for _ in range(5)]
     assert outcomes[0] == "moved" and set(outcomes[1:]) == {"closed"}

@@ -3,26 +3,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import randomness
 from ..model import (Autopilot, CreateMatch, Context, DealRound, Event, FireTimer, JoinSeat, LeaveSeat,
                      PassCard, RuleViolation, ScoreRound, Slap, StartMatch)
 from ..options import BOT_STRENGTHS
 from .flow import deal_round, score_round
 from .play import fire, pass_card, slap
 from .state import INTERMISSION, SCORING, SakapussMatch
+from ..common import create
 from .tx import Tx
-
-
-def create(tx: Tx, cmd: CreateMatch) -> None:
-    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0])."""
-    if tx.state is not None:
-        raise RuleViolation("already_exists", "the match already exists", 409)
-    seed = tx.next_seed()
-    tx.emit("MatchCreated", None, {
-        "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
-        "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
-        "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
-    }, secret={"match_seed": seed.hex()})
 
 
 def join(tx: Tx, cmd: JoinSeat) -> None:

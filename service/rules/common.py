@@ -1,0 +1,64 @@
+"""What every game's decide shares: the seed source, committed shuffles, MatchCreated.
+
+Each game keeps its own emitter (``Tx``) because it folds with its own ``evolve``; both
+subclass ``SeedTx`` and get these steps from here, written once.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from . import randomness
+from .model import Context, CreateMatch, Event, NeedMoreSeeds, RuleViolation
+
+
+class Emitter(Protocol):
+    state: Any
+
+    def emit(self, type_: str, seat: int | None, data: Any, to_seat: Any = ..., secret: Any = ...,
+             round_: int | None = None) -> None: ...
+
+    def next_seed(self) -> bytes: ...
+
+
+class SeedTx:
+    """One decide call: the working state, the events so far, the fresh seeds left (§2.3)."""
+
+    __slots__ = ("state", "events", "at", "seeds", "seed_i", "auto")
+
+    def __init__(self, state: Any, ctx: Context) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.at = ctx.now
+        self.seeds = ctx.seeds
+        self.seed_i = 0
+        self.auto: int | None = None  # §2.7: the seat whose actions the server performs now
+
+    def next_seed(self) -> bytes:
+        """§2.3: every shuffle consumes the next fresh seed of the context."""
+        if self.seed_i >= len(self.seeds):
+            raise NeedMoreSeeds(self.seed_i + 1)
+        seed = self.seeds[self.seed_i]
+        self.seed_i += 1
+        return seed
+
+
+def shuffle(tx: Emitter, what: str, cards: tuple[str, ...], **extra: Any) -> tuple[str, ...]:
+    """§2.3 commit, record, reveal: ShuffleCommitted with the seed and order kept secret."""
+    seed = tx.next_seed()
+    order = randomness.shuffled(seed, cards, "shuffle")
+    data = {"what": what, "count": len(cards), "commitment": randomness.commitment(seed),
+            "algorithm": randomness.ALGORITHM, **extra}
+    tx.emit("ShuffleCommitted", None, data, secret={"seed": seed.hex(), "order": list(order)})
+    return order
+
+
+def create(tx: Emitter, cmd: CreateMatch) -> None:
+    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0])."""
+    if tx.state is not None:
+        raise RuleViolation("already_exists", "the match already exists", 409)
+    seed = tx.next_seed()
+    tx.emit("MatchCreated", None, {
+        "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
+        "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
+        "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
+    }, secret={"match_seed": seed.hex()})
