@@ -28,9 +28,9 @@ Chain (RULES §7.3, in order):
 H13: every play that leaves one card is chosen in its ``announce: true`` form.
 H4: the view's public ``table.drew_on`` caps (a seat that drew on suit S holds at most cap S cards)
 feed ``void_probs``; step 4 prefers, after the tempo bonuses, a card whose suit the next player is
-likely void in (``VOID_PREF``). Jacks are held for wins (``DUMP_JACKS`` off: measured better for
-going out first than dumping the 20-point jack early). The other module constants are tuning
-knobs kept at the measured defaults.
+likely void in (``VOID_PREF``). H2's exception is kept (``DUMP_JACKS``): a 20-point jack is dumped
+once an opponent is down to 2 cards (turning it off measured within noise for going out first).
+The other module constants are tuning knobs kept at the measured defaults.
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ Action = Mapping[str, Any]
 SEVEN_EARLY = -1
 KEEP_SEVEN = True
 SEVEN_MULTI = None
-DUMP_JACKS = False
+DUMP_JACKS = True  # RULES §7.3 H2: dump a costly jack once an opponent is down to 2 cards
 HOLD_JACKS = True
 VOID_PREF = 0.6
 CALL_VOID = 0.0
