@@ -7,6 +7,7 @@ import time
 from functools import lru_cache
 
 from service import metrics
+from service.app.errors import AppError
 from service.app.games import GameService
 from service.settings import Settings
 
@@ -21,16 +22,25 @@ def _service() -> GameService:
 
 
 def run_due(payload: dict, shard: str, job_id: str) -> str:
-    """Run a bot turn, a round's scoring or the next deal; a no-op once what it serves closed."""
+    """Run a bot turn, a round's scoring or the next deal; a no-op once what it serves closed.
+
+    The lease is released only when the work is done (or can never be done). A job that fails
+    for any other reason (Redis unreachable, conflicts to the end) keeps its lease, so the
+    dispatcher's watchdog dispatches it again when the lease runs out.
+    """
     svc = _service()
     _fault_injection(payload)
     try:
         outcome = svc.run_followup(payload)
-        metrics.FOLLOWUPS.labels(payload.get("kind", "?"), outcome).inc()
-        log.debug("%s: %s", job_id, outcome)
-        return outcome
-    finally:
-        svc.store.finish_due(shard, job_id)
+    except AppError as exc:
+        if exc.code != "game_corrupted":
+            raise
+        log.error("%s: game corrupted, dropping the job: %s", job_id, exc.detail)
+        outcome = "corrupted"
+    metrics.FOLLOWUPS.labels(payload.get("kind", "?"), outcome).inc()
+    svc.store.finish_due(shard, job_id)
+    log.debug("%s: %s", job_id, outcome)
+    return outcome
 
 
 def _fault_injection(payload: dict) -> None:

@@ -44,12 +44,17 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
 
 
 def _lazy(settings: Settings) -> Any:
-    """Without REDIS_URL the app can still be built (e.g. to write openapi.yaml); requests fail clearly."""
+    """Without REDIS_URL the app can still be built (e.g. to write openapi.yaml); the service is
+    built on first use, once, and fails clearly if REDIS_URL is still missing."""
     from service.wiring import build_service
 
     class Lazy:
+        _svc: Any = None
+
         def __getattr__(self, name: str) -> Any:
-            return getattr(build_service(settings), name)
+            if Lazy._svc is None:
+                Lazy._svc = build_service(settings)
+            return getattr(Lazy._svc, name)
 
     return Lazy()
 

@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 from service.api import schemas as s
 from service.api.errors import PROBLEM
 from service.api.http import bearer, game_id_or_404, idempotency, json_response, precondition, service
+from service.app.auth import SPECTATOR, Caller
 from service.rules.options import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
@@ -45,9 +46,9 @@ class GamesView(MethodView):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
         out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency())
-        render = svc.render(out, _caller_for(out))
+        render = svc.render(out, Caller("owner"))
         render.setdefault("owner_token", None)
-        return json_response(render, out.status, out.state.version, Location=f"/v1/games/{out.game_id}")
+        return _written(render, out.status, Location=f"/v1/games/{out.game_id}")
 
     @blp.arguments(s.LobbyQuery, location="query")
     @blp.response(200, s.LobbyPage)
@@ -92,7 +93,7 @@ class SeatsView(MethodView):
         out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency())
         render = svc.render(out, caller)
         render.setdefault("token", None)
-        return json_response(render, out.status, out.state.version)
+        return _written(render, out.status)
 
 
 @blp.route("/games/<game_id>/seats/<int:seat>")
@@ -104,9 +105,9 @@ class SeatView(MethodView):
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        out = svc.leave(gid, caller, seat, idempotency())
-        viewer = caller if caller.seat != seat else type(caller)("spectator")
-        return json_response(svc.render(out, viewer), out.status, out.state.version)
+        out = svc.leave(gid, caller, seat, idempotency(), precondition(None))
+        viewer = caller if caller.seat != seat else SPECTATOR
+        return _written(svc.render(out, viewer), out.status)
 
 
 @blp.route("/games/<game_id>/start")
@@ -118,8 +119,8 @@ class StartView(MethodView):
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        out = svc.start(gid, caller, idempotency())
-        return json_response(svc.render(out, caller), out.status, out.state.version)
+        out = svc.start(gid, caller, idempotency(), precondition(None))
+        return _written(svc.render(out, caller), out.status)
 
 
 @blp.route("/games/<game_id>/actions")
@@ -134,7 +135,7 @@ class ActionsView(MethodView):
         caller = svc.authenticate(gid, bearer())
         pre = precondition(body.pop("expected_version", None))
         out = svc.act(gid, caller, body, pre, idempotency())
-        return json_response(svc.render(out, caller), out.status, out.state.version)
+        return _written(svc.render(out, caller), out.status)
 
     @blp.response(200, s.LegalActions)
     @_errors(401, 403, 404)
@@ -174,8 +175,8 @@ class EventsView(MethodView):
 
 
 def _last_event_id(default: int) -> int:
-    raw = request.headers.get("Last-Event-ID", "")
-    return int(raw) if raw.isdigit() else default
+    raw = request.headers.get("Last-Event-ID", "").strip()
+    return min(int(raw), 2**53) if raw.isascii() and raw.isdigit() and len(raw) < 20 else default
 
 
 def _sse(svc, gid: str, caller, after: int, heartbeat_s: float = 15.0, max_s: float = 300.0):
@@ -228,7 +229,8 @@ class VerifyView(MethodView):
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        return json_response(svc.verify(gid, caller))
+        report = svc.verify(gid, caller)
+        return json_response(report, 200, report["events"])
 
 
 @blp.route("/games/<game_id>/state")
@@ -241,10 +243,10 @@ class StateAtView(MethodView):
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        return json_response(svc.state_at(gid, caller, query["at"]), 200)
+        view = svc.state_at(gid, caller, query["at"])
+        return json_response(view, 200, view["version"])
 
 
-def _caller_for(out):
-    from service.app.auth import Caller
-
-    return Caller("owner")
+def _written(body: dict, status: int, **headers: str):
+    """A write's answer; its ETag is the version in the body (a replay's is the first answer's)."""
+    return json_response(body, status, body["version"], **headers)

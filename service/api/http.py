@@ -61,7 +61,8 @@ def idempotency() -> Idempotency | None:
     except orjson.JSONDecodeError:
         canonical = raw
     digest = hashlib.sha256(request.method.encode() + b" " + request.path.encode() + b"\n" + canonical).hexdigest()
-    return Idempotency(hashlib.sha256(key.encode()).hexdigest()[:40], digest)
+    return Idempotency(hashlib.sha256(key.encode()).hexdigest()[:40], digest,
+                       hashlib.sha256(b"meow-idempotency-seal\0" + key.encode()).digest())
 
 
 def json_response(body: Any, status: int = 200, version: int | None = None, **headers: str) -> Response:

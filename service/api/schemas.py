@@ -6,7 +6,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 SUITS = ("C", "D", "H", "S")
-ACTION_TYPES = ("play", "draw", "pass", "take_penalty", "accept_skip", "announce", "challenge", "pass_card", "slap")
+ACTION_TYPES = ("play", "draw", "pass", "take_penalty", "accept_skip", "announce", "pass_card", "slap")
 FIELDS_BY_TYPE = {
     "play": {"card", "called_suit", "announce"},
     "draw": {"announce"},
@@ -14,12 +14,20 @@ FIELDS_BY_TYPE = {
     "take_penalty": {"announce"},
     "accept_skip": {"announce"},
     "announce": set(),
-    "challenge": {"target"},
     "pass_card": {"kind", "step"},
     "slap": {"seen_step"},
 }
-REQUIRED_BY_TYPE = {"play": {"card"}, "challenge": {"target"}, "pass_card": {"kind", "step"}, "slap": {"seen_step"}}
-STRICT_BOOL = {"truthy": {True}, "falsy": {False}}
+REQUIRED_BY_TYPE = {"play": {"card"}, "pass_card": {"kind", "step"}, "slap": {"seen_step"}}
+MAX_SEQ = 2**53  # JSON-safe; no game gets near it
+
+
+class StrictBoolean(fields.Boolean):
+    """Only JSON true/false (marshmallow's Boolean would take 1, 1.0 or "true")."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class Strict(Schema):
@@ -54,11 +62,10 @@ class Action(Strict):
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
     card = fields.String(validate=validate.Regexp(r"^(10|[2-9JQKA])[CDHS](:[0-9])?$"), metadata={"example": "JH:0"})
     called_suit = fields.String(validate=validate.OneOf(SUITS), allow_none=True)
-    announce = fields.Boolean(**STRICT_BOOL)
+    announce = StrictBoolean()
     kind = fields.String(validate=validate.Length(1, 20))
     step = fields.Integer(strict=True, validate=validate.Range(min=1))
     seen_step = fields.Integer(strict=True, validate=validate.Range(min=0))
-    target = fields.Integer(strict=True, validate=validate.Range(min=0))
     expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
 
     @validates_schema
@@ -77,11 +84,11 @@ class LobbyQuery(Strict):
     status = fields.String(validate=validate.OneOf(("open", "running", "finished")))
     variant = fields.String()
     limit = fields.Integer(validate=validate.Range(1, 100), load_default=20)
-    cursor = fields.String()
+    cursor = fields.String(validate=validate.Regexp(r"^\d{1,16}:[0-9a-f]{16}$", error="not a cursor from a previous page"))
 
 
 class EventsQuery(Strict):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=validate.Range(0, MAX_SEQ), load_default=0)
     wait = fields.Float(validate=validate.Range(0, 30), load_default=0.0)
 
 
@@ -171,7 +178,7 @@ class EventsPage(Schema):
 
 
 class StateQuery(Strict):
-    at = fields.Integer(required=True, validate=validate.Range(min=1))
+    at = fields.Integer(required=True, validate=validate.Range(1, MAX_SEQ))
 
 
 class AuditEvent(Schema):

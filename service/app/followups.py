@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Iterable
+from typing import Any
 
 from service.eventstore.contract import FollowUp
 from service.rules import engine
@@ -16,13 +16,18 @@ def job_id(game_id: str, due: Any) -> str:
     return f"{due.kind}-{game_id}-{due.key}"
 
 
+def match_key(state: Any) -> bytes:
+    """The secret match seed (revealed when the match ends), keying everything a bot draws."""
+    return bytes.fromhex(state.match_seed) if getattr(state, "match_seed", "") else state.id.encode()
+
+
 def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
     """A delay drawn from bot_delay_ms[strength], seeded by (match, version, seat) (RULES §7.1)."""
     strength = next((s.strength for s in state.seats if s.seat == seat), None) or "easy"
     lo, hi = state.options.get("bot_delay_ms", {}).get(strength, [0, 0])
     if hi <= lo:
         return int(lo)
-    digest = hmac.new(game_id.encode(), f"bot_delay/{version}/{seat}".encode(), hashlib.sha256).digest()
+    digest = hmac.new(match_key(state), f"bot_delay/{version}/{seat}".encode(), hashlib.sha256).digest()
     return int(lo) + int.from_bytes(digest[:8], "big") % (int(hi) - int(lo) + 1)
 
 
@@ -45,7 +50,3 @@ def new_followups(game_id: str, before: Any, after: Any) -> list[FollowUp]:
         for d in engine.pending_work(after)
         if job_id(game_id, d) not in known
     ]
-
-
-def all_followups(game_id: str, state: Any) -> Iterable[FollowUp]:
-    return [to_followup(game_id, state, d) for d in engine.pending_work(state)]

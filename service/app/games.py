@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -61,8 +62,26 @@ class Precondition:
 
 @dataclass(frozen=True)
 class Idempotency:
-    key: str
+    key: str  # a hash of the client's key: names the stored record
     request_hash: str
+    secret: bytes = b""  # another hash of the client's key, never stored: seals tokens in the record
+
+    def seal(self, name: str, value: str) -> str:
+        """XOR with an HMAC keystream: only a caller holding the raw key can open it again."""
+        raw = value.encode()
+        return bytes(a ^ b for a, b in zip(raw, self._stream(name, len(raw)))).hex()
+
+    def unseal(self, name: str, sealed: str) -> str:
+        raw = bytes.fromhex(sealed)
+        return bytes(a ^ b for a, b in zip(raw, self._stream(name, len(raw)))).decode()
+
+    def _stream(self, name: str, n: int) -> bytes:
+        out = b""
+        counter = 0
+        while len(out) < n:
+            out += hmac.new(self.secret, f"seal/{name}/{counter}".encode(), hashlib.sha256).digest()
+            counter += 1
+        return out[:n]
 
 
 @dataclass
@@ -93,17 +112,17 @@ class GameService:
         """The folded state and the hash-chain head at its version."""
         cached = self.cache.get(game_id)
         state, head = cached if cached is not None else (None, GENESIS)
-        seq = 0
         try:
             stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
-            for item in stored:
-                seq = item.event.seq
-                state = engine.evolve(state, item.event)
-                head = item.hash or head
         except CorruptEvent as exc:
             raise AppError("game_corrupted", 500, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
-        except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
-            raise AppError("game_corrupted", 500, f"event {seq} of this game cannot be applied", seq=seq) from exc
+        for item in stored:
+            try:
+                state = engine.evolve(state, item.event)
+            except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
+                seq = item.event.seq
+                raise AppError("game_corrupted", 500, f"event {seq} of this game cannot be applied", seq=seq) from exc
+            head = item.hash or head
         if state is None:
             raise not_found()
         if stored:
@@ -131,13 +150,13 @@ class GameService:
         return state, view
 
     def legal_actions(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
-        if caller.seat is None:
-            raise forbidden("only a seated player has actions")
+        _require_seat(caller)
         state = self.load(game_id)
         return state, engine.legal_actions(state, caller.seat, self.clock())
 
     def events(self, game_id: str, caller: Caller, after: int, wait_s: float) -> tuple[Any, list[dict[str, Any]]]:
         state = self.load(game_id)
+        after = min(after, state.version)  # nothing lies beyond the version (and Redis ids are bounded)
         if wait_s > 0 and state.version <= after:
             self.store.wait(game_id, after, min(wait_s, self.settings.max_wait_s))
             state = self.load(game_id)
@@ -209,9 +228,9 @@ class GameService:
         cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name)
         tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode()}
         out = self._execute(game_id, SPECTATOR, lambda s: cmd, idem=idem, tokens=tokens, status=201,
-                            extra={"id": game_id, "warnings": warnings}, new_game=True)
-        if not out.replayed:
-            out.extra["owner_token"] = owner
+                            extra={"id": game_id, "warnings": warnings}, new_game=True,
+                            sealed={"owner_token": owner})
+        out.extra.setdefault("owner_token", owner)
         return out
 
     def join(self, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
@@ -238,16 +257,17 @@ class GameService:
             return out
 
         out = self._execute(game_id, caller, lambda s: JoinSeat(name or "", "human", None, creator), idem=idem,
-                            status=201, tokens_from=tokens_for, extra_from=_seat_extra)
-        if not out.replayed:
-            out.extra["token"] = token
+                            status=201, tokens_from=tokens_for, extra_from=_seat_extra, sealed={"token": token})
+        out.extra.setdefault("token", token)
         return out
 
-    def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None) -> Outcome:
+    def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None,
+              pre: Precondition | None = None) -> Outcome:
         if not (caller.is_owner or (caller.role == "seat" and caller.seat == seat)):
             raise forbidden("only that seat or the owner can remove a seat")
         tokens, revoke = self._seat_tokens_revoked(game_id, seat)
-        return self._execute(game_id, caller, lambda s: LeaveSeat(seat), idem=idem, tokens=tokens, revoke=revoke)
+        return self._execute(game_id, caller, lambda s: LeaveSeat(seat), idem=idem, tokens=tokens, revoke=revoke,
+                             pre=pre)
 
     def _seat_tokens_revoked(self, game_id: str, seat: int) -> tuple[dict[str, bytes], list[str]]:
         """§3.10: the leaver's seat token is revoked; an owner who held that seat stays owner."""
@@ -263,15 +283,15 @@ class GameService:
                 tokens[owner_hash.decode()] = role_record("owner")
         return tokens, revoke
 
-    def start(self, game_id: str, caller: Caller, idem: Idempotency | None = None) -> Outcome:
+    def start(self, game_id: str, caller: Caller, idem: Idempotency | None = None,
+              pre: Precondition | None = None) -> Outcome:
         if not caller.is_owner:
             raise forbidden("only the owner starts the game")
-        return self._execute(game_id, caller, lambda s: StartMatch(), idem=idem)
+        return self._execute(game_id, caller, lambda s: StartMatch(), idem=idem, pre=pre)
 
     def act(self, game_id: str, caller: Caller, action: dict[str, Any], pre: Precondition | None,
             idem: Idempotency | None) -> Outcome:
-        if caller.seat is None:
-            raise forbidden("actions need a seat token")
+        _require_seat(caller)
         action = dict(action)
         kind = action.pop("type")
         if kind not in SEAT_ACTIONS:
@@ -333,7 +353,7 @@ class GameService:
             view = engine.seat_view(state, seat, now)
             if not view.legal_actions:  # another seat's announcement grace holds closing actions back
                 return self._defer_bot(game_id, seat, opened_seq, now)
-            action = dict(choose_for(state, seat)(view, _bot_rng(game_id, state.version, seat)))
+            action = dict(choose_for(state, seat)(view, _bot_rng(state, state.version, seat)))
             chosen = dict(action)
             kind = action.pop("type")
             cmd = SEAT_ACTIONS[kind](seat=seat, **action)
@@ -349,7 +369,7 @@ class GameService:
                 if exc.code == "announce_grace":
                     return self._defer_bot(game_id, seat, opened_seq, now)
                 raise
-        return "gave_up"
+        return self._defer_bot(game_id, seat, opened_seq, self.clock())  # a very busy table: come back
 
     def _defer_bot(self, game_id: str, seat: int, opened_seq: int, now: int) -> str:
         """Come back shortly, when the other seat's grace is over (never sleep in a worker)."""
@@ -364,7 +384,8 @@ class GameService:
                  tokens: dict[str, bytes] | None = None, revoke: Sequence[str] = (),
                  tokens_from: Callable[[Sequence[Event]], dict[str, bytes]] | None = None,
                  extra_from: Callable[[Sequence[Event]], dict[str, Any]] | None = None,
-                 status: int = 200, extra: dict[str, Any] | None = None, new_game: bool = False) -> Outcome:
+                 status: int = 200, extra: dict[str, Any] | None = None, new_game: bool = False,
+                 sealed: dict[str, str] | None = None) -> Outcome:
         scoped = f"{caller.scope}:{idem.key}" if idem else None
         if idem:
             prior = self.store.idem_get(game_id, scoped)
@@ -388,7 +409,8 @@ class GameService:
             if idem:
                 record = IdemWrite(scoped, orjson.dumps({
                     "h": idem.request_hash, "status": status, "from": events[0].seq if events else version + 1,
-                    "to": after.version, "extra": out_extra}), self.settings.idempotency_ttl_s)
+                    "to": after.version, "extra": out_extra,
+                    "sealed": {k: idem.seal(k, v) for k, v in (sealed or {}).items()}}), self.settings.idempotency_ttl_s)
             all_tokens = dict(tokens or {})
             if tokens_from:
                 all_tokens.update(tokens_from(events))
@@ -426,8 +448,11 @@ class GameService:
         if body["h"] != idem.request_hash:
             raise AppError("idempotency_key_reused", 422, "this Idempotency-Key was used with a different request")
         state = self.load(game_id)
-        events = [e for e in self.store.read(game_id, after=body["from"] - 1) if e.seq <= body["to"]]
-        return Outcome(game_id, state, events, body["status"], dict(body["extra"]), replayed=True)
+        events = [s.event for s in self.store.read_stored(game_id, after=body["from"] - 1,
+                                                          count=max(0, body["to"] - body["from"] + 1))]
+        extra = dict(body["extra"])
+        extra.update({k: idem.unseal(k, v) for k, v in body.get("sealed", {}).items()})
+        return Outcome(game_id, state, events, body["status"], extra, replayed=True)
 
     def render(self, out: Outcome, caller: Caller) -> dict[str, Any]:
         """The response body of a write, as this caller may see it."""
@@ -443,6 +468,14 @@ class GameService:
         if out.replayed:
             body["replayed"] = True
         return body
+
+
+def _require_seat(caller: Caller) -> None:
+    """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403."""
+    if caller.role == "spectator":
+        raise unauthorized("this needs a seat token")
+    if caller.seat is None:
+        raise forbidden("only a seated player has actions")
 
 
 def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> tuple[dict[str, Any], list]:
@@ -490,8 +523,10 @@ def _lobby_summary(game_id: str, state: Any) -> bytes:
     })
 
 
-def _bot_rng(game_id: str, version: int, seat: int) -> Any:
+def _bot_rng(state: Any, version: int, seat: int) -> Any:
+    """RULES §7.1(5): seeded by (match, version, seat) — keyed by the secret match seed, so that
+    opponents cannot replay a bot's policy against guessed hands; reproducible once revealed."""
     import random
 
-    digest = hashlib.sha256(f"{game_id}/{version}/{seat}".encode()).digest()
+    digest = hmac.new(fu.match_key(state), f"bot/{version}/{seat}".encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))

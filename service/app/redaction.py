@@ -17,8 +17,6 @@ class Viewer:
     reveal_all: bool = False
 
 
-SPECTATOR_VIEW = Viewer()
-
 
 def rfc3339(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

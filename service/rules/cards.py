@@ -47,18 +47,6 @@ def build_deck(ranks: Iterable[str], copies: int) -> tuple[str, ...]:
     return tuple(card_id(r, s, c) for c in range(copies) for s in SUITS for r in rank_list)
 
 
-def resolve_card(text: str, hand: Iterable[str]) -> str | None:
-    """§2.2: an exact id in the hand, or the lowest copy of a short form; None if absent."""
-    hand_t = tuple(hand)
-    if ":" in text:
-        return text if text in hand_t else None
-    best: str | None = None
-    for cid in hand_t:
-        if SHORT[cid] == text and (best is None or cid < best):
-            best = cid
-    return best
-
-
 def sort_hand(hand: Iterable[str]) -> list[str]:
     """A hand in display order: by suit, then rank, then copy."""
     return sorted(hand, key=SORT_KEY.__getitem__)

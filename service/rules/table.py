@@ -13,6 +13,8 @@ from .state import PLAY
 def join(tx: Tx, cmd: JoinSeat) -> None:
     """§3.10 joining: active before the start, waiting while running; game_full, joining_closed."""
     m = tx.state
+    if cmd.creator and any(s.creator and s.state != "left" for s in m.seats):
+        raise RuleViolation("already_seated", "the owner already has a seat", 409)
     if m.status == "finished" or (m.status == "running" and not m.options["allow_join_between_rounds"]):
         raise RuleViolation("joining_closed", "this match takes no new seats", 409)
     if sum(1 for s in m.seats if s.state in ("active", "waiting")) >= m.max_players:
@@ -55,7 +57,7 @@ def leave(tx: Tx, cmd: LeaveSeat) -> None:
     if st == "left":
         raise RuleViolation("seat_left", f"seat {seat} has left", 409)
     if m.status == "finished":
-        raise RuleViolation("nothing_to_do", "the match is over", 409)
+        raise RuleViolation("match_over", "the match is over", 409)
     data = {"seat": seat, "reason": cmd.reason}
     if m.status == "open" or st != "active":
         tx.emit("SeatLeft", seat, data)

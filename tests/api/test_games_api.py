@@ -112,7 +112,9 @@ def test_bad_actions_are_refused_with_codes_and_change_nothing(table: Table) -> 
         (tok, {"type": "draw", "announce": "yes"}, 422, "invalid_request"),
         (tok, {"type": "draw", "expected_version": before - 1}, 409, "version_conflict"),
         ("wrong-token", {"type": "draw"}, 401, "unauthorized"),
-        (None, {"type": "draw"}, 403, "forbidden"),
+        (None, {"type": "draw"}, 401, "unauthorized"),
+        (tok, {"type": "draw", "announce": 1}, 422, "invalid_request"),
+        (tok, {"type": "challenge", "target": 1}, 422, "invalid_request"),
     ]
     for token, action, status, code in cases:
         r = table.act(gid, token, action)
@@ -248,3 +250,55 @@ def test_metrics_count_requests_by_route(table: Table) -> None:
     g = table.create()
     text = table.client.get("/metrics").get_data(as_text=True)
     assert 'meow_appends_total{outcome="ok"}' in text
+
+
+def test_review_edge_cases_answer_cleanly(table: Table) -> None:
+    gid, owner, ta, tb = _two_humans(table)
+    version = table.view(gid)["version"]
+    r = table.client.get(f"/v1/games/{gid}/events?after={version + 10**6}&wait=0.1")
+    assert r.status_code == 200 and r.json["events"] == []
+    assert table.client.get(f"/v1/games/{gid}/events?after={10**30}").status_code == 422
+    r = table.client.post(f"/v1/games/{gid}/start", headers={**auth(owner), "If-Match": '"1"'})
+    assert (r.status_code, r.json["code"]) == (412, "version_conflict")
+    r = table.client.delete(f"/v1/games/{gid}/seats/1", headers={**auth(tb), "If-Match": '"1"'})
+    assert (r.status_code, r.json["code"]) == (412, "version_conflict")
+    assert table.client.get("/v1/games?cursor=nonsense").status_code == 422
+    r = table.client.post(f"/v1/games/{gid}/seats", json={"name": "again"}, headers=auth(owner))
+    assert (r.status_code, r.json["code"]) == (409, "already_seated")
+    assert table.client.get(f"/v1/games/{gid}/actions").status_code == 401
+    assert table.client.get(f"/v1/games/{gid}/actions", headers=auth(owner)).status_code == 200  # the owner's seat
+
+
+def test_a_replayed_answer_carries_the_first_answers_etag(table: Table) -> None:
+    gid, owner, ta, tb = _two_humans(table)
+    seat, tok = _current(table, gid, {0: ta, 1: tb})
+    action = table.client.get(f"/v1/games/{gid}/actions", headers=auth(tok)).json["legal_actions"][0]
+    first = table.act(gid, tok, action, **{"Idempotency-Key": "etag-1"})
+    now_token = {0: ta, 1: tb}[table.view(gid)["turn"]["seat"]]
+    other = table.client.get(f"/v1/games/{gid}/actions", headers=auth(now_token)).json["legal_actions"][0]
+    assert table.act(gid, now_token, other).status_code == 200  # the game moves on
+    again = table.act(gid, tok, action, **{"Idempotency-Key": "etag-1"})
+    assert again.json["replayed"] and again.json["version"] == first.json["version"]
+    assert again.headers["ETag"] == first.headers["ETag"] == f'"{first.json["version"]}"'
+
+
+def test_leaving_a_finished_match_is_match_over(table: Table) -> None:
+    gid, owner, ta, tb = _two_humans(table)
+    assert table.client.delete(f"/v1/games/{gid}/seats/1", headers=auth(tb)).status_code == 200
+    r = table.client.delete(f"/v1/games/{gid}/seats/0", headers=auth(ta))
+    assert (r.status_code, r.json["code"]) == (409, "match_over")
+
+
+def test_a_retried_join_or_create_returns_the_same_token(table: Table) -> None:
+    body = {"variant": "prsi", "options": FAST}
+    first = table.client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-7"})
+    again = table.client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-7"})
+    assert first.status_code == again.status_code == 201 and again.json["replayed"]
+    assert again.json["id"] == first.json["id"] and again.json["owner_token"] == first.json["owner_token"]
+    gid = first.json["id"]
+    a = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": "seat-1"})
+    b = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": "seat-1"})
+    assert a.json["token"] == b.json["token"] and a.json["seat"] == b.json["seat"]
+    assert len(table.view(gid)["seats"]) == 1
+    raw = b"".join(v[0] for v in table.service.store._idem.values())  # the records as stored: tokens sealed
+    assert a.json["token"].encode() not in raw and first.json["owner_token"].encode() not in raw

@@ -16,6 +16,8 @@ from .tx import Tx
 def join(tx: Tx, cmd: JoinSeat) -> None:
     """K-16: seats are taken only before the start; at most max_players."""
     m = tx.m
+    if cmd.creator and any(s.creator and s.state != "left" for s in m.seats):
+        raise RuleViolation("already_seated", "the owner already has a seat", 409)
     if m.status != "open":
         raise RuleViolation("joining_closed", "Sakapuss takes no seats once the match has started", 409)
     if len(m.active_seats()) >= m.max_players:
@@ -55,7 +57,7 @@ def leave(tx: Tx, cmd: LeaveSeat) -> None:
     if m.seats[seat].state == "left":
         raise RuleViolation("seat_left", f"seat {seat} has left", 409)
     if m.status == "finished":
-        raise RuleViolation("nothing_to_do", "the match is over", 409)
+        raise RuleViolation("match_over", "the match is over", 409)
     data: dict[str, Any] = {"seat": seat, "reason": cmd.reason}
     if m.status == "running":
         data["replaced_by"] = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
