@@ -14,13 +14,24 @@ from .cards import RANK, SUIT
 from .state import ACE_FOLLOWUP, PLAY, Round, Rules
 
 Caps = tuple[tuple[int, str, int], ...]
+CAP_MAX = 3  # a bound above this says little: the entry is dropped (keeps every event cheap)
 
 
 def gained(drew_on: Caps, seat: int, n: int) -> Caps:
-    """``seat`` took ``n`` unseen cards."""
+    """``seat`` took ``n`` unseen cards (bounds above CAP_MAX are forgotten)."""
     if not drew_on or n <= 0:
         return drew_on
-    return tuple((s, k, c + n) if s == seat else (s, k, c) for s, k, c in drew_on)
+    out: list[tuple[int, str, int]] = []
+    changed = False
+    for entry in drew_on:
+        if entry[0] == seat:
+            changed = True
+            cap = entry[2] + n
+            if cap <= CAP_MAX:
+                out.append((seat, entry[1], cap))
+        else:
+            out.append(entry)
+    return tuple(out) if changed else drew_on
 
 
 def noted(drew_on: Caps, seat: int, keys: tuple[str, ...]) -> Caps:
@@ -35,12 +46,16 @@ def played(drew_on: Caps, seat: int, card: str, wild: str | None) -> Caps:
         return drew_on
     rank = RANK[card]
     suit = None if rank == wild else SUIT[card]
-    out = []
-    for s, k, c in drew_on:
+    out: list[tuple[int, str, int]] = []
+    changed = False
+    for entry in drew_on:
+        s, k, c = entry
         if s == seat and c > 0 and (k == rank or k == suit):
-            c -= 1
-        out.append((s, k, c))
-    return tuple(out)
+            out.append((s, k, c - 1))
+            changed = True
+        else:
+            out.append(entry)
+    return tuple(out) if changed else drew_on
 
 
 def turn_draw_keys(rnd: Round, r: Rules) -> tuple[str, ...]:
