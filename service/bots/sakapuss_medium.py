@@ -1,0 +1,30 @@
+"""§7.5 medium Sakapuss bot: collect the kind held most, pass a card of the kind held least.
+
+Ties for the kind to keep go to the kind held most recently received (``view.public`` does not
+say which, so ties keep the lower kind number, deterministically); ties for the kind to pass are
+broken at random. Slaps like easy, but never misses its own set; never false-slaps.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from service.bots.sakapuss_easy import _complete
+from service.rules.views import SeatView
+
+
+def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
+    """One action of ``view.legal_actions`` (the same view a human in this seat gets)."""
+    actions = [dict(a) for a in view.legal_actions]
+    slap = next((a for a in actions if a["type"] == "slap"), None)
+    passes = {a["kind"]: a for a in actions if a["type"] == "pass_card"}
+    if slap is not None and (view.public.get("phase") == "slap_race" or _complete(view.hand)):
+        return slap
+    if not passes:
+        raise ValueError("no pass left and no set to slap")
+    counts = Counter(card.split(":", 1)[1] for card in view.hand)
+    keep = max(sorted(counts), key=lambda k: counts[k])  # the majority kind (lowest number on ties)
+    candidates = [k for k in passes if k != keep] or list(passes)
+    fewest = min(counts[k] for k in candidates)
+    return passes[rng.choice(sorted(k for k in candidates if counts[k] == fewest))]
