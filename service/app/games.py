@@ -368,6 +368,8 @@ class GameService:
                     continue
                 if exc.code == "announce_grace":
                     return self._defer_bot(game_id, seat, opened_seq, now)
+                if exc.status == 409:  # its moment passed (a slap window closed, a phase moved on)
+                    return "closed"
                 raise
         return self._defer_bot(game_id, seat, opened_seq, self.clock())  # a very busy table: come back
 

@@ -5,6 +5,7 @@ from typing import Any, Callable
 
 from . import sakapuss as _sak
 from .actions import legal_actions as _shed_legal_actions
+from .evolve import MEMO as _MEMO
 from .evolve import evolve as _shed_evolve
 from .model import (AcceptSkip, Announce, Autopilot, Context, CreateMatch, DealRound, Draw, Event,
                     FireTimer, JoinSeat, LeaveSeat, Pass, Play, RuleViolation, ScoreRound, StartMatch,
@@ -21,6 +22,7 @@ from .views import private_view as _shed_private_view
 from .views import public_view as _shed_public_view
 from .views import seat_view as _shed_seat_view
 
+_MEMO_GET = _MEMO.get
 SEAT_COMMANDS = (Play, Draw, Pass, TakePenalty, AcceptSkip, Announce)
 TABLE: dict[type, Callable[[Tx, Any], None]] = {
     JoinSeat: join, StartMatch: start, LeaveSeat: leave, ScoreRound: score, DealRound: deal,
@@ -70,6 +72,9 @@ def _check_seat(m: Match, seat: int) -> None:
 
 def evolve(state: Any, event: Event) -> Any:
     """Apply one event, dispatching on the variant (the state's type, or MatchCreated's variant)."""
+    hit = _MEMO_GET(id(event))  # decide already folded this event from this very state (pure)
+    if hit is not None and hit[0] is event and hit[1] is state:
+        return hit[2]
     if _is_sak(state) or (state is None and event.type == "MatchCreated"
                           and event.data.get("variant") == _sak.VARIANT):
         return _sak.evolve(state, event)

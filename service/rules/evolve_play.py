@@ -58,7 +58,9 @@ def _called(m: Match, e: Event) -> Match:
 
 @on("CardDrawn")
 def _drawn(m: Match, e: Event) -> Match:
-    if e.data["reason"] == "turn":
+    d = e.data
+    turn = d["reason"] == "turn"
+    if turn:
         m = present(m, e)
     rnd = m.rnd
     seat = e.seat
@@ -66,15 +68,16 @@ def _drawn(m: Match, e: Event) -> Match:
     cards = tuple(priv["cards"]) if priv is not None else ()
     n = len(cards)
     kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:]}
-    drew_on = rnd.drew_on
-    if e.data["reason"] == "turn":
+    old = drew_on = rnd.drew_on
+    if turn:
         keys = inference.turn_draw_keys(rnd, m.rules)
         if keys:
             drew_on = inference.noted(drew_on, seat, keys)
-    drew_on = inference.gained(drew_on, seat, int(e.data.get("count", n)))
-    if drew_on is not rnd.drew_on:
+    if drew_on:
+        drew_on = inference.gained(drew_on, seat, int(d.get("count", n)))
+    if drew_on is not old:
         kw["drew_on"] = drew_on
-    if e.data["reason"] == "turn":
+    if turn:
         kw["blocked_passes"] = 0
         kw["draws_this_turn"] = rnd.draws_this_turn + 1
         kw["window"] = None

@@ -10,7 +10,7 @@ that draws by choice (a human saving cards) makes this evidence, not certainty: 
 """
 from __future__ import annotations
 
-from .cards import RANK, SUIT
+from .cards import RS
 from .state import ACE_FOLLOWUP, PLAY, Round, Rules
 
 Caps = tuple[tuple[int, str, int], ...]
@@ -21,55 +21,62 @@ def gained(drew_on: Caps, seat: int, n: int) -> Caps:
     """``seat`` took ``n`` unseen cards (bounds above CAP_MAX are forgotten)."""
     if not drew_on or n <= 0:
         return drew_on
-    out: list[tuple[int, str, int]] = []
-    changed = False
     for entry in drew_on:
         if entry[0] == seat:
-            changed = True
+            break
+    else:
+        return drew_on  # no entry of this seat: nothing changes (the common case)
+    out: list[tuple[int, str, int]] = []
+    for entry in drew_on:
+        if entry[0] == seat:
             cap = entry[2] + n
             if cap <= CAP_MAX:
                 out.append((seat, entry[1], cap))
         else:
             out.append(entry)
-    return tuple(out) if changed else drew_on
+    return tuple(out)
 
 
 def noted(drew_on: Caps, seat: int, keys: tuple[str, ...]) -> Caps:
     """``seat`` showed it holds no card of ``keys`` (cap 0 for each)."""
-    keep = tuple(x for x in drew_on if not (x[0] == seat and x[1] in keys))
-    return keep + tuple((seat, k, 0) for k in keys)
+    out = [x for x in drew_on if x[0] != seat or x[1] not in keys] if drew_on else []
+    for k in keys:
+        out.append((seat, k, 0))
+    return tuple(out)
 
 
 def played(drew_on: Caps, seat: int, card: str, wild: str | None) -> Caps:
     """``seat`` played ``card``: one card fewer of its suit (non-wild) and of its rank."""
     if not drew_on:
         return drew_on
-    rank = RANK[card]
-    suit = None if rank == wild else SUIT[card]
-    out: list[tuple[int, str, int]] = []
-    changed = False
-    for entry in drew_on:
+    rank, suit = RS[card]
+    if rank == wild:
+        suit = None
+    out: list[tuple[int, str, int]] | None = None
+    for i, entry in enumerate(drew_on):
         s, k, c = entry
         if s == seat and c > 0 and (k == rank or k == suit):
+            if out is None:
+                out = list(drew_on[:i])
             out.append((s, k, c - 1))
-            changed = True
-        else:
+        elif out is not None:
             out.append(entry)
-    return tuple(out) if changed else drew_on
+    return drew_on if out is None else tuple(out)
 
 
 def turn_draw_keys(rnd: Round, r: Rules) -> tuple[str, ...]:
     """The keys a turn draw in ``rnd`` (before the draw) shows the drawer could not play."""
-    if rnd.phase not in (PLAY, ACE_FOLLOWUP) or not rnd.discard:
+    phase = rnd.phase
+    if (phase != PLAY and phase != ACE_FOLLOWUP) or not rnd.discard:
         return ()
-    top = rnd.discard[-1]
-    trank = RANK[top]
+    trank, tsuit = RS[rnd.discard[-1]]
     if r.lock and trank == r.lock and rnd.top_live:
         return ()  # a queen lock: only its king was legal
-    keys = [rnd.called_suit or SUIT[top], trank]
-    if r.wild and trank != r.wild or r.wild and r.jack_on_jack:
-        keys.append(r.wild)
-    return tuple(dict.fromkeys(k for k in keys if k))
+    first = rnd.called_suit or tsuit
+    wild = r.wild
+    if wild and (trank != wild or r.jack_on_jack) and wild != first and wild != trank:
+        return (first, trank, wild) if first != trank else (first, wild)
+    return (first, trank) if first != trank else (first,)
 
 
 def as_public(drew_on: Caps) -> dict[str, dict[str, int]]:

@@ -112,7 +112,7 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("leaver_policy", "enum", "strike", values=("strike", "replace_with_bot")),
     # §8.3 table, timing and bots
     _s("bot_seats", "int", 0, lo=0, hi=4),
-    _s("bot_strength", "enum", "easy", values=BOT_STRENGTHS),
+    _s("bot_strength", "enum", "medium", values=BOT_STRENGTHS),
     _s("bot_delay_ms", "delays", DELAYS, lo=0, hi=60000),
     _s("easy_bot_forget_announce_p", "float", 0.0, lo=0.0, hi=0.5),
     _s("hard_bot_budget_ms", "int", 800, lo=50, hi=10000),

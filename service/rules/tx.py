@@ -45,7 +45,12 @@ class Tx(SeedTx):
     __slots__ = ()
 
     def __init__(self, state: Match | None, ctx: Context) -> None:
-        super().__init__(state, ctx)
+        self.state = state  # SeedTx.__init__, inlined (one decide = one Tx)
+        self.events = []
+        self.at = ctx.now
+        self.seeds = ctx.seeds
+        self.seed_i = 0
+        self.auto = None
         if len(MEMO) > MEMO_MAX:  # the memo only serves the caller's fold of recent decides
             MEMO.clear()
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from ..evolve import present, timed_out_seats
+from ..state import rep_round
 from ..model import Event
 from .state import (INTERMISSION, PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, ScoreEntry,
                     Seat, SRound, rep)
@@ -44,7 +45,7 @@ def replay(events: Iterable[Event]) -> SakapussMatch | None:
 
 
 def _rnd(m: SakapussMatch, e: Event, **kw: Any) -> SakapussMatch:
-    return rep(m, version=e.seq, rnd=rep(m.rnd, **kw))
+    return rep_round(m, e.seq, kw)  # rep(m, version=e.seq, rnd=rep(m.rnd, **kw)), two dict copies
 
 
 @on("MatchCreated")

@@ -46,7 +46,7 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("bot_min_reaction_ms", "int", 350, lo=350, hi=5000),
     # §8.3 (those that apply: no turn timeout, no bot_delay_ms)
     _s("bot_seats", "int", 0, lo=0, hi=4),
-    _s("bot_strength", "enum", "easy", values=BOT_STRENGTHS),
+    _s("bot_strength", "enum", "medium", values=BOT_STRENGTHS),
     _s("max_consecutive_timeouts", "int", 3, lo=1, hi=10),
     _s("absent_policy", "enum", "default_actions", values=("default_actions", "bot_autopilot")),
     _s("absent_removal_s", "int", 300, lo=60, hi=3600),

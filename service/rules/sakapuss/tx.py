@@ -5,7 +5,9 @@ from typing import Any, Mapping
 
 from .. import randomness
 from ..common import SeedTx, shuffle  # noqa: F401  (shuffle is re-exported for the game modules)
-from ..model import EMPTY, Event
+from ..evolve import MEMO
+from ..model import EMPTY, Context
+from ..tx import MEMO_MAX, make_event
 from .evolve import evolve
 from .state import SakapussMatch
 
@@ -18,6 +20,11 @@ class Tx(SeedTx):
     """One decide call of Sakapuss: folds with the Sakapuss evolve."""
 
     __slots__ = ()
+
+    def __init__(self, state: SakapussMatch | None, ctx: Context) -> None:
+        super().__init__(state, ctx)
+        if len(MEMO) > MEMO_MAX:  # the memo only serves the caller's fold of recent decides
+            MEMO.clear()
 
     @property
     def m(self) -> SakapussMatch:
@@ -32,8 +39,11 @@ class Tx(SeedTx):
         if self.auto is not None and seat == self.auto and type_ in AUTO_MARKED:
             data = {**data, "auto": True}  # the autopilot's action, not the human's (§2.7)
         rnd = (s.round_no if s is not None else 0) if round_ is None else round_
-        ev = Event(s.version + 1 if s is not None else 1, type_, self.at, rnd, seat, data, to_seat, secret)
-        self.state = evolve(s, ev)
+        ev = make_event(s.version + 1 if s is not None else 1, type_, self.at, rnd, seat, data, to_seat,
+                        secret)
+        new = evolve(s, ev)
+        MEMO[id(ev)] = (ev, s, new)  # the caller's fold (engine.evolve) reuses it: pure memoization
+        self.state = new
         self.events.append(ev)
 
 

@@ -238,9 +238,9 @@ def test_k15_a_leaver_is_replaced_by_a_bot():
     g, a, b, c = _three()
     g.do(PassCard(0, g.hand(0)[0], 1))
     evs = g.do(LeaveSeat(1))
-    assert evs[0].data["replaced_by"] == {"kind": "bot", "strength": "easy", "name": "bot"}
+    assert evs[0].data["replaced_by"] == {"kind": "bot", "strength": "medium", "name": "bot"}  # §8.3 default
     seat = g.m.seats[1]
-    assert (seat.kind, seat.state, seat.strength) == ("bot", "active", "easy")
+    assert (seat.kind, seat.state, seat.strength) == ("bot", "active", "medium")
     due = [d for d in engine.pending_work(g.m) if d.kind == "bot"]
     assert [d.seat for d in due] == [1] and due[0].opened_seq == g.m.rnd.step_opened_seq
     assert due[0].due_at - g.m.rnd.step_opened_at >= 350
@@ -280,11 +280,11 @@ def test_k18_bots_never_react_faster_than_the_floor():
         g = Sak(3, seed=seed, bots=2)
         for d in engine.pending_work(g.m):
             if d.kind == "bot":
-                assert 1000 <= d.due_at - g.m.rnd.step_opened_at <= 3000
+                assert 350 <= d.due_at - g.m.rnd.step_opened_at <= 3000  # the floor; medium by default
         g.do(Slap(0, 0))
         for d in engine.pending_work(g.m):
             if d.kind == "bot":
-                assert 1000 <= d.due_at - g.m.rnd.race.opened_at <= 3000
+                assert 350 <= d.due_at - g.m.rnd.race.opened_at <= 3000
 
 
 def test_k19_stalemate_ends_the_round_with_no_draw():

@@ -111,7 +111,7 @@ def playout(seed: int) -> Sak:
                 slap_grace_steps=rng.choice([0, 1]), tie_break=rng.choice(["shared", "fewer_parasite_cards"]),
                 round_intermission_s=rng.choice([0, 5]), pass_direction=rng.choice(["left", "right"]),
                 max_consecutive_timeouts=rng.choice([1, 2, 3]), absent_removal_s=60,
-                absent_policy=rng.choice(["default_actions", "bot_autopilot"]))
+                absent_policy=rng.choice(["default_actions", "bot_autopilot"]), bot_strength="easy")
     g = Sak(n, seed=f"play{seed}", bots=rng.choice([0, 1, 2]), **opts)
     rounds_checked = 0
     for _ in range(5000):
