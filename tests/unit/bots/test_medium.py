@@ -42,14 +42,15 @@ def test_step2_answers_a_seven_or_takes_the_penalty():
 
 
 def test_step3_next_player_close_to_out_skip_before_seven_before_points():
-    g = crafted(2, [["7H:0", "8H:0", "KH:0", "2C:0"], ["2S:1", "3S:1"]], "5H:0")
+    # step 3 fires when the next player holds 1 card (STEP3_N, measured for going out first)
+    g = crafted(2, [["7H:0", "8H:0", "KH:0", "2C:0"], ["2S:1"]], "5H:0")
     assert pick(g) == {"type": "play", "card": "8H:0"}
-    g = crafted(2, [["7H:0", "KH:0", "2C:0"], ["2S:1", "3S:1"]], "5H:0")
+    g = crafted(2, [["7H:0", "KH:0", "2C:0"], ["2S:1"]], "5H:0")
     assert pick(g) == {"type": "play", "card": "7H:0"}
 
 
 def test_step3_reverse_moves_the_turn_away_with_three_players():
-    g = crafted(3, [["9H:0", "KH:0", "2C:0"], ["2S:1", "3S:1"], OPP7[:5]], "5H:0")
+    g = crafted(3, [["9H:0", "KH:0", "2C:0"], ["2S:1"], OPP7[:5]], "5H:0")
     assert pick(g) == {"type": "play", "card": "9H:0"}
     # nobody is close to going out: the plain step-4 choice (most points in the longest suit)
     g = crafted(3, [["9H:0", "KH:0", "2C:0"], OPP7[:5], OPP7[2:7]], "5H:0")
@@ -161,3 +162,9 @@ def test_medium_beats_easy_in_two_player_prsi():
     # measured 60-61 % over 1000 rounds (bench/tournament.py); 200 fixed seeds keep this exact
     assert wins / n >= 0.55
     assert pen["medium"] < 0.75 * pen["easy"]
+
+
+def test_step4_keeps_a_card_whose_rank_it_holds_again():
+    # tie-break after the suit count: the singleton rank goes first (KC can switch suits later)
+    g = crafted(2, [["KH:0", "3H:0", "KC:0", "2D:0"], OPP7], "5H:0")
+    assert pick(g) == {"type": "play", "card": "3H:0"}
