@@ -17,15 +17,22 @@ def _auth(token: str | None) -> dict:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def test_human_plus_bots_match_runs_to_the_end(stack: Stack) -> None:
-    s = requests.Session()
-    g = s.post(f"{stack.base}/v1/games", json={"variant": "prsi", "options": FAST}).json()
+def _human_and_two_bots(s: requests.Session, stack: Stack, variant: str, options: dict) -> tuple[str, dict]:
+    """A started table: the client's seat (with the owner token) and two easy bots."""
+    g = s.post(f"{stack.base}/v1/games", json={"variant": variant, "options": options}).json()
+    assert "id" in g, g
     gid, owner = g["id"], g["owner_token"]
     me = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "ann"}, headers=_auth(owner)).json()
     for _ in range(2):
         assert s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}},
                       headers=_auth(owner)).status_code == 201
     assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=_auth(owner)).status_code == 200
+    return gid, me
+
+
+def test_human_plus_bots_match_runs_to_the_end(stack: Stack) -> None:
+    s = requests.Session()
+    gid, me = _human_and_two_bots(s, stack, "prsi", FAST)
     rng = random.Random(3)
     deadline = time.monotonic() + 240
     view = {}
@@ -95,14 +102,7 @@ def test_sakapuss_client_and_two_bots_play_every_round(stack: Stack) -> None:
     s = requests.Session()
     options = {"rounds": 2, "round_intermission_s": 0, "pass_timeout_s": 5, "slap_window_ms": 1000,
                "max_pass_steps_per_round": 20}
-    g = s.post(f"{stack.base}/v1/games", json={"variant": "sakapuss", "options": options}).json()
-    assert "id" in g, g
-    gid, owner = g["id"], g["owner_token"]
-    me = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "ann"}, headers=_auth(owner)).json()
-    for _ in range(2):
-        assert s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}},
-                      headers=_auth(owner)).status_code == 201
-    assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=_auth(owner)).status_code == 200
+    gid, me = _human_and_two_bots(s, stack, "sakapuss", options)
     rng = random.Random(11)
     deadline = time.monotonic() + 240
     view = {}
