@@ -22,11 +22,14 @@ def policy(strength: str | None) -> Callable[..., dict[str, Any]]:
 def choose_for(state: Any, seat: int) -> Callable[..., dict[str, Any]]:
     found = next((s for s in state.seats if s.seat == seat), None)
     if getattr(state, "variant", None) == "sakapuss":
-        from service.bots import sakapuss_easy, sakapuss_medium
+        from service.bots import sakapuss_easy, sakapuss_hard, sakapuss_medium
 
-        # §7.5: medium collects its majority kind; hard (belief tracking) plays medium for now
-        strong = found is not None and found.strength in ("medium", "hard") and not getattr(found, "absent", False)
-        return sakapuss_medium.choose if strong else sakapuss_easy.choose
+        # §7.5: medium collects its majority kind; hard plans passes by belief + Monte-Carlo;
+        # an absent seat (§2.7) and a seat with no strength get easy
+        if found is None or getattr(found, "absent", False):
+            return sakapuss_easy.choose
+        return {"medium": sakapuss_medium.choose, "hard": sakapuss_hard.choose}.get(
+            found.strength, sakapuss_easy.choose)
     if found is not None and getattr(found, "absent", False):
         return policy("easy")  # RULES §2.7: bot_autopilot hands an absent seat to an easy bot
     return policy(found.strength if found is not None else None)
