@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.bots.sakapuss_easy import _complete
+from service.bots.sakapuss_medium import slap_or_passes
 from service.rules.views import SeatView
 
 MAX_SIMULATIONS = 200  # rollouts per decision, over all candidate kinds
@@ -160,13 +160,9 @@ def plan(hand: Sequence[str], kinds: Sequence[str], seats: Sequence[int], me: in
 def choose(view: SeatView, rng: random.Random,
            history: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
     """One action of ``view.legal_actions`` (the same view a human in this seat gets)."""
-    actions = [dict(a) for a in view.legal_actions]
-    slap = next((a for a in actions if a["type"] == "slap"), None)
-    passes = {a["kind"]: a for a in actions if a["type"] == "pass_card"}
-    if slap is not None and (view.public.get("phase") == "slap_race" or _complete(view.hand)):
+    slap, passes = slap_or_passes(view)
+    if slap is not None:
         return slap
-    if not passes:
-        raise ValueError("no pass left and no set to slap")
     if len(passes) == 1:
         return passes[next(iter(passes))]
     public = view.public

@@ -14,15 +14,23 @@ from service.bots.sakapuss_easy import _complete
 from service.rules.views import SeatView
 
 
-def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
-    """One action of ``view.legal_actions`` (the same view a human in this seat gets)."""
+def slap_or_passes(view: SeatView) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
+    """The slap to make now (own set, or a race is on; never a false slap), else the passes by kind."""
     actions = [dict(a) for a in view.legal_actions]
     slap = next((a for a in actions if a["type"] == "slap"), None)
     passes = {a["kind"]: a for a in actions if a["type"] == "pass_card"}
     if slap is not None and (view.public.get("phase") == "slap_race" or _complete(view.hand)):
-        return slap
+        return slap, passes
     if not passes:
         raise ValueError("no pass left and no set to slap")
+    return None, passes
+
+
+def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
+    """One action of ``view.legal_actions`` (the same view a human in this seat gets)."""
+    slap, passes = slap_or_passes(view)
+    if slap is not None:
+        return slap
     counts = Counter(card.split(":", 1)[1] for card in view.hand)
     keep = max(sorted(counts), key=lambda k: counts[k])  # the majority kind (lowest number on ties)
     candidates = [k for k in passes if k != keep] or list(passes)

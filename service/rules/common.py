@@ -62,3 +62,15 @@ def create(tx: Emitter, cmd: CreateMatch) -> None:
         "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
         "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
     }, secret={"match_seed": seed.hex()})
+
+
+def require_scoring(m: Any, round_no: int) -> None:
+    """§2.8 step 2: a scoring job acts only while that round waits in ROUND_OVER."""
+    if m.status != "running" or m.rnd is None or m.rnd.phase != "scoring" or round_no != m.round_no:
+        raise RuleViolation("nothing_to_do", "no round waits to be scored", 409)
+
+
+def require_intermission(m: Any, round_no: int) -> None:
+    """§2.8 step 5: a deal job acts only from INTERMISSION into the next round."""
+    if m.status != "running" or m.rnd is None or m.rnd.phase != "intermission" or round_no != m.round_no + 1:
+        raise RuleViolation("nothing_to_do", "no round waits to be dealt", 409)

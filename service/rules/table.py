@@ -5,7 +5,8 @@ from .core import next_active
 from .flow import deal_round, end_match, score_round
 from .model import DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
 from .options import BOT_STRENGTHS
-from .state import INTERMISSION, SCORING, TURN_PHASES
+from .state import TURN_PHASES
+from .common import require_intermission, require_scoring
 from .tx import Tx, shuffle, start_turn
 from .state import PLAY
 
@@ -94,16 +95,11 @@ def _after_leave(tx: Tx, seat: int, mid: bool) -> None:
 
 def score(tx: Tx, cmd: ScoreRound) -> None:
     """§2.8 step 2: the scoring job, only while the round waits in ROUND_OVER."""
-    m = tx.state
-    if m.status != "running" or m.rnd is None or m.rnd.phase != SCORING or cmd.round != m.round_no:
-        raise RuleViolation("nothing_to_do", "no round waits to be scored", 409)
+    require_scoring(tx.state, cmd.round)
     score_round(tx)
 
 
 def deal(tx: Tx, cmd: DealRound) -> None:
     """§2.8 step 5: the deal job, only from INTERMISSION into the next round."""
-    m = tx.state
-    if (m.status != "running" or m.rnd is None or m.rnd.phase != INTERMISSION
-            or cmd.round != m.round_no + 1):
-        raise RuleViolation("nothing_to_do", "no round waits to be dealt", 409)
+    require_intermission(tx.state, cmd.round)
     deal_round(tx, cmd.round)

@@ -8,8 +8,8 @@ from ..model import (Autopilot, CreateMatch, Context, DealRound, Event, FireTime
 from ..options import BOT_STRENGTHS
 from .flow import deal_round, score_round
 from .play import fire, pass_card, slap
-from .state import INTERMISSION, SCORING, SakapussMatch
-from ..common import create
+from .state import SakapussMatch
+from ..common import create, require_intermission, require_scoring
 from .tx import Tx
 
 
@@ -66,18 +66,13 @@ def leave(tx: Tx, cmd: LeaveSeat) -> None:
 
 def score(tx: Tx, cmd: ScoreRound) -> None:
     """§2.8 step 2: the scoring job, only while the round waits in ROUND_OVER."""
-    m = tx.m
-    if m.status != "running" or m.rnd is None or m.rnd.phase != SCORING or cmd.round != m.round_no:
-        raise RuleViolation("nothing_to_do", "no round waits to be scored", 409)
+    require_scoring(tx.state, cmd.round)
     score_round(tx)
 
 
 def deal(tx: Tx, cmd: DealRound) -> None:
     """§2.8 step 5: the deal job, only from INTERMISSION into the next round."""
-    m = tx.m
-    if (m.status != "running" or m.rnd is None or m.rnd.phase != INTERMISSION
-            or cmd.round != m.round_no + 1):
-        raise RuleViolation("nothing_to_do", "no round waits to be dealt", 409)
+    require_intermission(tx.state, cmd.round)
     deal_round(tx, cmd.round)
 
 
