@@ -87,10 +87,18 @@ _LEGAL_MEMO: list[Any] = [None, None, None, []]
 
 def legal_cards(hand: tuple[str, ...], rnd: Round, r: Rules) -> list[str]:
     """§3.3 has_legal_play: the legal cards of a hand, one per distinct rank+suit (lowest copy),
-    in card-id order. Equivalent to filtering the hand with ``is_legal``."""
+    in card-id order. Equivalent to filtering the hand with ``is_legal``. Memoized on the
+    identities of the (immutable) round, hand and rules."""
     memo = _LEGAL_MEMO
     if memo[0] is rnd and memo[1] is hand and memo[2] is r:
         return memo[3]
+    out = legal_cards_of(hand, rnd, r)
+    memo[0], memo[1], memo[2], memo[3] = rnd, hand, r, out
+    return out
+
+
+def legal_cards_of(hand: "tuple[str, ...] | list[str]", rnd: Any, r: Rules) -> list[str]:
+    """``legal_cards`` without the memo, for mutable rounds (the playout core, service/sim)."""
     phase = rnd.phase
     if phase == RESPOND_SEVEN:
         want = r.draw if r.seven_answerable else None
@@ -132,7 +140,6 @@ def legal_cards(hand: tuple[str, ...], rnd: Round, r: Rules) -> list[str]:
         out.sort()
         if r.copies > 1:
             out = _lowest_copies(out)
-    memo[0], memo[1], memo[2], memo[3] = rnd, hand, r, out
     return out
 
 
@@ -149,8 +156,9 @@ def _lowest_copies(cards: list[str]) -> list[str]:
     return out
 
 
-def permitted_cards(m: Match, seat: int) -> list[str]:
-    """The cards the phase permits: §3.3 legality, AFTER_DRAW's drawn_card_only restriction."""
+def permitted_cards(m: Match, seat: int, legal: Any = legal_cards) -> list[str]:
+    """The cards the phase permits: §3.3 legality, AFTER_DRAW's drawn_card_only restriction.
+    ``legal`` is ``legal_cards`` (memoized) or, for a mutable round, ``legal_cards_of``."""
     rnd = m.rnd
     r = m.rules
     hand = rnd.hands[seat]
@@ -159,8 +167,8 @@ def permitted_cards(m: Match, seat: int) -> list[str]:
         if d is None or d not in hand:
             return []
         short = d[:-2]
-        return [c for c in legal_cards(hand, rnd, r) if c[:-2] == short]
-    return legal_cards(hand, rnd, r)
+        return [c for c in legal(hand, rnd, r) if c[:-2] == short]
+    return legal(hand, rnd, r)
 
 
 def calls_suit(card: str, hand_len_after: int, rnd: Round, r: Rules) -> bool:
@@ -175,7 +183,7 @@ def can_draw(rnd: Round, r: Rules) -> bool:
     return bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
 
 
-def turn_options(m: Match, seat: int) -> tuple[list[str], bool, str | None]:
+def turn_options(m: Match, seat: int, legal: Any = legal_cards) -> tuple[list[str], bool, str | None]:
     """§3.4 table for the seat in its turn phase: (permitted cards, draw allowed, pass kind).
 
     The pass kind is 'blocked' for a blocked pass (§3.6), 'plain' for an allowed pass, or None.
@@ -186,16 +194,16 @@ def turn_options(m: Match, seat: int) -> tuple[list[str], bool, str | None]:
     phase = rnd.phase
     hand = rnd.hands[seat]
     if phase == RESPOND_SEVEN or phase == RESPOND_SKIP:
-        return legal_cards(hand, rnd, r), False, None
+        return legal(hand, rnd, r), False, None
     drawable = bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
     if phase == AFTER_DRAW:
-        cards = permitted_cards(m, seat)
+        cards = permitted_cards(m, seat, legal)
         draw = drawable and r.voluntary == "draw_then_continue" and rnd.draws_this_turn < r.max_draws
         d = rnd.drawn_card
         if r.must_play_drawn and d is not None and d in hand and is_legal(d, hand, rnd, r):
             return cards, draw, None
         return cards, draw, "plain"
-    cards = legal_cards(hand, rnd, r)
+    cards = legal(hand, rnd, r)
     if phase == PLAY:
         if cards:
             return cards, drawable and r.voluntary != "disabled", None
