@@ -1,9 +1,12 @@
-"""Benchmark: random playouts of the shedding engine (legal_actions + decide + evolve per move).
+"""Benchmark: random playouts of the rules, in the event engine and in the playout cores.
 
-One playout is one whole match (create, seats, deal, every move, scoring, next deals, match end)
-driven through the public engine API exactly as the application drives it: for every move the
-seat's ``legal_actions``, one uniformly random closing action, ``decide``, and the fold of the
-returned events with ``evolve``. The same run measures RLCard's UNO (``rlcard.make('uno')``,
+One playout is one whole match (create, seats, deal, every move, scoring, next deals, match end).
+``meow <preset>`` drives the event engine through its public API exactly as the application
+does: for every move the seat's ``legal_actions``, one uniformly random closing action,
+``decide``, and the fold of the returned events with ``evolve``. ``meow-sim <preset>`` plays the
+same matches with the same policy in the playout core (``service/sim``: mutable state, no
+events; what the hard bots' rollouts use), which tests/unit/sim checks move for move against
+the event engine. The same run measures RLCard's UNO (``rlcard.make('uno')``,
 random legal actions until the game is over) and OpenSpiel's ``crazy_eights`` (random legal
 actions, chance outcomes sampled by their probabilities) when they are importable.
 
@@ -144,6 +147,28 @@ def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
     return run
 
 
+def sim_runner(preset: str) -> Callable[[float], tuple[int, int]]:
+    """The playout core of ``preset`` with the same options and policy as ``meow_runner``."""
+    rng = random.Random(1)
+    if preset == "sakapuss":
+        from service.sim import sakapuss as core
+        opts, _ = resolve_options("sakapuss", {"rounds": 3}, 5)
+        low = 3
+    else:
+        from service.sim import shedding as core  # type: ignore[no-redef]
+        opts, _ = resolve_options(preset, LIMITED if PRESETS[preset]["match_end_mode"] != "single_round" else {}, 5)
+        low = 2
+
+    def run(budget: float) -> tuple[int, int]:
+        t0 = time.process_time()
+        moves = games = 0
+        while time.process_time() - t0 < budget:
+            moves += core.playout(opts, rng.randint(low, 5), rng)
+            games += 1
+        return moves, games
+    return run
+
+
 def rlcard_runner() -> Callable[[float], tuple[int, int]] | None:
     try:
         import rlcard  # type: ignore
@@ -200,6 +225,7 @@ def main() -> None:
     args = ap.parse_args()
     engines: list[tuple[str, Callable[[float], tuple[int, int]] | None]] = [
         (f"meow {p}", meow_runner(p)) for p in (*SHEDDING, "sakapuss")]
+    engines += [(f"meow-sim {p}", sim_runner(p)) for p in (*SHEDDING, "sakapuss")]
     engines += [("RLCard uno", rlcard_runner()), ("OpenSpiel crazy_eights", openspiel_runner())]
     if args.only:
         engines = [(n, f) for n, f in engines if any(o in n for o in args.only)]
@@ -225,8 +251,8 @@ def main() -> None:
         rate = moves / secs
         ratio = f"{rate / uno_rate:.2f}" if uno_rate else "-"
         print(f"{name:<28}{rate:>12,.0f}{games / secs:>12,.1f}{ratio:>8}{moves:>10}{secs:>8.1f}")
-    print("moves = seat actions (legal_actions + decide + evolve for meow; env.step for UNO;"
-          " apply_action of a player for OpenSpiel); times are process CPU seconds")
+    print("moves = seat actions (legal_actions + decide + evolve for meow; legal + step for meow-sim;"
+          " env.step for UNO; apply_action of a player for OpenSpiel); times are process CPU seconds")
 
 
 if __name__ == "__main__":
