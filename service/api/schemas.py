@@ -123,6 +123,10 @@ class You(Schema):
     seat = fields.Integer()
     hand = fields.List(fields.String())
     legal_actions = fields.List(fields.Dict())
+    passed_kind = fields.String(allow_none=True, metadata={
+        "description": "Sakapuss: the kind you submitted for the open pass step (sealed from others)"})
+    pass_log = fields.List(fields.Dict(), metadata={
+        "description": "Sakapuss: your own passes this round, oldest first: {step, passed, received}"})
 
 
 class GameView(Schema):

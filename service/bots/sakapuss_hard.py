@@ -17,10 +17,8 @@ Passing:
    neighbour's majority kind is the kind being passed.
 
 ``history`` is a sequence of ``(passed_kind, received_kind)`` per resolved step of this round,
-oldest first. :func:`choose` gets none from the view (SeatView carries no pass log: the
-per-seat ``PassesResolved`` payload ``{"received", "from"}`` is not projected into the private
-view), so the belief there rests on the own hand, the kinds in play and the seats dealt in.
-With a history: the kind passed at the last resolved step is certainly in the left neighbour's
+oldest first: the seat's own pass log, which its private view carries (``view.own["pass_log"]``,
+the same a human in the seat sees). With a history: the kind passed at the last resolved step is certainly in the left neighbour's
 hand (his own pass was sealed before it arrived), and every kind received from the right
 neighbour down-weights deals where he holds 2 or more of it (he is not collecting it).
 
@@ -34,6 +32,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from service.bots import sakapuss_medium
 from service.bots.sakapuss_medium import slap_or_passes
 from service.rules.views import SeatView
 
@@ -158,7 +157,7 @@ def plan(hand: Sequence[str], kinds: Sequence[str], seats: Sequence[int], me: in
 
 
 def choose(view: SeatView, rng: random.Random,
-           history: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+           history: Sequence[tuple[str, str]] | None = None) -> dict[str, Any]:
     """One action of ``view.legal_actions`` (the same view a human in this seat gets)."""
     slap, passes = slap_or_passes(view)
     if slap is not None:
@@ -171,9 +170,10 @@ def choose(view: SeatView, rng: random.Random,
     kinds = list(table.get("kinds") or ())
     if len(seats) < 2 or len(kinds) < len(seats) or len(view.hand) != COPIES:
         # the view cannot support a belief (an unexpected shape): fall back to medium's rule
-        from service.bots import sakapuss_medium
         return sakapuss_medium.choose(view, rng)
     direction = 1 if table.get("direction", 1) >= 0 else -1
+    if history is None:
+        history = sakapuss_medium.history(view)
     scores = plan(view.hand, kinds, seats, view.seat, direction, sorted(passes), rng, history)
     counts = Counter(_kind(c) for c in view.hand)
     # best score; ties: pass the kind held least, then the lowest kind name (deterministic)

@@ -1,7 +1,7 @@
 """§2.4 per-viewer projection: the public view, a seat's private part, bot input, follow-ups."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -99,6 +99,8 @@ class SeatView:
     public: Mapping[str, Any]
     hand: tuple[str, ...]
     legal_actions: tuple[Mapping[str, Any], ...]
+    own: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The rest of the seat's private view (Sakapuss: ``passed_kind``, ``pass_log``)."""
 
 
 def seat_view(m: Match, seat: int, now: int) -> SeatView:

@@ -133,10 +133,13 @@ def _remove_one(hand: tuple[str, ...], kind: str) -> list[str]:
 def _resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
     rnd = m.rnd
     hands = {s: _remove_one(h, rnd.passes[s]) for s, h in rnd.hands.items()}
+    log = dict(rnd.log)
     for giver, target in e.data["targets"].items():
-        hands[target].append(rnd.passes[int(giver)])
+        given = rnd.passes[int(giver)]
+        hands[target].append(given)
+        log[target] = log.get(target, ()) + ((rnd.passes[target], given),)
     new = {s: tuple(sorted(h)) for s, h in hands.items()}
-    return _rnd(m, e, prev_hands=rnd.hands, hands=fz(new), resolved=rnd.resolved + 1,
+    return _rnd(m, e, prev_hands=rnd.hands, hands=fz(new), resolved=rnd.resolved + 1, log=fz(log),
                 passes=fz({}), auto=frozenset(), step_deadline=e.data["deadline"],
                 step_opened_seq=e.seq, step_opened_at=e.at, step_openings=0,
                 phase_seq=e.seq, phase_at=e.at)

@@ -1,7 +1,8 @@
 """Frozen state of a Sakapuss match (RULES §6): table, chance deck, parasites, current round."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..state import ScoreEntry, Seat, rep
@@ -61,6 +62,9 @@ class SRound:
     phase_at: int
     end_reason: str | None = None
     winner: int | None = None
+    # per seat, server-private: (kind passed, kind received) for every resolved step of the
+    # round, oldest first; only the seat itself sees its own (private view, §7.5 belief tracking)
+    log: Mapping[int, tuple[tuple[str, str], ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def step(self) -> int:

@@ -109,12 +109,15 @@ def _plain(value: Any) -> Any:
 
 
 def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
-    """The seat token's part (`you`): own cats, own sealed pass of the open step, legal actions."""
+    """The seat token's part (`you`): own cats, own sealed pass of the open step, own pass log of
+    the round (what it passed and received at each resolved step, §7.5), legal actions."""
     rnd = m.rnd
     live = rnd is not None and m.status == "running" and rnd.phase in LIVE
     hand = rnd.hands.get(seat, ()) if live else ()
     passed = rnd.passes.get(seat) if live and rnd.phase == PASSING else None
+    log = rnd.log.get(seat, ()) if rnd is not None else ()
     return {"seat": seat, "hand": _cards(hand), "passed_kind": passed,
+            "pass_log": [{"step": i + 1, "passed": p, "received": r} for i, (p, r) in enumerate(log)],
             "legal_actions": legal_actions(m, seat, now)}
 
 
@@ -123,7 +126,9 @@ def seat_view(m: SakapussMatch, seat: int, now: int) -> SeatView:
     priv = private_view(m, seat, now)
     return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
                     hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
+                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]),
+                    own=MappingProxyType({"passed_kind": priv["passed_kind"],
+                                          "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])}))
 
 
 # §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and

@@ -46,14 +46,32 @@ def check_invariants(g: Sak) -> None:
     for path, item in _walk(pub):
         assert not (isinstance(item, str) and item.startswith("cat:")), path
         assert item not in PRIVATE_KEYS or path.startswith(".options"), (path, item)
+    logs = pass_logs(g.events)
     for s in (rnd.seats if rnd is not None else ()):
         priv = engine.private_view(m, s, g.now)
-        assert set(priv) == {"seat", "hand", "passed_kind", "legal_actions"}
+        assert set(priv) == {"seat", "hand", "passed_kind", "pass_log", "legal_actions"}
+        assert priv["pass_log"] == logs.get(s, [])
         if rnd.phase in ("passing", "slap_race"):
             assert priv["hand"] == [f"cat:{k}" for k in rnd.hands[s]]
             assert priv["passed_kind"] == (rnd.passes.get(s) if rnd.phase == "passing" else None)
         view = engine.seat_view(m, s, g.now)
         assert "hand" not in view.public and tuple(priv["hand"]) == view.hand
+
+
+def pass_logs(events) -> dict[int, list[dict[str, Any]]]:
+    """Each seat's own pass log of the current round, re-derived from PassesResolved payloads:
+    what it received, and what it passed (= what its target received)."""
+    logs: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        if e.type == "RoundStarted":
+            logs = {}
+        elif e.type == "PassesResolved":
+            targets = {int(g): t for g, t in e.data["targets"].items()}
+            for s, t in targets.items():
+                log = logs.setdefault(s, [])
+                log.append({"step": len(log) + 1, "passed": e.to_seat[t]["received"],
+                            "received": e.to_seat[s]["received"]})
+    return logs
 
 
 def check_event(e) -> None:
