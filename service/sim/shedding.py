@@ -22,8 +22,9 @@ import random
 from typing import Any, Mapping, Protocol, Sequence
 
 from service.rules import inference
-from service.rules.cards import RANK, RS, SUIT, SUITS, build_deck
-from service.rules.core import calls_suit, legal_cards_of, natural, rules_from_options, turn_options
+from service.rules.cards import RANK, SUIT, SUITS, build_deck
+from service.rules.core import (calls_suit, legal_cards_of, natural, next_active, rules_from_options,
+                                turn_options)
 from service.rules.state import (ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, RESPOND_SEVEN,
                                  RESPOND_SKIP, SCORING, TURN_PHASES)
 
@@ -155,14 +156,7 @@ class SheddingSim:
         return [s.seat for s in self.seats if s.state == "active"]
 
     def next_active(self, frm: int, direction: int) -> int:
-        seats = self.seats
-        n = len(seats)
-        i = frm
-        for _ in range(n):
-            i = (i + direction) % n
-            if seats[i].state == "active":
-                return i
-        return frm
+        return next_active(self, frm, direction)
 
     def legal(self, seat: int) -> list[Action]:
         """What ``engine.legal_actions`` lists for the seat once every grace has run out."""
@@ -546,4 +540,4 @@ def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int
     return moves
 
 
-__all__ = ["SheddingSim", "RngChance", "Chance", "playout", "action_of", "command_tuple", "RS"]
+__all__ = ["SheddingSim", "RngChance", "Chance", "playout", "action_of", "command_tuple"]
