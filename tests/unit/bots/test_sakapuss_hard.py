@@ -111,3 +111,32 @@ def test_not_worse_than_medium_in_a_table_of_mediums() -> None:
             if 0 in done:
                 wins[name] += 1 / len(done)
     assert wins["hard"] >= wins["medium"] - 6
+
+
+def test_particles_replay_the_pass_log_exactly() -> None:
+    """Every particle is a deal whose replay gives the bot exactly the cards it received, ends in
+    the bot's hand, conserves 4 copies per kind and records when each seat received what."""
+    kinds, n, me = 3, 3, 0
+    targets = [1, 2, 0]  # passes go left
+    rng = random.Random(7)
+    # a real replay: deal, three steps of medium passes for everyone; the bot logs its own
+    deck = [k for k in range(kinds) for _ in range(4)]
+    rng.shuffle(deck)
+    hands = [sorted(deck[4 * i:4 * i + 4]) for i in range(n)]
+    log = []
+    for _ in range(3):
+        gifts = [sakapuss_hard._medium_pass(h, rng, {}) for h in hands]
+        for i in range(n):
+            hands[i].remove(gifts[i])
+        for i in range(n):
+            hands[targets[i]].append(gifts[i])
+        log.append((gifts[me], gifts[2]))
+    particles = sakapuss_hard._particles(hands[me], log, me, targets, kinds, random.Random(1))
+    assert particles
+    for ph, recent in particles:
+        assert sorted(ph[me]) == sorted(hands[me])
+        assert sorted(k for h in ph for k in h) == sorted(deck)
+        assert all(len(h) == 4 for h in ph)
+        assert set(recent[me]) == {r for _, r in log} and set(recent[1]) == {p for p, _ in log}
+    # a log that contradicts the hand (it received a kind it cannot have got) yields nothing
+    assert sakapuss_hard._particles([0, 0, 0, 0], [(1, 2)], me, targets, kinds, random.Random(1)) == []
