@@ -18,7 +18,7 @@ def choose(view, seed, iterations=IT, **kw):
 
 def test_seat_view_holds_no_hidden_cards_by_construction():
     assert {f.name for f in dataclasses.fields(SeatView)} == {"seat", "now", "public", "hand",
-                                                             "legal_actions"}
+                                                             "legal_actions", "own"}
     g = Game(3, seed="blind")
     g.start()
     view = seat_view(g.m, 0, g.now)
