@@ -10,6 +10,7 @@ Prints figures only; never fails on timing.
 
     python -m bench.tournament --quick
     python -m bench.tournament --games 400 --hard-ms 100 --hard-default-games 100
+    python -m bench.tournament --variants prsi --players 2 --pairings hard-medium --workers 1
 """
 from __future__ import annotations
 
@@ -216,12 +217,18 @@ def main(argv: list[str] | None = None) -> None:
                     help="games of hard at its default budget (800 ms / 2000 it.) vs medium")
     ap.add_argument("--variants", default="prsi,mau-mau-classic")
     ap.add_argument("--players", default="2,4")
+    ap.add_argument("--pairings", default="medium-easy,hard-medium,hard-easy",
+                    help="ladder pairings A-B to play (e.g. hard-medium alone)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--quick", action="store_true", help="a smoke run: a few games, tiny budgets")
     args = ap.parse_args(argv)
     if args.quick:
         args.games, args.hard_ms, args.hard_default_games = 6, 20.0, 2
     hard_iters = args.hard_iters or 2000
+    pairings = [tuple(p.split("-")) for p in args.pairings.split(",") if p]
+    bad = [p for p in pairings if len(p) != 2 or not set(p) <= {"easy", "medium", "hard"}]
+    if bad:
+        ap.error(f"--pairings: unknown pairing {'-'.join(bad[0])}")
     print(f"a game = one round; won by the seat that goes out (blocked: lowest hand value, ties "
           f"split); 4 players = A B A B. workers={args.workers}")
     for variant in args.variants.split(","):
@@ -229,7 +236,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{variant:<16}not available in this engine yet (resolve_options refuses it)")
             continue
         for players in (int(p) for p in args.players.split(",")):
-            for a, b in (("medium", "easy"), ("hard", "medium"), ("hard", "easy")):
+            for a, b in pairings:
                 t0 = time.perf_counter()
                 t = run_pairing(variant, players, a, b, args.games, args.hard_ms, hard_iters, args.workers)
                 report(variant, players, a, b, t, f"{args.hard_ms:.0f}ms/{hard_iters}it",

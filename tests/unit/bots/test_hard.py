@@ -103,3 +103,62 @@ def test_time_budget_uses_the_injected_clock_only():
     assert 1 <= s.iterations <= 6
     # no clock: the time budget is ignored and the iteration budget alone decides
     assert hard.choose(view, random.Random(3), budget_ms=1, iterations=IT) == choose(view, 3)
+
+
+def _sim(g):
+    from service.sim.shedding import RngChance, SheddingSim
+    return SheddingSim.from_match(g.m, RngChance(random.Random(0)))
+
+
+def test_cutoff_evaluation_is_antisymmetric_and_reads_the_tactics():
+    # seat 0 to move with one fitting card: about to go out
+    g = crafted(2, [["6H:0"], ["2S:1", "3S:1", "4S:1"]], "5H:0")
+    z = hard.win_logit(_sim(g), 0, 1)
+    assert z > 3 and hard.win_logit(_sim(g), 1, 0) == -z
+    # the same single card that does not fit: far less
+    g2 = crafted(2, [["6C:0"], ["2S:1", "3S:1", "4S:1"]], "5H:0")
+    assert hard.win_logit(_sim(g2), 0, 1) < z - 3
+    # a jack in hand is worth more than a plain card of the same suit count
+    g3 = crafted(2, [["6C:0", "JD:0", "2D:0"], ["2S:1", "3S:1", "4S:1"]], "5H:0")
+    g4 = crafted(2, [["6C:0", "3D:0", "2D:0"], ["2S:1", "3S:1", "4S:1"]], "5H:0")
+    assert hard.win_logit(_sim(g3), 0, 1) > hard.win_logit(_sim(g4), 0, 1) + 0.5
+    # fewer cards is better, for the mover and for the waiter alike
+    for k in range(1, 11):
+        assert hard.MOVER[k - 1] > hard.MOVER[k] and hard.WAITER[k - 1] > hard.WAITER[k]
+
+
+def test_estimate_scores_two_seats_as_a_win_probability():
+    g = crafted(2, [["6H:0"], ["2S:1", "3S:1", "4S:1"]], "5H:0")
+    view = seat_view(g.m, 0, g.now)
+    s = hard._Search(view, random.Random(0), hard.UCB_C, hard.EPSILON)
+    est = s.estimate(_sim(g))
+    assert est[0] > 0.6 and est[1] < -0.6  # WIN_WEIGHT × (2P − 1) dominates
+
+
+def test_clone_plays_on_without_touching_the_original():
+    g = crafted(2, [["6H:0", "7H:0", "KS:0"], ["2S:1", "3S:1", "4S:1"]], "5H:0")
+    base = _sim(g)
+    hands, stock, discard = [list(h) for h in base.hands], list(base.stock), list(base.discard)
+    c = hard._clone(base, random.Random(1))
+    c.step(0, ("play", "6H:0", None, False))
+    c.step(1, ("draw",))
+    assert c.hands != hands and c.discard != discard
+    assert base.hands == hands and base.stock == stock and base.discard == discard
+    assert base.current == 0 and base.phase == "play"
+
+
+def test_playout_scores_a_finished_round_by_going_out_first():
+    g = crafted(2, [["6H:0"], ["2S:1", "3S:1", "JC:1"]], "5H:0")
+    s = hard._Search(seat_view(g.m, 0, g.now), random.Random(0), hard.UCB_C, 0.0)
+    sim = _sim(g)
+    r = s.play_out(sim, random.Random(0))  # medium goes out at once
+    assert sim.winner == 0 and r[0] >= hard.WIN_WEIGHT and r[1] <= -hard.WIN_WEIGHT
+    # a round still running at the cut-off is estimated, never scored as finished
+    g2 = crafted(2, [["6H:0", "KS:0", "2D:0"], ["2S:1", "3S:1", "JC:1"]], "5H:0")
+    sim2 = _sim(g2)
+    hard_cut, hard.CUTOFF_PLIES = hard.CUTOFF_PLIES, 1
+    try:
+        r2 = s.play_out(sim2, random.Random(0))
+    finally:
+        hard.CUTOFF_PLIES = hard_cut
+    assert sim2.winner is None and -hard.WIN_WEIGHT < r2[0] < hard.WIN_WEIGHT
