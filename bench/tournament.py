@@ -11,6 +11,7 @@ Prints figures only; never fails on timing.
     python -m bench.tournament --quick
     python -m bench.tournament --games 400 --hard-ms 100 --hard-default-games 100
     python -m bench.tournament --variants prsi --players 2 --pairings hard-medium --workers 1
+    python -m bench.tournament --games 0 --hard-default-games 0 --pairings medium-easy --matches 200
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from service.rules.engine import decide, evolve, seat_view
-from service.rules.model import SEAT_ACTIONS, Context, CreateMatch, JoinSeat, NeedMoreSeeds, ScoreRound, StartMatch
+from service.rules.model import (SEAT_ACTIONS, Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds,
+                                 ScoreRound, StartMatch)
 from service.rules.options import resolve_options
 
 T0 = 1_700_000_000_000
@@ -128,6 +130,67 @@ def play_round(variant: str, policies: list[Policy], seed: str,
     return RoundResult(winners, pts, rnd.end_reason or "", moves)
 
 
+def play_match(variant: str, policies: list[Policy], seed: str) -> tuple[int, ...]:
+    """A whole match of the preset (every round to its match end, no intermission wait);
+    returns the seats ranked first (ties: all of them)."""
+    n = len(policies)
+    opts, _ = resolve_options(variant, {"round_intermission_s": 0}, 5)
+    state: Any = None
+    now = T0
+    k = 0
+
+    def run(cmd: Any) -> None:
+        nonlocal state, k
+        k += 1
+        ctx_seeds = _seeds(f"{seed}/{k}")
+        while True:
+            try:
+                evs = decide(state, cmd, Context(now, ctx_seeds))
+                break
+            except NeedMoreSeeds as e:
+                ctx_seeds = _seeds(f"{seed}/{k}", e.needed + 2)
+        for ev in evs:
+            state = evolve(state, ev)
+
+    run(CreateMatch(f"m-{seed}", variant, opts, 5))
+    for i in range(n):
+        run(JoinSeat(f"p{i}"))
+    run(StartMatch())
+    rng_seed = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    rngs = [random.Random(rng_seed + i) for i in range(n)]
+    while state.status == "running":
+        phase = state.rnd.phase
+        if phase == "scoring":
+            run(ScoreRound(state.round_no))
+            continue
+        if phase == "intermission":
+            run(DealRound(state.round_no + 1))
+            continue
+        seat = state.rnd.current
+        view = seat_view(state, seat, now)
+        if not any(a["type"] != "announce" for a in view.legal_actions):
+            now += 5000  # another seat's announcement grace: let it run out
+            continue
+        action = dict(policies[seat](view, rngs[seat]))
+        run(SEAT_ACTIONS[action.pop("type")](seat=seat, **action))
+        now += 2000
+    return tuple(row["seat"] for row in state.standings if row["rank"] == 1)
+
+
+def run_matches(a: str, b: str, n: int, hard_ms: float | None, hard_iters: int | None) -> tuple[float, list[float]]:
+    """``n`` whole 2-player prsi matches, sides swapped every match: A's wins (ties split) and
+    hard's decision times."""
+    timings: list[float] = []
+    pa = make_policy(a, hard_ms, hard_iters, timings)
+    pb = make_policy(b, hard_ms, hard_iters, timings)
+    wins = 0.0
+    for g in range(n):
+        a_seat = g % 2
+        firsts = play_match("prsi", [pa, pb] if a_seat == 0 else [pb, pa], f"match/prsi/2/{g}")
+        wins += sum(1 / len(firsts) for s in firsts if s == a_seat)
+    return wins, timings
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a proportion."""
     if n == 0:
@@ -219,6 +282,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", default="2,4")
     ap.add_argument("--pairings", default="medium-easy,hard-medium,hard-easy",
                     help="ladder pairings A-B to play (e.g. hard-medium alone)")
+    ap.add_argument("--matches", type=int, default=0,
+                    help="also play this many whole 2-player prsi matches (to elimination) per pairing")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--quick", action="store_true", help="a smoke run: a few games, tiny budgets")
     args = ap.parse_args(argv)
@@ -235,12 +300,19 @@ def main(argv: list[str] | None = None) -> None:
         if not variant_available(variant):
             print(f"{variant:<16}not available in this engine yet (resolve_options refuses it)")
             continue
-        for players in (int(p) for p in args.players.split(",")):
+        for players in (int(p) for p in args.players.split(",") if args.games):
             for a, b in pairings:
                 t0 = time.perf_counter()
                 t = run_pairing(variant, players, a, b, args.games, args.hard_ms, hard_iters, args.workers)
                 report(variant, players, a, b, t, f"{args.hard_ms:.0f}ms/{hard_iters}it",
                        time.perf_counter() - t0)
+    for a, b in pairings if args.matches else ():
+        t0 = time.perf_counter()
+        wins, timings = run_matches(a, b, args.matches, args.hard_ms, hard_iters)
+        lo, hi = wilson(wins, args.matches)
+        hard = f"  hard p50 {_pct(timings, .5):.0f} ms p99 {_pct(timings, .99):.0f} ms" if timings else ""
+        print(f"prsi 2p whole matches {a:>6} vs {b:<6} matches {args.matches:>4}  {a} wins "
+              f"{wins / args.matches:6.1%} [{lo:.1%}, {hi:.1%}]  {time.perf_counter() - t0:6.1f}s{hard}", flush=True)
     if args.hard_default_games and variant_available("prsi"):
         t0 = time.perf_counter()
         t = run_pairing("prsi", 2, "hard", "medium", args.hard_default_games, None, None, args.workers,
