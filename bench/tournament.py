@@ -80,48 +80,59 @@ class RoundResult:
     moves: int
 
 
+class _Table:
+    """One match of ``len(policies)`` seats driven through decide/evolve: seeds derived from
+    ``seed``, seat i played by ``policies[i]`` with its own rng, time advanced per move."""
+
+    def __init__(self, variant: str, policies: list[Policy], seed: str, overrides: dict[str, Any]) -> None:
+        opts, _ = resolve_options(variant, overrides, 5)
+        self.policies = policies
+        self.seed = seed
+        self.state: Any = None
+        self.now = T0
+        self.k = 0
+        self.run(CreateMatch(f"t-{seed}", variant, opts, 5))
+        for i in range(len(policies)):
+            self.run(JoinSeat(f"p{i}"))
+        self.run(StartMatch())
+        rng_seed = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+        self.rngs = [random.Random(rng_seed + i) for i in range(len(policies))]
+
+    def run(self, cmd: Any) -> None:
+        self.k += 1
+        ctx_seeds = _seeds(f"{self.seed}/{self.k}")
+        while True:
+            try:
+                evs = decide(self.state, cmd, Context(self.now, ctx_seeds))
+                break
+            except NeedMoreSeeds as e:
+                ctx_seeds = _seeds(f"{self.seed}/{self.k}", e.needed + 2)
+        for ev in evs:
+            self.state = evolve(self.state, ev)
+
+    def move(self) -> bool:
+        """The current seat's policy acts; False when it must wait out another seat's grace."""
+        seat = self.state.rnd.current
+        view = seat_view(self.state, seat, self.now)
+        if not any(a["type"] != "announce" for a in view.legal_actions):
+            self.now += 5000  # another seat's announcement grace: let it run out
+            return False
+        action = dict(self.policies[seat](view, self.rngs[seat]))
+        self.run(SEAT_ACTIONS[action.pop("type")](seat=seat, **action))
+        self.now += 2000
+        return True
+
+
 def play_round(variant: str, policies: list[Policy], seed: str,
                overrides: dict[str, Any] | None = None) -> RoundResult:
     """Deal one round with ``len(policies)`` seats; seat i plays policies[i]; score it."""
-    n = len(policies)
-    opts, _ = resolve_options(variant, {"match_end_mode": "single_round", **(overrides or {})}, 5)
-    state = None
-    now = T0
-    k = 0
-
-    def run(cmd: Any) -> None:
-        nonlocal state, k
-        k += 1
-        ctx_seeds = _seeds(f"{seed}/{k}")
-        while True:
-            try:
-                evs = decide(state, cmd, Context(now, ctx_seeds))
-                break
-            except NeedMoreSeeds as e:
-                ctx_seeds = _seeds(f"{seed}/{k}", e.needed + 2)
-        for ev in evs:
-            state = evolve(state, ev)
-
-    run(CreateMatch(f"t-{seed}", variant, opts, 5))
-    for i in range(n):
-        run(JoinSeat(f"p{i}"))
-    run(StartMatch())
+    t = _Table(variant, policies, seed, {"match_end_mode": "single_round", **(overrides or {})})
     moves = 0
-    rng_seed = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
-    rngs = [random.Random(rng_seed + i) for i in range(n)]
-    while state.rnd.phase != "scoring":
-        seat = state.rnd.current
-        view = seat_view(state, seat, now)
-        if not any(a["type"] != "announce" for a in view.legal_actions):
-            now += 5000  # another seat's announcement grace: let it run out
-            continue
-        action = dict(policies[seat](view, rngs[seat]))
-        run(SEAT_ACTIONS[action.pop("type")](seat=seat, **action))
-        moves += 1
-        now += 2000
-    rnd = state.rnd
-    run(ScoreRound(state.round_no))
-    pts = {int(s): p for s, p in state.scores[-1].points}
+    while t.state.rnd.phase != "scoring":
+        moves += t.move()
+    rnd = t.state.rnd
+    t.run(ScoreRound(t.state.round_no))
+    pts = {int(s): p for s, p in t.state.scores[-1].points}
     if rnd.winner is not None:
         winners: tuple[int, ...] = (rnd.winner,)
     else:
@@ -133,48 +144,16 @@ def play_round(variant: str, policies: list[Policy], seed: str,
 def play_match(variant: str, policies: list[Policy], seed: str) -> tuple[int, ...]:
     """A whole match of the preset (every round to its match end, no intermission wait);
     returns the seats ranked first (ties: all of them)."""
-    n = len(policies)
-    opts, _ = resolve_options(variant, {"round_intermission_s": 0}, 5)
-    state: Any = None
-    now = T0
-    k = 0
-
-    def run(cmd: Any) -> None:
-        nonlocal state, k
-        k += 1
-        ctx_seeds = _seeds(f"{seed}/{k}")
-        while True:
-            try:
-                evs = decide(state, cmd, Context(now, ctx_seeds))
-                break
-            except NeedMoreSeeds as e:
-                ctx_seeds = _seeds(f"{seed}/{k}", e.needed + 2)
-        for ev in evs:
-            state = evolve(state, ev)
-
-    run(CreateMatch(f"m-{seed}", variant, opts, 5))
-    for i in range(n):
-        run(JoinSeat(f"p{i}"))
-    run(StartMatch())
-    rng_seed = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
-    rngs = [random.Random(rng_seed + i) for i in range(n)]
-    while state.status == "running":
-        phase = state.rnd.phase
+    t = _Table(variant, policies, seed, {"round_intermission_s": 0})
+    while t.state.status == "running":
+        phase = t.state.rnd.phase
         if phase == "scoring":
-            run(ScoreRound(state.round_no))
-            continue
-        if phase == "intermission":
-            run(DealRound(state.round_no + 1))
-            continue
-        seat = state.rnd.current
-        view = seat_view(state, seat, now)
-        if not any(a["type"] != "announce" for a in view.legal_actions):
-            now += 5000  # another seat's announcement grace: let it run out
-            continue
-        action = dict(policies[seat](view, rngs[seat]))
-        run(SEAT_ACTIONS[action.pop("type")](seat=seat, **action))
-        now += 2000
-    return tuple(row["seat"] for row in state.standings if row["rank"] == 1)
+            t.run(ScoreRound(t.state.round_no))
+        elif phase == "intermission":
+            t.run(DealRound(t.state.round_no + 1))
+        else:
+            t.move()
+    return tuple(row["seat"] for row in t.state.standings if row["rank"] == 1)
 
 
 def run_matches(a: str, b: str, n: int, hard_ms: float | None, hard_iters: int | None) -> tuple[float, list[float]]:
