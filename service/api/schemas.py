@@ -139,7 +139,12 @@ class GameView(Schema):
     round = fields.Integer()
     version = fields.Integer()
     seats = fields.List(fields.Nested(Seat))
-    table = fields.Dict(allow_none=True)
+    table = fields.Dict(allow_none=True, metadata={"description": (
+        "shedding games: top_card, called_suit, pending_draw, pending_skip, direction, "
+        "stock_count, discard_count, discard, dealer, drew_on (public draw caps), and the round's "
+        "public record: played (every card put on the discard, starter first) and moves "
+        "({seat, move, card?, called_suit?, count?, auto?, before?}, oldest first; before = the "
+        "table the seat decided on), see docs/bots.md; Sakapuss: its own fields")})
     turn = fields.Dict(allow_none=True)
     scores = fields.List(fields.Dict())
     standings = fields.List(fields.Dict(), allow_none=True)

@@ -2,9 +2,10 @@
 
 Unseen cards = the deck − the bot's hand − the public discard (the cards played since the last
 reshuffle). Each active opponent gets exactly his public hand size; the rest becomes the stock
-in random order. ``voids`` (seat -> suits he is believed void in) down-weights those suits in his
-hand (×0.2 per card, §7.4) by weighted sampling without replacement; the SeatView carries no
-public event history, so the bots currently pass no voids (see hard.py).
+in random order. The public draw caps (``table.drew_on``) down-weight cards beyond a cap (×0.2 per
+card, §7.4); ``voids`` (seat -> suits he is believed void in) does the same per suit by weighted
+sampling without replacement (no bot passes voids today). ``with_hands`` deals given hands
+instead: the hard bot's opponent model (``posterior``) chooses them from the round's record.
 
 Everything built here comes from the view alone: the states are the bot's *guesses*, never the
 real hidden state.
@@ -180,9 +181,22 @@ class Determinizer:
             pool = rest
         return hands, tuple(pool)
 
-    def sample(self, rng: random.Random) -> Match:
-        """One full state consistent with the view."""
-        opp, stock = self.deal(rng)
+    def with_hands(self, hands: Mapping[int, tuple[str, ...]], rng: random.Random
+                   ) -> tuple[dict[int, tuple[str, ...]], tuple[str, ...]]:
+        """The given opponents' hands; the rest of the unseen cards is the stock, shuffled."""
+        taken = Counter(c for h in hands.values() for c in h)
+        stock = []
+        for c in self.unseen:
+            if taken[c] > 0:
+                taken[c] -= 1
+            else:
+                stock.append(c)
+        rng.shuffle(stock)
+        return dict(hands), tuple(stock)
+
+    def sample(self, rng: random.Random, hands: Mapping[int, tuple[str, ...]] | None = None) -> Match:
+        """One full state consistent with the view (``hands``: the opponents' hands to use)."""
+        opp, stock = self.deal(rng) if hands is None else self.with_hands(hands, rng)
         hands = tuple(tuple(self.view.hand) if s == self.me else opp.get(s, ())
                       for s in range(self.n_seats))
         rnd = _make(Round, stock=stock, hands=hands, **self._round_fixed)

@@ -167,8 +167,9 @@ class _Chain:
     def void_probs(self) -> dict[str, float]:
         """H4 as far as the view allows: P(next player holds no card of suit S and no wild card).
 
-        The view has no public event history, so voids cannot be read from who drew when; this
-        is the hypergeometric chance from the unseen cards and his public hand size.
+        The hypergeometric chance from the unseen cards and his public hand size, bounded by the
+        public draw caps (``table.drew_on``); medium does not read the round's record
+        (``table.moves``), the hard bot does (``evidence``).
         """
         s = self.s
         nxt = s.next_seat(s.seat)

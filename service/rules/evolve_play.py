@@ -5,7 +5,8 @@ from .cards import RANK
 from . import inference
 from .evolve import on, present
 from .model import Event
-from .state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Window, rep_round, rep_version
+from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Move, Round, Window, before_of, rep_round,
+                    rep_version)
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -15,6 +16,11 @@ def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, .
         out[seat] = hand
         return tuple(out)
     return hands + ((),) * (seat - len(hands)) + (hand,)
+
+
+def _decision(e: Event, kind: str, rnd: Round, count: int = 0) -> Move:
+    """The public record of a seat's decision, with the table it decided on."""
+    return Move(e.seat, kind, count=count, auto=bool(e.data.get("auto")), before=before_of(rnd))
 
 
 @on("CardPlayed")
@@ -28,7 +34,9 @@ def _played(m: Match, e: Event) -> Match:
     i = old.index(card)
     hand = hands[seat] = old[:i] + old[i + 1:]
     kw = {"hands": tuple(hands), "discard": rnd.discard + (card,), "called_suit": None,
-          "top_live": True, "blocked_passes": 0, "window": None, "armed": None, "last_card": card}
+          "top_live": True, "blocked_passes": 0, "window": None, "armed": None, "last_card": card,
+          "played": rnd.played + (card,),
+          "moves": rnd.moves + (Move(seat, "play", card, auto=bool(e.data.get("auto")), before=before_of(rnd)),)}
     r = m.rules
     if rnd.drew_on:
         kw["drew_on"] = inference.played(rnd.drew_on, seat, card, r.wild)
@@ -53,7 +61,10 @@ def _played(m: Match, e: Event) -> Match:
 
 @on("SuitCalled")
 def _called(m: Match, e: Event) -> Match:
-    return rep_round(m, e.seq, {"called_suit": e.data["suit"]})
+    moves = m.rnd.moves
+    if moves and moves[-1].kind == "play":
+        moves = moves[:-1] + (moves[-1]._replace(suit=e.data["suit"]),)
+    return rep_round(m, e.seq, {"called_suit": e.data["suit"], "moves": moves})
 
 
 @on("CardDrawn")
@@ -67,14 +78,18 @@ def _drawn(m: Match, e: Event) -> Match:
     priv = e.to_seat.get(seat)
     cards = tuple(priv["cards"]) if priv is not None else ()
     n = len(cards)
-    kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:]}
+    count = int(d.get("count", n))
+    move = (Move(seat, "draw", count=count, auto=bool(d.get("auto")), before=before_of(rnd)) if turn
+            else Move(seat, "gain", count=count))
+    kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:],
+          "moves": rnd.moves + (move,)}
     old = drew_on = rnd.drew_on
     if turn:
         keys = inference.turn_draw_keys(rnd, m.rules)
         if keys:
             drew_on = inference.noted(drew_on, seat, keys)
     if drew_on:
-        drew_on = inference.gained(drew_on, seat, int(d.get("count", n)))
+        drew_on = inference.gained(drew_on, seat, count)
     if drew_on is not old:
         kw["drew_on"] = drew_on
     if turn:
@@ -92,7 +107,8 @@ def _drawn(m: Match, e: Event) -> Match:
 @on("StockReshuffled")
 def _reshuffled(m: Match, e: Event) -> Match:
     rnd = m.rnd
-    return rep_round(m, e.seq, {"stock": rnd.stock + rnd.discard[:-1], "discard": rnd.discard[-1:]})
+    return rep_round(m, e.seq, {"stock": rnd.stock + rnd.discard[:-1], "discard": rnd.discard[-1:],
+                                "moves": rnd.moves + (Move(None, "reshuffle", count=len(rnd.discard) - 1),)})
 
 
 @on("DrawShortfall")
@@ -103,7 +119,9 @@ def _shortfall(m: Match, e: Event) -> Match:
 @on("PenaltyTaken")
 def _penalty(m: Match, e: Event) -> Match:
     m = present(m, e)
-    kw = {"pending_draw": 0, "top_live": False, "window": None}
+    rnd = m.rnd
+    kw = {"pending_draw": 0, "top_live": False, "window": None,
+          "moves": rnd.moves + (_decision(e, "take_penalty", rnd, rnd.pending_draw),)}
     r = m.rules
     if r.draw and r.seven_answerable:  # he took the penalty: no seven to answer with (H5/H6)
         kw["drew_on"] = inference.noted(m.rnd.drew_on, e.seat, (r.draw,))
@@ -113,7 +131,9 @@ def _penalty(m: Match, e: Event) -> Match:
 @on("SkipAccepted")
 def _skip_accepted(m: Match, e: Event) -> Match:
     m = present(m, e)
-    return rep_round(m, e.seq, {"pending_skip": False, "top_live": False, "window": None})
+    rnd = m.rnd
+    return rep_round(m, e.seq, {"pending_skip": False, "top_live": False, "window": None,
+                                "moves": rnd.moves + (_decision(e, "accept_skip", rnd),)})
 
 
 @on("TurnSkipped")
@@ -131,7 +151,8 @@ def _passed(m: Match, e: Event) -> Match:
     m = present(m, e)
     rnd = m.rnd
     blocked = rnd.blocked_passes + 1 if e.data.get("blocked") else rnd.blocked_passes
-    return rep_round(m, e.seq, {"blocked_passes": blocked, "window": None})
+    return rep_round(m, e.seq, {"blocked_passes": blocked, "window": None,
+                                "moves": rnd.moves + (_decision(e, "pass", rnd),)})
 
 
 @on("AnnouncementMade")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping, NamedTuple, TypeVar
 
 T = TypeVar("T")
 _new = object.__new__
@@ -122,6 +122,47 @@ class Rules:
     starter_apply: bool = False  # starter_special_policy == apply
 
 
+class Before(NamedTuple):
+    """The public table as a seat found it when it decided a move (a ``Move``'s ``before``)."""
+
+    phase: str
+    top: str
+    called_suit: str | None
+    pending_draw: int
+    pending_skip: bool
+    top_live: bool
+    direction: int
+    counts: tuple[int, ...]  # hand size per seat number
+    discard_n: int  # the discard was ``played[played_n - discard_n:played_n]``
+    played_n: int
+    drew_on: tuple[tuple[int, str, int], ...]
+
+
+class Move(NamedTuple):
+    """One public entry of the round's record (``Round.moves``, the view's ``table.moves``).
+
+    ``kind`` is a decision of ``seat`` (play, draw, take_penalty, accept_skip, pass; ``before``
+    holds what the seat saw) or a public fact: ``gain`` (cards taken that were not a decision:
+    a penalty, a missed announcement) and ``reshuffle`` (seat None). ``count`` is the number of
+    cards taken; ``auto`` marks a move the service made for the seat (timeout, autopilot).
+    """
+
+    seat: int | None
+    kind: str
+    card: str | None = None
+    suit: str | None = None  # the suit a wild card called
+    count: int = 0
+    auto: bool = False
+    before: Before | None = None
+
+
+def before_of(rnd: "Round") -> Before:
+    """What every viewer saw of the table just before the current seat decided."""
+    return Before(rnd.phase, rnd.discard[-1], rnd.called_suit, rnd.pending_draw, rnd.pending_skip,
+                  rnd.top_live, rnd.direction, tuple(len(h) for h in rnd.hands), len(rnd.discard),
+                  len(rnd.played), rnd.drew_on)
+
+
 @dataclass(frozen=True)
 class Round:
     """§3.1: the state of the round in progress (or just ended)."""
@@ -156,6 +197,10 @@ class Round:
     # taken seven penalty), and cap = the cards it has gained since minus the cards of that key it
     # has played since: an upper bound on such cards in its hand if it draws only when it must.
     drew_on: tuple[tuple[int, str, int], ...] = ()
+    # the public record of the round (§2.4: all of it is public): every card put on the discard
+    # (starter and covered starters first, then the plays) and every move in order (``Move``)
+    played: tuple[str, ...] = ()
+    moves: tuple[Move, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from .actions import legal_actions
 from .cards import sort_hand
 from .core import hand_of
 from .inference import as_public
-from .state import INTERMISSION, SCORING, TURN_PHASES, Match
+from .state import INTERMISSION, SCORING, TURN_PHASES, Match, Move
 from .timeouts import autopiloted, turn_due, turn_key
 
 
@@ -31,7 +31,29 @@ def _table(m: Match) -> dict[str, Any] | None:
             "pending_draw": rnd.pending_draw, "pending_skip": rnd.pending_skip,
             "direction": rnd.direction, "stock_count": len(rnd.stock),
             "discard_count": len(rnd.discard), "discard": list(rnd.discard),
-            "dealer": m.dealer, "drew_on": as_public(rnd.drew_on)}
+            "dealer": m.dealer, "drew_on": as_public(rnd.drew_on),
+            "played": list(rnd.played), "moves": [move_json(x) for x in rnd.moves]}
+
+
+def move_json(mv: Move) -> dict[str, Any]:
+    """One entry of ``table.moves``: a public move and, for a decision, the table it was made on."""
+    out: dict[str, Any] = {"seat": mv.seat, "move": mv.kind}
+    if mv.card is not None:
+        out["card"] = mv.card
+        if mv.suit is not None:
+            out["called_suit"] = mv.suit
+    if mv.count:
+        out["count"] = mv.count
+    if mv.auto:
+        out["auto"] = True
+    b = mv.before
+    if b is not None:
+        out["before"] = {"phase": b.phase, "top_card": b.top, "called_suit": b.called_suit,
+                         "pending_draw": b.pending_draw, "pending_skip": b.pending_skip,
+                         "top_live": b.top_live, "direction": b.direction,
+                         "hand_counts": list(b.counts), "discard_count": b.discard_n,
+                         "played_count": b.played_n, "drew_on": as_public(b.drew_on)}
+    return out
 
 
 def _announcements(m: Match, now: int) -> list[dict[str, Any]]:
