@@ -75,6 +75,7 @@ MAX_PLIES = 400  # safety cap per simulation (the engine's own max_turns_per_rou
 CUTOFF_PLIES: int | None = 16  # rollouts stop after this many plies and are scored by ``estimate``
 WIN_WEIGHT = 0.8  # share of the reward given by winning the round (vs the penalty difference)
 CARD_K = 0.35  # 3+ seats' cut-off evaluation: P(win) ~ 1/2 + tanh(CARD_K * hand-size lead) / 2
+OPPONENT_EPS = {"medium": 0.0, "hard": EPSILON, "human": EPSILON, "easy": 1.0}
 INFER_STEPS = 1000  # Metropolis steps of the opponent model (``posterior``), at most ...
 INFER_SHARE = 0.4  # ... and this share of the time budget
 INFER_CHAINS = 16
@@ -178,6 +179,11 @@ class _Search:
         self.rng = rng
         self.c = c
         self.eps = epsilon
+        # the rollout policy per seat: mine is ε-medium; an opponent's follows his public kind and
+        # strength (OPPONENT_EPS: a medium bot is its chain exactly, an easy bot plays at random)
+        self.seat_eps = [epsilon if row["seat"] == view.seat else
+                         OPPONENT_EPS.get(row.get("strength") if row.get("kind") == "bot" else "human", epsilon)
+                         for row in view.public["seats"]]
         self.now = view.now
         self.root = _Node(view.seat)
         self.iterations = 0
@@ -355,7 +361,7 @@ class _Search:
         """ε-greedy medium moves for up to ``CUTOFF_PLIES`` plies, then the reward or the cut-off
         estimate. ``sim`` is changed in place; its shuffles draw from ``rng``."""
         sim.chance = RngChance(rng)
-        eps = self.eps
+        eps = self.seat_eps
         plies = 0
         cap = MAX_PLIES if CUTOFF_PLIES is None else CUTOFF_PLIES
         while sim.phase in TURN_PHASES and plies < cap:
@@ -363,7 +369,10 @@ class _Search:
             acts = sim.legal(seat)
             if not acts:
                 break
-            if rng.random() < eps:
+            e = eps[seat]
+            if e >= 1.0:
+                a = _easy(acts, rng)
+            elif e and rng.random() < e:
                 a = rng.choice(acts)
             else:
                 a = command_tuple(choose_situation(from_state(sim, seat), [action_of(t) for t in acts], rng))
@@ -433,6 +442,20 @@ class _Search:
 
     def exceeds(self, total: int) -> bool:
         return total > self.limit if self.gt else total >= self.limit
+
+
+_CLOSING = frozenset({"draw", "take_penalty", "accept_skip", "pass"})
+
+
+def _easy(acts: list[tuple], rng: random.Random) -> tuple:
+    """The easy bot's choice on playout-core actions: a random card (then a random called suit),
+    a draw or another closing move only when no card is playable."""
+    cards = sorted({a[1] for a in acts if a[0] == "play"})
+    if cards:
+        card = rng.choice(cards)
+        plays = [a for a in acts if a[0] == "play" and a[1] == card]
+        return rng.choice([a for a in plays if a[3]] or plays)  # it always announces
+    return rng.choice([a for a in acts if a[0] in _CLOSING] or acts)
 
 
 def _t_stat(total: float, squares: float, n: int) -> float:

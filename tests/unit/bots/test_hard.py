@@ -162,3 +162,57 @@ def test_playout_scores_a_finished_round_by_going_out_first():
     finally:
         hard.CUTOFF_PLIES = hard_cut
     assert sim2.winner is None and -hard.WIN_WEIGHT < r2[0] < hard.WIN_WEIGHT
+
+
+def test_rollouts_model_each_opponent_by_his_public_strength():
+    g = Game(4, seed="eps", bots=3)  # seat 0 human, seats 1-3 bots (strength from the option)
+    g.start()
+    view = seat_view(g.m, 1, g.now)
+    rows = [dict(r) for r in view.public["seats"]]
+    assert rows[0]["kind"] == "human" and rows[3]["strength"] == "medium"
+    rows[2]["strength"] = "easy"
+    s = hard._Search(dataclasses.replace(view, public=dict(view.public, seats=rows)),
+                     random.Random(0), hard.UCB_C, 0.3)
+    # the human: ε-medium; me: ε-medium as asked; an easy bot: random; a medium bot: its chain
+    assert s.seat_eps == [hard.EPSILON, 0.3, 1.0, 0.0]
+    rows[3]["strength"] = "hard"
+    s = hard._Search(dataclasses.replace(view, public=dict(view.public, seats=rows)),
+                     random.Random(0), hard.UCB_C, 0.3)
+    assert s.seat_eps[3] == hard.EPSILON
+
+
+def test_the_easy_rollout_plays_when_it_can_and_announces():
+    rng = random.Random(1)
+    acts = [("play", "5H:0", None, False), ("play", "5H:0", None, True), ("play", "JS:0", "H", False),
+            ("draw",)]
+    got = {hard._easy(acts, rng) for _ in range(200)}
+    assert got == {("play", "5H:0", None, True), ("play", "JS:0", "H", False)}
+    assert hard._easy([("draw",), ("announce",)], rng) == ("draw",)
+
+
+def test_hard_reads_the_record_into_its_deals():
+    """With a recorded round the determinizations come from the opponent model, and they
+    explain the opponent's recorded moves better than the plain deals do."""
+    from service.bots import medium
+    from service.bots.evidence import Evidence
+    g = Game(2, seed="rec", bots=2)
+    g.start()
+    rng = random.Random(0)
+    for _ in range(40):  # a medium round well under way
+        seat = g.m.rnd.current
+        g.do(to_command(seat, medium.choose(seat_view(g.m, seat, g.now), rng)))
+        g.now += 2000
+        if g.m.rnd.phase == "scoring":
+            break
+    view = seat_view(g.m, g.m.rnd.current, g.now)
+    s = hard._Search(view, random.Random(0), hard.UCB_C, hard.EPSILON)
+    s.infer(None, 800)
+    assert s.posterior is not None and s.posterior.steps == 400
+    ev = Evidence(view, s.det.rules)
+    opp = 1 - view.seat
+    modelled = plain = 0.0
+    for i in range(40):
+        prio = {}
+        modelled += ev.log_likelihood(opp, s.sample_sim(random.Random(i)).hands[opp], prio)
+        plain += ev.log_likelihood(opp, Determinizer(view).sample(random.Random(i)).rnd.hands[opp], prio)
+    assert modelled > plain
