@@ -4,8 +4,9 @@
 rng. Every sample is a determinization (``determinize.Determinizer``: unseen cards = deck − own
 hand − public discard; each opponent gets his public hand size; the rest is the stock in random
 order), played on with the ``medium`` policy (ε = 0.1 uniformly random over the full
-legal-action enumeration, announcement variants included). Rollouts run on the playout core
-(``service.sim.shedding``, the engine's rules on one mutable state, checked move for move
+legal-action enumeration, announcement variants included; opponents by their strength, below).
+Rollouts run on the playout core (``service.sim.shedding``, the engine's rules on one mutable
+state, checked move for move
 against the engine by tests/unit/sim), about 1.4× the playouts of ``decide``/``evolve``; the
 ISMCTS tree walk itself stays on the engine. Shuffles inside a simulation draw from the rng.
 
@@ -40,9 +41,11 @@ the medium chain would have made with it (his model is chosen by his public kind
 opponents' hands from the next chain after ``INFER_MORE`` further step(s), with a freshly shuffled
 stock. Chains start from the determinizer's deals, which weight cards beyond the public
 ``table.drew_on`` caps ×0.2 (service/rules/inference.py); with nothing recorded yet those deals
-are used directly. Measured in 2-player prsi against medium (docs/bots.md): the search given the
-opponent's true suits wins 64% at 100 ms, given uniform deals 53%. Rollouts stop after ``CUTOFF_PLIES`` plies and
-are scored by ``estimate``: with two active seats, P(going out first) from a logistic model of
+are used directly. In the rollouts each opponent plays by his public strength (``OPPONENT_EPS``:
+a medium bot exactly medium, an easy bot at random, others ε-greedy medium). Measured in 2-player
+prsi against medium at 800 ms (docs/bots.md): 62.5% over 400 games, 53-54% before the model.
+
+Rollouts stop after ``CUTOFF_PLIES`` plies and are scored by ``estimate``: with two active seats, P(going out first) from a logistic model of
 hand sizes (whose turn), jacks / sevens / eights / aces held, natural matches on the top card, a
 pending seven and "the seat to move holds one fitting card" (``win_logit``), fitted offline on
 30,000 rounds of ε-medium self-play in 2-player prsi (held-out log loss 0.644; the previous
