@@ -69,26 +69,30 @@ class _Ties(random.Random):
         return seq[0]
 
 
-class _Decision:
-    __slots__ = ("seat", "table", "sit_args", "observed", "pending_draw", "pending_skip", "index", "seen")
+def _count(cards: Sequence[str], wild: str | None, ranks: dict[str, int], suits: dict[str, int]) -> None:
+    """Add ``cards`` to per-rank and per-suit counts (wild cards count for no suit), as
+    ``Situation._seen`` counts them."""
+    for c in cards:
+        rank = RANK[c]
+        ranks[rank] = ranks.get(rank, 0) + 1
+        if rank != wild:
+            suits[SUIT[c]] += 1
 
-    def __init__(self, seat: int, table: _Table, sit_args: dict[str, Any], observed: tuple,
-                 pending_draw: int, pending_skip: bool) -> None:
+
+class _Decision:
+    """One scored decision: the seat, the recorded table, the move made, the discard's counts."""
+
+    __slots__ = ("seat", "table", "sit_args", "observed", "index", "seen")
+
+    def __init__(self, seat: int, table: _Table, sit_args: dict[str, Any], observed: tuple) -> None:
         self.seat = seat
         self.table = table
         self.sit_args = sit_args
         self.observed = observed
-        self.pending_draw = pending_draw
-        self.pending_skip = pending_skip
         self.index = 0
-        wild = sit_args["rules"].wild
         ranks: dict[str, int] = {}
         suits = {x: 0 for x in SUITS}
-        for c in table.discard:
-            rank = RANK[c]
-            ranks[rank] = ranks.get(rank, 0) + 1
-            if rank != wild:
-                suits[SUIT[c]] += 1
+        _count(table.discard, sit_args["rules"].wild, ranks, suits)
         self.seen = (ranks, suits)
 
 
@@ -107,7 +111,7 @@ class Evidence:
         common = dict(n_seats=n_seats, rules=rules, deck_ranks=tuple(opts["deck_ranks"]),
                       copies=int(opts["deck_copies"]),
                       jack_doubles=bool(opts.get("jack_ends_round_doubles", False)))
-        # per opponent, newest first: ("play", card, decision|None), ("take", n, decision|None),
+        # per opponent, newest first: ("play", (card, n), decision|None), ("take", k, decision|None),
         # ("decide", decision) for a decision that moves no card
         self.walks: dict[int, list[tuple]] = {}
         self.n_decisions = 0
@@ -142,7 +146,7 @@ class Evidence:
                                 dict(common, phase=b["phase"], top=b["top_card"], called=b["called_suit"],
                                      direction=int(b["direction"]), counts=counts, discard=discard,
                                      caps=caps),
-                                observed, int(b["pending_draw"]), bool(b["pending_skip"]))
+                                observed)
                 dec.index = self.n_decisions
                 self.n_decisions += 1
             walk = self.walks.setdefault(seat, [])
@@ -224,12 +228,7 @@ class Evidence:
         ties = _Ties()
         ranks, suits = dec.seen  # the discard's part of the chain's card counting, plus the hand
         ranks, suits = dict(ranks), dict(suits)
-        wild = r.wild
-        for c in held:
-            rank = RANK[c]
-            ranks[rank] = ranks.get(rank, 0) + 1
-            if rank != wild:
-                suits[SUIT[c]] += 1
+        _count(held, r.wild, ranks, suits)
         sit = Situation(seat=dec.seat, hand=tuple(held), _seen_cache=(ranks, suits), **dec.sit_args)
         got = choose_situation(sit, actions, ties)
         if _key(got) == want:
