@@ -7,7 +7,7 @@ from typing import Callable
 from .cards import RANK
 from .core import rules_from_options
 from .model import Event
-from .state import (ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat,
+from .state import (ACE_FOLLOWUP, appended, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat,
                     Window, rep, rep_round, rep_version)
 
 Handler = Callable[[Match, Event], Match]
@@ -184,14 +184,14 @@ def _starter(m: Match, e: Event) -> Match:
     pending = m.rules.seven_count if live and RANK[card] == m.rules.draw else 0
     skip = live and RANK[card] == m.rules.skip
     return _r(m, e, rep(m.rnd, stock=stock, discard=discard, top_live=live,
-                        pending_draw=pending, pending_skip=skip, played=m.rnd.played + (card,)))
+                        pending_draw=pending, pending_skip=skip, played=appended(m.rnd.played, card)))
 
 
 @on("StarterCovered")
 def _covered(m: Match, e: Event) -> Match:
     stock, discard = _to_discard(m.rnd, e.data["card"])
     return _r(m, e, rep(m.rnd, stock=stock, discard=discard, top_live=False,
-                        played=m.rnd.played + (e.data["card"],)))
+                        played=appended(m.rnd.played, e.data["card"])))
 
 
 @on("TurnStarted")

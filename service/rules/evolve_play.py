@@ -5,8 +5,8 @@ from .cards import RANK
 from . import inference
 from .evolve import on, present
 from .model import Event
-from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Move, Round, Window, before_of, rep_round,
-                    rep_version)
+from .state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Move, Round, Window, appended, decision,
+                    rep_round, rep_version, with_last)
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -20,7 +20,7 @@ def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, .
 
 def _decision(e: Event, kind: str, rnd: Round, count: int = 0) -> Move:
     """The public record of a seat's decision, with the table it decided on."""
-    return Move(e.seat, kind, count=count, auto=bool(e.data.get("auto")), before=before_of(rnd))
+    return decision(e.seat, kind, None, count, bool(e.data.get("auto")), rnd)
 
 
 @on("CardPlayed")
@@ -35,8 +35,8 @@ def _played(m: Match, e: Event) -> Match:
     hand = hands[seat] = old[:i] + old[i + 1:]
     kw = {"hands": tuple(hands), "discard": rnd.discard + (card,), "called_suit": None,
           "top_live": True, "blocked_passes": 0, "window": None, "armed": None, "last_card": card,
-          "played": rnd.played + (card,),
-          "moves": rnd.moves + (Move(seat, "play", card, auto=bool(e.data.get("auto")), before=before_of(rnd)),)}
+          "played": appended(rnd.played, card),
+          "moves": appended(rnd.moves, decision(seat, "play", card, 0, bool(e.data.get("auto")), rnd))}
     r = m.rules
     if rnd.drew_on:
         kw["drew_on"] = inference.played(rnd.drew_on, seat, card, r.wild)
@@ -62,8 +62,8 @@ def _played(m: Match, e: Event) -> Match:
 @on("SuitCalled")
 def _called(m: Match, e: Event) -> Match:
     moves = m.rnd.moves
-    if moves and moves[-1].kind == "play":
-        moves = moves[:-1] + (moves[-1]._replace(suit=e.data["suit"]),)
+    if moves and moves[-1][-1].kind == "play":
+        moves = with_last(moves, moves[-1][-1]._replace(suit=e.data["suit"]))
     return rep_round(m, e.seq, {"called_suit": e.data["suit"], "moves": moves})
 
 
@@ -79,10 +79,9 @@ def _drawn(m: Match, e: Event) -> Match:
     cards = tuple(priv["cards"]) if priv is not None else ()
     n = len(cards)
     count = int(d.get("count", n))
-    move = (Move(seat, "draw", count=count, auto=bool(d.get("auto")), before=before_of(rnd)) if turn
-            else Move(seat, "gain", count=count))
+    move = decision(seat, "draw", None, count, bool(d.get("auto")), rnd) if turn else Move(seat, "gain", count=count)
     kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:],
-          "moves": rnd.moves + (move,)}
+          "moves": appended(rnd.moves, move)}
     old = drew_on = rnd.drew_on
     if turn:
         keys = inference.turn_draw_keys(rnd, m.rules)
@@ -108,7 +107,7 @@ def _drawn(m: Match, e: Event) -> Match:
 def _reshuffled(m: Match, e: Event) -> Match:
     rnd = m.rnd
     return rep_round(m, e.seq, {"stock": rnd.stock + rnd.discard[:-1], "discard": rnd.discard[-1:],
-                                "moves": rnd.moves + (Move(None, "reshuffle", count=len(rnd.discard) - 1),)})
+                                "moves": appended(rnd.moves, Move(None, "reshuffle", count=len(rnd.discard) - 1))})
 
 
 @on("DrawShortfall")
@@ -121,7 +120,7 @@ def _penalty(m: Match, e: Event) -> Match:
     m = present(m, e)
     rnd = m.rnd
     kw = {"pending_draw": 0, "top_live": False, "window": None,
-          "moves": rnd.moves + (_decision(e, "take_penalty", rnd, rnd.pending_draw),)}
+          "moves": appended(rnd.moves, _decision(e, "take_penalty", rnd, rnd.pending_draw))}
     r = m.rules
     if r.draw and r.seven_answerable:  # he took the penalty: no seven to answer with (H5/H6)
         kw["drew_on"] = inference.noted(m.rnd.drew_on, e.seat, (r.draw,))
@@ -133,7 +132,7 @@ def _skip_accepted(m: Match, e: Event) -> Match:
     m = present(m, e)
     rnd = m.rnd
     return rep_round(m, e.seq, {"pending_skip": False, "top_live": False, "window": None,
-                                "moves": rnd.moves + (_decision(e, "accept_skip", rnd),)})
+                                "moves": appended(rnd.moves, _decision(e, "accept_skip", rnd))})
 
 
 @on("TurnSkipped")
@@ -152,7 +151,7 @@ def _passed(m: Match, e: Event) -> Match:
     rnd = m.rnd
     blocked = rnd.blocked_passes + 1 if e.data.get("blocked") else rnd.blocked_passes
     return rep_round(m, e.seq, {"blocked_passes": blocked, "window": None,
-                                "moves": rnd.moves + (_decision(e, "pass", rnd),)})
+                                "moves": appended(rnd.moves, _decision(e, "pass", rnd))})
 
 
 @on("AnnouncementMade")

@@ -156,11 +156,46 @@ class Move(NamedTuple):
     before: Before | None = None
 
 
+CHUNK = 64
+Record = tuple  # a chunked append-only record: a tuple of tuples of at most CHUNK items
+
+
+def appended(rec: Record, item: Any) -> Record:
+    """``rec`` with ``item`` added, sharing its full chunks: O(len / CHUNK + CHUNK) per append
+    instead of O(len), so a long round's record costs little per move."""
+    if rec and len(rec[-1]) < CHUNK:
+        return rec[:-1] + (rec[-1] + (item,),)
+    return rec + ((item,),)
+
+
+def with_last(rec: Record, item: Any) -> Record:
+    """``rec`` with its last item replaced."""
+    return rec[:-1] + (rec[-1][:-1] + (item,),)
+
+
+def record_items(rec: Record) -> list[Any]:
+    return [x for chunk in rec for x in chunk]
+
+
+def record_len(rec: Record) -> int:
+    return (len(rec) - 1) * CHUNK + len(rec[-1]) if rec else 0
+
+
 def before_of(rnd: "Round") -> Before:
     """What every viewer saw of the table just before the current seat decided."""
-    return Before(rnd.phase, rnd.discard[-1], rnd.called_suit, rnd.pending_draw, rnd.pending_skip,
-                  rnd.top_live, rnd.direction, tuple(len(h) for h in rnd.hands), len(rnd.discard),
-                  len(rnd.played), rnd.drew_on)
+    played = rnd.played
+    return _tuple_new(Before, (rnd.phase, rnd.discard[-1], rnd.called_suit, rnd.pending_draw,
+                               rnd.pending_skip, rnd.top_live, rnd.direction, tuple(map(len, rnd.hands)),
+                               len(rnd.discard), (len(played) - 1) * CHUNK + len(played[-1]) if played else 0,
+                               rnd.drew_on))
+
+
+def decision(seat: int, kind: str, card: str | None, count: int, auto: bool, rnd: "Round") -> Move:
+    """The record of a seat's decision on ``rnd`` (the evolve hot path: no keyword plumbing)."""
+    return _tuple_new(Move, (seat, kind, card, None, count, auto, before_of(rnd)))
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -198,9 +233,10 @@ class Round:
     # has played since: an upper bound on such cards in its hand if it draws only when it must.
     drew_on: tuple[tuple[int, str, int], ...] = ()
     # the public record of the round (§2.4: all of it is public): every card put on the discard
-    # (starter and covered starters first, then the plays) and every move in order (``Move``)
-    played: tuple[str, ...] = ()
-    moves: tuple[Move, ...] = ()
+    # (starter and covered starters first, then the plays) and every move in order (``Move``),
+    # each a chunked record (``appended``, ``record_items``)
+    played: Record = ()
+    moves: Record = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from .actions import legal_actions
 from .cards import sort_hand
 from .core import hand_of
 from .inference import as_public
-from .state import INTERMISSION, SCORING, TURN_PHASES, Match, Move
+from .state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
 from .timeouts import autopiloted, turn_due, turn_key
 
 
@@ -32,7 +32,7 @@ def _table(m: Match) -> dict[str, Any] | None:
             "direction": rnd.direction, "stock_count": len(rnd.stock),
             "discard_count": len(rnd.discard), "discard": list(rnd.discard),
             "dealer": m.dealer, "drew_on": as_public(rnd.drew_on),
-            "played": list(rnd.played), "moves": [move_json(x) for x in rnd.moves]}
+            "played": record_items(rnd.played), "moves": [move_json(x) for x in record_items(rnd.moves)]}
 
 
 def move_json(mv: Move) -> dict[str, Any]:

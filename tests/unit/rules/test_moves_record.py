@@ -11,7 +11,7 @@ import pytest
 
 from service.bots import easy, medium
 from service.rules.engine import decide, public_view, seat_view
-from service.rules.state import TURN_PHASES
+from service.rules.state import TURN_PHASES, record_items, record_len
 
 from tests.unit.rules.helpers import Game, apply, to_command
 
@@ -110,8 +110,8 @@ def test_top_live_is_the_state_before_each_decision():
             break
         seat = g.m.rnd.current
         live = g.m.rnd.top_live
-        n = len(g.m.rnd.moves)
+        n = record_len(g.m.rnd.moves)
         g.do(to_command(seat, medium.choose(seat_view(g.m, seat, g.now), rng)))
         g.now += 2000
-        decided = [mv for mv in g.m.rnd.moves[n:] if mv.before is not None]
+        decided = [mv for mv in record_items(g.m.rnd.moves)[n:] if mv.before is not None]
         assert decided and decided[0].seat == seat and decided[0].before.top_live == live
