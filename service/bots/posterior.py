@@ -3,7 +3,7 @@
 A state is a guess at every opponent's hand (his public hand size, from the unseen cards) plus an
 acquisition priority per card (``evidence.Evidence`` reads his hand at each past decision from
 them). Its weight is the likelihood of the recorded decisions; the prior is uniform over the
-unseen cards. A population of chains starts from uniform deals and moves by
+unseen cards. A population of chains starts from the determinizer's deals and moves by
 
 - swapping a card of an opponent's hand with an unseen card outside it (the stock's or another
   opponent's), the new card taking the old one's acquisition priority, and
@@ -26,29 +26,19 @@ class Posterior:
 
     def __init__(self, unseen: list[str], opp_counts: list[tuple[int, int]], evidence: Evidence,
                  rng: random.Random, size: int,
-                 deal: Callable[[random.Random], tuple[dict[int, tuple[str, ...]], tuple[str, ...]]] | None = None
-                 ) -> None:
+                 deal: Callable[[random.Random], tuple[dict[int, tuple[str, ...]], tuple[str, ...]]]) -> None:
+        """``size`` chains, each started from ``deal(rng)`` (the determinizer's deal: opponents'
+        hands and the stock from the ``unseen`` cards, weighted by the public draw caps)."""
         self.ev = evidence
         self.rng = rng
         self.seats = [s for s, k in opp_counts if k > 0]
-        self.unseen = list(unseen)
         played = evidence.played_keys
         self.played = played
         self.chains: list[list[Any]] = []
         for _ in range(max(1, size)):
-            if deal is not None:  # e.g. the determinizer's deal, closer to the public draw caps
-                dealt, stock = deal(rng)
-                hands = {seat: list(dealt.get(seat, ())) for seat, _ in opp_counts}
-                rest = list(stock)
-            else:
-                pool = list(unseen)
-                rng.shuffle(pool)
-                hands = {}
-                i = 0
-                for seat, k in opp_counts:
-                    hands[seat] = pool[i:i + k]
-                    i += k
-                rest = pool[i:]
+            dealt, stock = deal(rng)
+            hands = {seat: list(dealt.get(seat, ())) for seat, _ in opp_counts}
+            rest = list(stock)
             prio: dict[Any, float] = {c: rng.random() for c in unseen}
             for cards in played.values():
                 for c in cards:

@@ -135,7 +135,7 @@ def test_the_posterior_moves_towards_the_real_hand():
         det = Determinizer(view)
         seat = det.opp_counts[0][0]
         real = g.m.rnd.hands[seat]
-        post = Posterior(det.unseen, det.opp_counts, ev, random.Random(n), 8)
+        post = Posterior(det.unseen, det.opp_counts, ev, random.Random(n), 8, det.deal)
         before_ll += sum(sum(c[3].values()) for c in post.chains) / 8
         before_err += sum(_profile_error(c[0][seat], real) for c in post.chains) / 8
         for _ in range(600):
