@@ -16,6 +16,10 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
     w = sub.add_parser("worker", help="an RQ worker with the follow-up dispatcher")
     w.add_argument("--burst", action="store_true")
+    w.add_argument("--queues", default="fast,search",
+                   help="lanes to take work from, in priority order: fast (scoring, deals, timers, easy and "
+                        "medium bots) and search (hard bots); default fast,search")
+    w.add_argument("--no-dispatcher", action="store_true", help="do not run the due-set dispatcher in this worker")
     v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
     v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
     v.add_argument("--token", help="bearer token for a URL")
@@ -31,7 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "worker":
         from workers.main import run_worker
 
-        run_worker(burst=args.burst)
+        run_worker(burst=args.burst, lanes=tuple(q for q in args.queues.split(",") if q),
+                   dispatch=not args.no_dispatcher)
         return 0
     return openapi(args.check)
 
@@ -56,6 +61,18 @@ def openapi(check: str | None) -> int:
     return 0
 
 
+def raise_open_files_limit() -> None:
+    """Open streams are sockets: let the API processes (children inherit it) open as many as allowed."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def run() -> int:
     """The launcher: owns every process it starts and stops them all on Ctrl-C."""
     from service.embedded_redis import EmbeddedRedis
@@ -72,13 +89,17 @@ def run() -> int:
     shutil.rmtree(metrics_dir, ignore_errors=True)
     os.makedirs(metrics_dir)
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
+    raise_open_files_limit()
     web = subprocess.Popen([
         sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
-        "--worker-class", "gthread", "--workers", str(settings.web_workers),
-        "--threads", str(settings.web_threads), "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-",
-        "service.api.app:create_app()"], env=env)
-    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
-    print(f"meow: API on http://127.0.0.1:{settings.port}/v1 (Ctrl-C stops everything)", flush=True)
+        "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-", "service.api.app:create_app()"], env=env)
+    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "fast"], env=env)
+               for _ in range(settings.fast_workers)]
+    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "search,fast",
+                                  "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
+    print(f"meow: API on http://127.0.0.1:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
+          f"processes), {settings.fast_workers} fast + {settings.search_workers} search worker(s); "
+          "Ctrl-C stops everything", flush=True)
     stopping = False
 
     def stop(*_: object) -> None:
@@ -88,13 +109,13 @@ def run() -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     try:
-        while not stopping and web.poll() is None and worker.poll() is None:
+        while not stopping and web.poll() is None and all(w.poll() is None for w in workers):
             time.sleep(0.2)
     finally:
-        for proc in (web, worker):
+        for proc in (web, *workers):
             if proc.poll() is None:
                 proc.terminate()
-        for proc in (web, worker):
+        for proc in (web, *workers):
             try:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:

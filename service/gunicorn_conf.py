@@ -1,2 +1,23 @@
-"""gunicorn settings used by `meow run` and compose: multi-process metrics hygiene."""
-from service.metrics import child_exit  # noqa: F401  (a gunicorn server hook)
+"""gunicorn settings for `meow run`, compose and the tests (`--config python:service.gunicorn_conf`).
+
+The API runs gevent workers by default: an open event stream is a greenlet and a socket, not a
+thread, so one process holds thousands (docs/architecture.md, "Live feeds"). MEOW_WEB_WORKER_CLASS=
+gthread restores the thread-per-request model (then MEOW_WEB_THREADS bounds open streams).
+Command-line flags override these.
+"""
+from service.settings import Settings
+
+_settings = Settings.from_env()
+worker_class = _settings.web_worker_class
+workers = _settings.web_workers
+threads = _settings.web_threads
+worker_connections = _settings.web_connections  # gevent: concurrent connections per process
+backlog = 4096  # pending connections (the kernel caps it at net.core.somaxconn)
+graceful_timeout = 5  # open streams end on shutdown; clients resume with Last-Event-ID
+keepalive = 5
+
+
+def child_exit(server, worker):  # noqa: ANN001 - a gunicorn server hook
+    from service.metrics import child_exit as _child_exit
+
+    _child_exit(server, worker)

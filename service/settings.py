@@ -22,6 +22,17 @@ class Settings:
     web_threads: int = 16
     worker_class: str = "simple"  # "simple" (no fork per job) or "fork"
     lease_ms: int = 10_000
+    web_worker_class: str = "gevent"  # gunicorn worker class: "gevent" (streams cost memory) or "gthread"
+    web_connections: int = 10_000  # gevent: open connections per API process
+    trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
+    max_streams_per_token: int = 8
+    max_streams_per_address: int = 64
+    sse_heartbeat_s: float = 7.0
+    sse_max_s: float = 300.0
+    stream_buffer: int = 256  # batches a stream may fall behind before it is cut off
+    max_bot_budget_ms: int = 3000  # caps a table's hard_bot_budget_ms
+    search_workers: int = 1  # `meow run`: workers that take hard searches (and fast work when idle)
+    fast_workers: int = 1  # `meow run`: workers that never take a search
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -37,4 +48,13 @@ class Settings:
             web_workers=int(e.get("WEB_CONCURRENCY", "2")),
             web_threads=int(e.get("MEOW_WEB_THREADS", "16")),
             worker_class=e.get("MEOW_WORKER_CLASS", "simple"),
+            web_worker_class=e.get("MEOW_WEB_WORKER_CLASS", "gevent"),
+            web_connections=int(e.get("MEOW_WEB_CONNECTIONS", "10000")),
+            trusted_proxies=tuple(p.strip() for p in e.get("MEOW_TRUSTED_PROXIES", "").split(",") if p.strip()),
+            max_streams_per_token=int(e.get("MEOW_MAX_STREAMS_PER_TOKEN", "8")),
+            max_streams_per_address=int(e.get("MEOW_MAX_STREAMS_PER_ADDRESS", "64")),
+            sse_heartbeat_s=float(e.get("MEOW_SSE_HEARTBEAT_S", "7")),
+            max_bot_budget_ms=int(e.get("MEOW_MAX_BOT_BUDGET_MS", "3000")),
+            search_workers=int(e.get("MEOW_SEARCH_WORKERS", "1")),
+            fast_workers=int(e.get("MEOW_FAST_WORKERS", "1")),
         )

@@ -15,6 +15,7 @@ from service.eventstore.contract import SHARDS
 
 log = logging.getLogger("meow.dispatcher")
 TASK = "workers.tasks.run_due"
+LANES = ("fast", "search")  # a follow-up's payload names its lane ("lane"); absent means fast
 
 
 def now_ms() -> int:
@@ -28,9 +29,11 @@ class Dispatcher:
     dispatched again; jobs are idempotent, so a re-run of finished work does nothing.
     """
 
-    def __init__(self, store: Any, queue: Queue, lease_ms: int = 10_000, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, store: Any, queues: "Queue | dict[str, Queue]", lease_ms: int = 10_000,
+                 clock: Callable[[], int] = now_ms) -> None:
         self.store = store
-        self.queue = queue
+        self.queues = queues if isinstance(queues, dict) else {lane: queues for lane in LANES}
+        self.queue = self.queues["fast"]
         self.lease_ms = lease_ms
         self.clock = clock
         self._last_recover = 0
@@ -48,9 +51,10 @@ class Dispatcher:
         return sent
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
+        queue = self.queues.get(payload.get("lane", "fast"), self.queue)
         for _ in range(2):
             try:
-                self.queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,
+                queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,
                                         result_ttl=0, failure_ttl=3600, timeout=max(1, self.lease_ms // 1000))
                 return 1
             except DuplicateJobError:

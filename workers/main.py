@@ -1,4 +1,9 @@
-"""`meow worker`: one RQ worker (JSON serializer) plus the dispatcher thread."""
+"""`meow worker`: one RQ worker (JSON serializer) on chosen lanes, plus the dispatcher thread.
+
+Work has two lanes (docs/architecture.md, "Fair workers"): ``fast`` (scoring, deals, timers, easy
+and medium bots: milliseconds each) and ``search`` (hard bots: a search of up to the table's budget).
+A worker takes its lanes in priority order, so a fast worker never waits behind a search.
+"""
 from __future__ import annotations
 
 import logging
@@ -9,25 +14,40 @@ from rq.serializers import JSONSerializer
 
 from service.settings import Settings
 from service.wiring import build_store, redis_client
-from workers.dispatcher import Dispatcher
+from workers.dispatcher import LANES, Dispatcher
+
+
+def queue_name(settings: Settings, lane: str) -> str:
+    return settings.queue_name if lane == "fast" else f"{settings.queue_name}-{lane}"
+
+
+def make_queues(settings: Settings) -> dict[str, Queue]:
+    conn = redis_client(settings.redis_url)
+    return {lane: Queue(queue_name(settings, lane), connection=conn, serializer=JSONSerializer) for lane in LANES}
 
 
 def make_queue(settings: Settings) -> Queue:
-    return Queue(settings.queue_name, connection=redis_client(settings.redis_url), serializer=JSONSerializer)
+    """The fast lane's queue (the one every worker serves by default)."""
+    return make_queues(settings)["fast"]
 
 
-def run_worker(settings: Settings | None = None, burst: bool = False) -> None:
+def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tuple[str, ...] = ("fast", "search"),
+               dispatch: bool = True) -> None:
     settings = settings or Settings.from_env()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    queue = make_queue(settings)
-    store = build_store(settings)
+    unknown = [lane for lane in lanes if lane not in LANES]
+    if unknown or not lanes:
+        raise SystemExit(f"meow worker: unknown lanes {unknown or lanes}; choose from {', '.join(LANES)}")
+    queues = make_queues(settings)
     stop = threading.Event()
-    dispatcher = Dispatcher(store, queue, settings.lease_ms)
-    wake = redis_client(settings.redis_url, socket_timeout=30)
-    thread = threading.Thread(target=dispatcher.run, args=(stop, wake), name="dispatcher", daemon=True)
-    thread.start()
+    if dispatch:
+        store = build_store(settings)
+        dispatcher = Dispatcher(store, queues, settings.lease_ms)
+        wake = redis_client(settings.redis_url, socket_timeout=30)
+        threading.Thread(target=dispatcher.run, args=(stop, wake), name="dispatcher", daemon=True).start()
     cls = SimpleWorker if settings.worker_class == "simple" else Worker
-    worker = cls([queue], connection=queue.connection, serializer=JSONSerializer)
+    mine = [queues[lane] for lane in lanes]
+    worker = cls(mine, connection=mine[0].connection, serializer=JSONSerializer)
     try:
         worker.work(burst=burst, logging_level="WARNING")
     finally:

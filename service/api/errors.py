@@ -72,7 +72,9 @@ def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:
 def register(app: Flask) -> None:
     @app.errorhandler(AppError)
     def _app_error(exc: AppError) -> Response:
-        return problem(exc.status, exc.code, exc.detail, **exc.extra)
+        resp = problem(exc.status, exc.code, exc.detail, **exc.extra)
+        resp.headers.update(exc.headers)
+        return resp
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:

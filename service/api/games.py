@@ -11,12 +11,14 @@ from flask_smorest import Blueprint
 
 from service.api import schemas as s
 from service.api.errors import PROBLEM
-from service.api.http import bearer, game_id_or_404, idempotency, json_response, precondition, service
+from service.api.client import guard_stream_socket
+from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
+                              service, settings, stream_slots)
 from service.app.auth import SPECTATOR, Caller
 from service.rules.options import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
-ERRORS = (400, 401, 403, 404, 409, 412, 413, 422)
+ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 
@@ -155,22 +157,28 @@ class EventsView(MethodView):
     @blp.doc(responses={"200": {"description": "OK", "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/EventsPage"}},
         SSE: {"schema": {"type": "string", "description": "server-sent events"}}}}})
-    @_errors(401, 404, 422)
+    @_errors(401, 404, 422, 429)
     def get(self, query: dict[str, Any], game_id: str):
         """Events after version `after` as the caller may see them; `wait` long-polls up to 30 s.
         `Accept: text/event-stream` streams them as server-sent events (id = seq), resuming after
-        `Last-Event-ID`; the stream ends when the game is finished or after 5 minutes."""
+        `Last-Event-ID`; the stream ends when the game is finished or after 5 minutes. When the
+        caller's seat leaves or is removed, the stream sends that `SeatLeft`, then `event: revoked`,
+        and closes (a long-poll's batch stops at it); an owner whose seat goes continues seatless.
+        Open streams and waiting long-polls are capped per token and per client address (429)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
         if request.accept_mimetypes.best_match(["application/json", SSE]) == SSE:
-            after = _last_event_id(query["after"])
-            svc.load(gid)  # 404 before the stream starts
-            resp = Response(stream_with_context(_sse(svc, gid, caller, after)), mimetype=SSE)
-            resp.headers["Cache-Control"] = "no-cache"
-            resp.headers["X-Accel-Buffering"] = "no"
-            return resp
-        state, events = svc.events(gid, caller, query["after"], query["wait"])
+            return _open_sse(svc, gid, caller, _last_event_id(query["after"]))
+        if query["wait"] <= 0:
+            state, events = svc.events(gid, caller, query["after"], 0)
+            return json_response({"version": state.version, "events": events}, 200, state.version)
+        slots = stream_slots()
+        lease = slots.acquire(caller.token_hash, peer())
+        try:
+            state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
+        finally:
+            slots.release(lease)
         return json_response({"version": state.version, "events": events}, 200, state.version)
 
 
@@ -179,18 +187,62 @@ def _last_event_id(default: int) -> int:
     return min(int(raw), 2**53) if raw.isascii() and raw.isdigit() and len(raw) < 20 else default
 
 
-def _sse(svc, gid: str, caller, after: int, heartbeat_s: float = 15.0, max_s: float = 300.0):
-    """One SSE frame per event; a comment line as heartbeat; ends with the finished game."""
-    deadline = time.monotonic() + max_s
+def _open_sse(svc, gid: str, caller, after: int) -> Response:
+    state = svc.load(gid)  # 404 before the stream starts
+    slots = stream_slots()
+    lease = slots.acquire(caller.token_hash, peer())
+    try:
+        sub = feeds().subscribe(gid, caller, min(after, state.version))
+    except BaseException:
+        slots.release(lease)
+        raise
+    guard_stream_socket(request.environ)
+    done = state.status == "finished" and after >= state.version
+    cfg = settings()
+    resp = Response(_sse(sub, done, cfg.sse_heartbeat_s, cfg.sse_max_s), mimetype=SSE)
+    resp.call_on_close(sub.close)
+    resp.call_on_close(lambda: slots.release(lease))
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+def _frames(items) -> tuple[list[bytes], bool]:
+    """SSE frames for the items; True once the stream is over (revoked, cut off, match over)."""
+    out: list[bytes] = []
+    for item in items:
+        if item.kind == "event":
+            out.append(b"id: %d\nevent: %s\ndata: %s\n\n" % (item.seq, item.type.encode(), item.data))
+            if item.type == "SeedsRevealed":  # the last event of every match
+                return out, True
+        elif item.kind == "revoked":
+            out.append(b"event: revoked\ndata: %s\n\n" % orjson.dumps(
+                {"seq": item.seq, "code": "revoked", "detail": "this token's seat left the game"}))
+            return out, True
+        else:  # fell too far behind: reconnect with Last-Event-ID
+            return out, True
+    return out, False
+
+
+def _sse(sub, done: bool, heartbeat_s: float, max_s: float):
+    """One frame per event through this process's feed hub; a comment line as heartbeat."""
     yield b"retry: 1000\n\n"
+    if done:
+        return
+    deadline = time.monotonic() + max_s
+    while True:  # the backlog after Last-Event-ID, chunk by chunk
+        items, more = sub.backlog()
+        frames, over = _frames(items)
+        if frames:
+            yield b"".join(frames)
+        if over:
+            return
+        if not more:
+            break
     while time.monotonic() < deadline:
-        state, events = svc.events(gid, caller, after, heartbeat_s)
-        for e in events:
-            yield b"id: %d\nevent: %s\ndata: %s\n\n" % (e["seq"], e["type"].encode(), orjson.dumps(e))
-            after = e["seq"]
-        if not events:
-            yield b": keep-alive\n\n"
-        if state.status == "finished" and after >= state.version:
+        frames, over = _frames(sub.poll(min(heartbeat_s, max(0.0, deadline - time.monotonic()))))
+        yield b"".join(frames) if frames else b": keep-alive\n\n"
+        if over:
             return
 
 

@@ -3,15 +3,20 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from typing import Any
 
 import orjson
 from flask import Response, current_app, request
 
+from service.api.client import client_address
 from service.app.errors import AppError
+from service.app.feeds import FeedHub
+from service.app.stream_slots import StreamSlots
 from service.app.games import GameService, Idempotency, Precondition
+from service.settings import Settings
 
-GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+GAME_ID = re.compile(r"[0-9a-f]{16}")
 ETAG = re.compile(r'^(?:W/)?"?(\d+)"?$')
 
 
@@ -19,8 +24,41 @@ def service() -> GameService:
     return current_app.extensions["meow.service"]
 
 
+_LOCK = threading.Lock()
+
+
+def feeds() -> FeedHub:
+    """This process's live-feed hub (started on first use, after gunicorn forked)."""
+    ext = current_app.extensions
+    if "meow.feeds" not in ext:
+        with _LOCK:
+            if "meow.feeds" not in ext:
+                settings = ext["meow.settings"]
+                ext["meow.feeds"] = FeedHub(service().store, buffer=settings.stream_buffer)
+    return ext["meow.feeds"]
+
+
+def stream_slots() -> StreamSlots:
+    ext = current_app.extensions
+    if "meow.slots" not in ext:
+        with _LOCK:
+            if "meow.slots" not in ext:
+                settings = ext["meow.settings"]
+                ext["meow.slots"] = StreamSlots(service().store, settings.max_streams_per_token,
+                                                settings.max_streams_per_address)
+    return ext["meow.slots"]
+
+
+def settings() -> Settings:
+    return current_app.extensions["meow.settings"]
+
+
+def peer() -> str:
+    return client_address(request.environ, settings().trusted_proxies)
+
+
 def game_id_or_404(game_id: str) -> str:
-    if not GAME_ID.match(game_id):
+    if not GAME_ID.fullmatch(game_id):
         raise AppError("not_found", 404, "no such game")
     return game_id
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
@@ -44,3 +45,16 @@ def role_record(role: str, seat: int | None = None) -> bytes:
 def caller_from_record(record: bytes, thash: str) -> Caller:
     body = orjson.loads(record)
     return Caller(body["role"], body.get("seat"), thash)
+
+
+def caller_after(caller: Caller, event: Any) -> Caller | None:
+    """Who the caller is once ``event`` happened; None when it revoked the caller's token.
+
+    RULES §3.10 / §2.7: a ``SeatLeft`` of the caller's seat (a leave, an owner's removal, an absent
+    seat removed) revokes that seat's token; an owner who held the seat stays owner, seatless.
+    """
+    if caller.seat is None or event.type != "SeatLeft" or event.data.get("seat") != caller.seat:
+        return caller
+    if caller.role == "owner":
+        return Caller("owner", None, caller.token_hash)
+    return None

@@ -5,11 +5,13 @@ from typing import Any
 
 
 class AppError(Exception):
-    def __init__(self, code: str, status: int, detail: str, **extra: Any) -> None:
+    def __init__(self, code: str, status: int, detail: str, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(detail)
         self.code = code
         self.status = status
         self.detail = detail
+        self.headers = headers or {}  # e.g. Retry-After on 429
         self.extra = extra
 
 
@@ -23,3 +25,7 @@ def unauthorized(detail: str = "missing, wrong or revoked token") -> AppError:
 
 def forbidden(detail: str) -> AppError:
     return AppError("forbidden", 403, detail)
+
+
+def rate_limited(detail: str, retry_after_s: int) -> AppError:
+    return AppError("rate_limited", 429, detail, headers={"Retry-After": str(retry_after_s)})

@@ -31,22 +31,41 @@ def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
     return int(lo) + int.from_bytes(digest[:8], "big") % (int(hi) - int(lo) + 1)
 
 
-def to_followup(game_id: str, state: Any, due: Any) -> FollowUp:
+def search_budget_ms(state: Any, seat: int, max_budget_ms: int) -> int:
+    """The time a bot in ``seat`` searches before it answers: a hard shedding bot's
+    ``hard_bot_budget_ms`` under the operator's cap; 0 for the bots that answer at once."""
+    found = next((s for s in state.seats if s.seat == seat), None)
+    budget = state.options.get("hard_bot_budget_ms")
+    if found is None or found.strength != "hard" or budget is None or getattr(found, "absent", False):
+        return 0
+    return max(1, min(int(budget), max_budget_ms))
+
+
+def to_followup(game_id: str, state: Any, due: Any, max_budget_ms: int = 3000) -> FollowUp:
+    """A bot answers at max(its drawn delay, its search budget) after its turn opened (RULES
+    §7.1(4): thinking counts toward the delay). A searching bot is due when its search must start
+    and runs on the search lane; its payload says when to answer (``answer_at``)."""
     payload: dict[str, Any] = {"kind": due.kind, "game": game_id, "key": due.key}
     at = due.due_at
     if due.kind == "bot":
         payload.update(seat=due.seat, opened_seq=due.opened_seq)
-        at += bot_delay_ms(state, game_id, due.seat, due.opened_seq)
+        delay = bot_delay_ms(state, game_id, due.seat, due.opened_seq)
+        budget = search_budget_ms(state, due.seat, max_budget_ms)
+        if budget:
+            payload.update(lane="search", answer_at=at + max(delay, budget))
+            at += max(delay, budget) - budget
+        else:
+            at += delay
     return FollowUp(job_id(game_id, due), at, payload)
 
 
-def new_followups(game_id: str, before: Any, after: Any) -> list[FollowUp]:
+def new_followups(game_id: str, before: Any, after: Any, max_budget_ms: int = 3000) -> list[FollowUp]:
     """The follow-ups ``after`` calls for that ``before`` did not already call for."""
     known: set[str] = set()
     if before is not None:
         known = {job_id(game_id, d) for d in engine.pending_work(before)}
     return [
-        to_followup(game_id, after, d)
+        to_followup(game_id, after, d, max_budget_ms)
         for d in engine.pending_work(after)
         if job_id(game_id, d) not in known
     ]

@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 import orjson
 
-from service.app import audit, commands, followups as fu
-from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
+from service.app import audit, commands, compute, followups as fu
+from service.app.auth import SPECTATOR, Caller, caller_after, caller_from_record, new_token, role_record, token_hash
 from service.app.cache import StateCache
 from service.app.errors import AppError, forbidden, not_found, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
@@ -102,6 +102,7 @@ class GameService:
         self.settings = settings or Settings()
         self.clock = clock
         self.cache = StateCache(self.settings.state_cache_size)
+        self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str) -> Any:
@@ -116,13 +117,10 @@ class GameService:
             stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
         except CorruptEvent as exc:
             raise AppError("game_corrupted", 500, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
-        for item in stored:
-            try:
-                state = engine.evolve(state, item.event)
-            except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
-                seq = item.event.seq
-                raise AppError("game_corrupted", 500, f"event {seq} of this game cannot be applied", seq=seq) from exc
-            head = item.hash or head
+        if len(stored) >= compute.HEAVY:
+            state, head = compute.run(lambda: _fold(state, head, stored))
+        else:
+            state, head = _fold(state, head, stored)
         if state is None:
             raise not_found()
         if stored:
@@ -154,15 +152,27 @@ class GameService:
         state = self.load(game_id)
         return state, engine.legal_actions(state, caller.seat, self.clock())
 
-    def events(self, game_id: str, caller: Caller, after: int, wait_s: float) -> tuple[Any, list[dict[str, Any]]]:
+    def events(self, game_id: str, caller: Caller, after: int, wait_s: float,
+               waiter: Callable[[str, int, float], bool] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+        """The events after ``after`` as the caller may see them at each one: a batch that reaches
+        the ``SeatLeft`` of the caller's seat shows it and stops there (the token is revoked), or
+        goes on seatless for an owner (``caller_after``)."""
         state = self.load(game_id)
         after = min(after, state.version)  # nothing lies beyond the version (and Redis ids are bounded)
         if wait_s > 0 and state.version <= after:
-            self.store.wait(game_id, after, min(wait_s, self.settings.max_wait_s))
+            (waiter or self.store.wait)(game_id, after, min(wait_s, self.settings.max_wait_s))
             state = self.load(game_id)
-        viewer = self.viewer(caller)
-        events = self.store.read(game_id, after=after) if after < state.version else []
-        return state, [project_event(e, viewer) for e in events if e.seq <= state.version]
+        out: list[dict[str, Any]] = []
+        if after < state.version:
+            for e in self.store.read(game_id, after=after):
+                if e.seq > state.version:
+                    break
+                nxt = caller_after(caller, e)
+                out.append(project_event(e, self.viewer(nxt or SPECTATOR)))
+                if nxt is None:
+                    break
+                caller = nxt
+        return state, out
 
     def _history_viewer(self, state: Any, caller: Caller) -> Viewer:
         if state.status == "finished":
@@ -197,8 +207,8 @@ class GameService:
         if state.status != "finished":
             raise AppError("game_running", 409, "a game can be verified once it is finished")
         self._history_viewer(state, caller)
-        report = audit.verify(list(audit.history_records(self.store.read_stored(game_id))))
-        return report.as_dict()
+        stored = self.store.read_stored(game_id)
+        return compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
 
     def state_at(self, game_id: str, caller: Caller, at: int) -> dict[str, Any]:
         """The view right after event ``at``, with the same redaction as the live view."""
@@ -206,10 +216,10 @@ class GameService:
         if not 1 <= at <= state.version:
             raise AppError("invalid_request", 422, f"at must be between 1 and {state.version}",
                            errors=[{"field": "at", "in": "query", "messages": [f"1..{state.version}"]}])
-        past, head, when = None, chain.GENESIS, 0
-        for item in self.store.read_stored(game_id, after=0, count=at):
-            past, head, when = engine.evolve(past, item.event), item.hash or head, item.event.at
-        view = project_view(past, self.viewer(caller), when)
+        stored = self.store.read_stored(game_id, after=0, count=at)
+        past, head = compute.run(lambda: _fold(None, chain.GENESIS, stored)) if at >= compute.HEAVY \
+            else _fold(None, chain.GENESIS, stored)
+        view = project_view(past, self.viewer(caller), stored[-1].event.at if stored else 0)
         view["chain_head"] = head
         return view
 
@@ -220,6 +230,7 @@ class GameService:
     def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
                idem: Idempotency | None) -> Outcome:
         resolved, warnings = _resolve(variant, options, max_players)
+        resolved, warnings = _cap_budget(resolved, warnings, self.settings.max_bot_budget_ms)
         if idem:  # anonymous creation: the game id follows from the key, so a retry finds it
             game_id = hashlib.sha256(b"meow-create\0" + idem.key.encode()).hexdigest()[:16]
         else:
@@ -308,7 +319,9 @@ class GameService:
         """Serve one due follow-up; a no-op when what it serves has closed."""
         game_id, kind = payload["game"], payload["kind"]
         if kind == "bot":
-            return self._bot_turn(game_id, int(payload["seat"]), int(payload["opened_seq"]))
+            answer_at = payload.get("answer_at")
+            return self._bot_turn(game_id, int(payload["seat"]), int(payload["opened_seq"]),
+                                  int(answer_at) if answer_at is not None else None)
         if kind == "score":
             cmd: Any = ScoreRound(int(payload["key"]))
         elif kind == "deal":
@@ -341,10 +354,12 @@ class GameService:
                                      {"kind": "timer", "game": game_id, "key": cmd.key}))
         return "waiting"
 
-    def _bot_turn(self, game_id: str, seat: int, opened_seq: int) -> str:
+    def _bot_turn(self, game_id: str, seat: int, opened_seq: int, answer_at: int | None = None) -> str:
+        """One bot move. A searching bot answers at max(``answer_at``, its start + budget), whether
+        it had a choice or not (RULES §7.1(4)): the gap before its move tells nobody what it held."""
         from service.app.bots import choose_for
 
-        for _ in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
             state = self.load(game_id)
             if not any(d.kind == "bot" and d.seat == seat and d.opened_seq == opened_seq
                        for d in engine.pending_work(state)):
@@ -353,7 +368,12 @@ class GameService:
             view = engine.seat_view(state, seat, now)
             if not view.legal_actions:  # another seat's announcement grace holds closing actions back
                 return self._defer_bot(game_id, seat, opened_seq, now)
-            action = dict(choose_for(state, seat)(view, _bot_rng(state, state.version, seat)))
+            budget = fu.search_budget_ms(state, seat, self.settings.max_bot_budget_ms)
+            answer = max(answer_at or 0, now + budget) if attempt == 0 else now + budget
+            policy = choose_for(state, seat, max(1, min(budget, answer - now)) if budget else None)
+            action = dict(policy(view, _bot_rng(state, state.version, seat)))
+            if budget:
+                self.pause((answer - self.clock()) / 1000)
             chosen = dict(action)
             kind = action.pop("type")
             cmd = SEAT_ACTIONS[kind](seat=seat, **action)
@@ -418,7 +438,7 @@ class GameService:
                 all_tokens.update(tokens_from(events))
             cmd_record = commands.to_record(cmd)
             payloads = encode_batch(events, head, cmd_record)
-            req = AppendRequest(game_id, version, events, fu.new_followups(game_id, state, after),
+            req = AppendRequest(game_id, version, events, fu.new_followups(game_id, state, after, self.settings.max_bot_budget_ms),
                                 all_tokens, revoke, record, _lobby_summary(game_id, after),
                                 prev_hash=head, command=cmd_record, payloads=payloads)
             result = self.store.append(req)
@@ -472,6 +492,22 @@ class GameService:
         return body
 
 
+def _fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
+    for item in stored:
+        try:
+            state = engine.evolve(state, item.event)
+        except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
+            seq = item.event.seq
+            raise AppError("game_corrupted", 500, f"event {seq} of this game cannot be applied", seq=seq) from exc
+        head = item.hash or head
+    return state, head
+
+
+def _pause(seconds: float) -> None:
+    if seconds > 0:
+        time.sleep(seconds)
+
+
 def _require_seat(caller: Caller) -> None:
     """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403."""
     if caller.role == "spectator":
@@ -487,6 +523,17 @@ def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> 
         return resolve_options(variant, options, max_players)
     except RuleViolation as rv:
         raise AppError(rv.code, rv.status, rv.detail, **rv.extra) from rv
+
+
+def _cap_budget(resolved: dict[str, Any], warnings: list, cap_ms: int) -> tuple[dict[str, Any], list]:
+    """The operator caps hard bots' search time (MEOW_MAX_BOT_BUDGET_MS): a table asking for more
+    is created with the cap, and told so in ``warnings``."""
+    asked = resolved.get("hard_bot_budget_ms")
+    if asked is None or asked <= cap_ms:
+        return resolved, warnings
+    return ({**resolved, "hard_bot_budget_ms": cap_ms},
+            [*warnings, {"option": "hard_bot_budget_ms",
+                         "detail": f"this server searches at most {cap_ms} ms: {asked} was lowered to {cap_ms}"}])
 
 
 def _absent_removal_seat(cmd: Any) -> int | None:

@@ -1,6 +1,7 @@
 -- Append all events of one command, or nothing.
 -- KEYS: 1 stream, 2 due zset, 3 due payload hash, 4 token hash, 5 idempotency key,
---       6 lobby hash, 7 wake list
+--       6 lobby hash, 7 wake list, 8 the shard's feed (game id + new version per append,
+--       read by every API process's live-feed hub; capped, auto ids: it is not a game stream)
 -- ARGV: 1 expected version, 2 event count, 3 has idempotency record (0/1), 4 record,
 --       5 record ttl (s), 6 game id, 7 lobby summary ("" = none), 8 follow-up count,
 --       9 token count, 10 revoke count, then the events, the follow-ups as
@@ -27,6 +28,9 @@ for k = 1, n_events do
   version = version + 1
   redis.call("XADD", KEYS[1], version .. "-0", "e", ARGV[i])
   i = i + 1
+end
+if n_events > 0 then
+  redis.call("XADD", KEYS[8], "MAXLEN", "~", 10000, "*", "g", ARGV[6], "v", version)
 end
 local n_follow = tonumber(ARGV[8])
 for k = 1, n_follow do

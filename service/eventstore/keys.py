@@ -36,3 +36,11 @@ class Keys:
 
     def lobby(self, shard: str) -> str:
         return f"{self.tag(shard)}:lobby"
+
+    def feed(self, shard: str) -> str:
+        """The shard's append notifications (game id, version), read by the live-feed hubs."""
+        return f"{self.tag(shard)}:feed"
+
+    def lease(self, kind: str, ident: str) -> str:
+        """Open-stream leases of one token or client address (its own slot: no hot shard)."""
+        return "{" + f"{self.prefix}:lease:{kind}:{ident}" + "}"

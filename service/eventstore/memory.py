@@ -24,6 +24,9 @@ class MemoryEventStore:
         self._inflight: dict[str, dict[str, int]] = defaultdict(dict)
         self._payloads: dict[str, dict[str, bytes]] = defaultdict(dict)
         self._lobby: dict[str, bytes] = {}
+        self._feed: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
+        self._feed_no = 0
+        self._leases: dict[str, dict[str, int]] = defaultdict(dict)
 
     def append(self, req: AppendRequest) -> AppendResult:
         # Encode everything before touching any state, as the Redis store does before its
@@ -51,6 +54,11 @@ class MemoryEventStore:
                 self._idem[(req.game_id, req.idem.key)] = (req.idem.record, time.time() + req.idem.ttl_s)
             if req.lobby:
                 self._lobby[req.game_id] = req.lobby
+            if encoded:
+                self._feed_no += 1
+                feed = self._feed[shard]
+                feed.append((self._feed_no, req.game_id, len(stream)))
+                del feed[:-10000]
             self._lock.notify_all()
             return AppendResult("ok", len(stream))
 
@@ -79,6 +87,53 @@ class MemoryEventStore:
                     return False
                 self._lock.wait(left)
             return True
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        with self._lock:
+            return {gid: len(self._streams.get(gid, ())) for gid in game_ids}
+
+    def feed_head(self, shard: str) -> str:
+        with self._lock:
+            feed = self._feed.get(shard)
+            return f"{feed[-1][0]}-0" if feed else "0-0"
+
+    def feed_read(self, shard: str, after_id: str, block_ms: int, count: int = 512) -> tuple[str, list[tuple[str, int]]]:
+        after = int(after_id.split("-", 1)[0])
+        deadline = time.monotonic() + max(block_ms, 1) / 1000
+        with self._lock:
+            while True:
+                rows = [r for r in self._feed.get(shard, ()) if r[0] > after][:count]
+                left = deadline - time.monotonic()
+                if rows or left <= 0:
+                    break
+                self._lock.wait(left)
+        last = f"{rows[-1][0]}-0" if rows else after_id
+        return last, [(gid, v) for _, gid, v in rows]
+
+    def lease_name(self, kind: str, ident: str) -> str:
+        return f"lease:{kind}:{ident}"
+
+    def lease_acquire(self, name: str, member: str, limit: int, now_ms: int, ttl_ms: int) -> bool:
+        with self._lock:
+            held = self._leases[name]
+            for m in [m for m, until in held.items() if until <= now_ms]:
+                del held[m]
+            if member not in held and len(held) >= limit:
+                return False
+            held[member] = now_ms + ttl_ms
+            return True
+
+    def lease_renew(self, held: list[tuple[str, str]], now_ms: int, ttl_ms: int) -> None:
+        with self._lock:
+            for name, member in held:
+                if member in self._leases.get(name, {}):
+                    self._leases[name][member] = now_ms + ttl_ms
+
+    def lease_release(self, name: str, member: str) -> None:
+        with self._lock:
+            self._leases.get(name, {}).pop(member, None)
+            if not self._leases.get(name, True):
+                del self._leases[name]
 
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         with self._lock:

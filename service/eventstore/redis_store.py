@@ -33,6 +33,7 @@ class RedisEventStore:
         self._append = client.register_script(_script("append.lua"))
         self._claim = client.register_script(_script("claim.lua"))
         self._recover = client.register_script(_script("recover.lua"))
+        self._lease = client.register_script(_script("lease.lua"))
 
     # ------------------------------------------------------------------ writes
     def append(self, req: AppendRequest) -> AppendResult:
@@ -65,6 +66,7 @@ class RedisEventStore:
             idem_key,
             k.lobby(shard),
             k.wake(shard),
+            k.feed(shard),
         ]
         out = self._append(keys=keys, args=args)
         status = out[0].decode() if isinstance(out[0], bytes) else out[0]
@@ -92,6 +94,46 @@ class RedisEventStore:
         block_ms = max(1, int(timeout_s * 1000))
         got = self.blocking.xread({self.keys.stream(game_id): f"{after}-0"}, block=block_ms, count=1)
         return bool(got)
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """Each game's version (0 if unknown), one round trip per call on a single Redis."""
+        pipe = self.r.pipeline(transaction=False)
+        for gid in game_ids:
+            pipe.xrevrange(self.keys.stream(gid), count=1)
+        return {gid: (_seq(last[0][0]) if last else 0) for gid, last in zip(game_ids, pipe.execute())}
+
+    # ------------------------------------------------------------------ the shards' append feed
+    def feed_head(self, shard: str) -> str:
+        """The id of the newest notification of a shard's feed ("0-0" when empty)."""
+        last = self.r.xrevrange(self.keys.feed(shard), count=1)
+        return _s(last[0][0]) if last else "0-0"
+
+    def feed_read(self, shard: str, after_id: str, block_ms: int, count: int = 512) -> tuple[str, list[tuple[str, int]]]:
+        """Notifications after ``after_id`` as (game id, version), blocking up to ``block_ms``."""
+        got = self.blocking.xread({self.keys.feed(shard): after_id}, block=max(1, block_ms), count=count)
+        last, out = after_id, []
+        for _key, rows in got or ():
+            for rid, fields in rows:
+                last = _s(rid)
+                out.append((_s(fields.get(b"g", b"")), int(fields.get(b"v", 0))))
+        return last, out
+
+    # ------------------------------------------------------------------ open-stream leases
+    def lease_name(self, kind: str, ident: str) -> str:
+        return self.keys.lease(kind, ident)
+
+    def lease_acquire(self, name: str, member: str, limit: int, now_ms: int, ttl_ms: int) -> bool:
+        return bool(self._lease(keys=[name], args=[member, limit, now_ms, ttl_ms]))
+
+    def lease_renew(self, held: list[tuple[str, str]], now_ms: int, ttl_ms: int) -> None:
+        pipe = self.r.pipeline(transaction=False)
+        for name, member in held:
+            pipe.zadd(name, {member: now_ms + ttl_ms}, xx=True)
+            pipe.pexpire(name, ttl_ms)
+        pipe.execute()
+
+    def lease_release(self, name: str, member: str) -> None:
+        self.r.zrem(name, member)
 
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         return self.r.get(self.keys.idem(game_id, key))

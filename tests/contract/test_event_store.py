@@ -624,3 +624,59 @@ def test_redis_keys_carry_the_prefix_and_the_games_shard_tag(store: Any) -> None
         # an isolated server: nothing at all was written outside the prefix
         everything = {k.decode() for k in store.r.scan_iter(match="*", count=1000)}
         assert everything == mine
+
+
+# ---------------------------------------------------------------- the shards' append feed and versions
+
+
+def test_feed_names_each_append_with_its_game_and_new_version(store: Any) -> None:
+    gid, other = new_gid("5"), new_gid("6")
+    head = store.feed_head("5")
+    assert append(store, gid, 0, evs(1, 2)).ok
+    assert append(store, other, 0, evs(1, 1)).ok  # another shard: not in shard 5's feed
+    assert append(store, gid, 2, evs(3, 3)).ok
+    assert not append(store, gid, 2, evs(3, 1)).ok  # a conflict notifies nobody
+    last, got = store.feed_read("5", head, block_ms=1)
+    assert [n for n in got if n[0] in (gid, other)] == [(gid, 2), (gid, 5)]
+    assert store.feed_head("5") == last
+    assert store.feed_read("5", last, block_ms=1) == (last, [])
+    unknown = new_gid()
+    assert store.versions([gid, other, unknown]) == {gid: 5, other: 1, unknown: 0}
+
+
+def test_feed_read_blocks_until_an_append(store: Any) -> None:
+    gid = new_gid("7")
+    head = store.feed_head("7")
+
+    def later() -> None:
+        time.sleep(0.3)
+        append(store, gid, 0, evs(1, 1))
+
+    t = threading.Thread(target=later, daemon=True)
+    t.start()
+    started = time.monotonic()
+    done, result = run_in_thread(lambda: store.feed_read("7", head, block_ms=15_000))
+    t.join(20)
+    assert done and (gid, 1) in result[1]
+    assert time.monotonic() - started < 14  # woke on the append, not at the block timeout
+
+
+# ---------------------------------------------------------------- open-stream leases
+
+
+def test_leases_are_bounded_renewable_released_and_expire(store: Any) -> None:
+    name = store.lease_name("tok", uuid.uuid4().hex)
+    assert store.lease_acquire(name, "a", 2, now_ms=1000, ttl_ms=30_000)
+    assert store.lease_acquire(name, "b", 2, now_ms=1000, ttl_ms=30_000)
+    assert not store.lease_acquire(name, "c", 2, now_ms=1000, ttl_ms=30_000)  # full
+    assert store.lease_acquire(name, "a", 2, now_ms=2000, ttl_ms=30_000)  # a holder renews
+    store.lease_release(name, "b")
+    assert store.lease_acquire(name, "c", 2, now_ms=3000, ttl_ms=30_000)  # the freed slot
+    store.lease_renew([(name, "a")], now_ms=20_000, ttl_ms=30_000)  # a lives on to 50 s, c dies at 33 s
+    assert not store.lease_acquire(name, "d", 2, now_ms=32_000, ttl_ms=30_000)
+    assert store.lease_acquire(name, "d", 2, now_ms=34_000, ttl_ms=30_000)  # c's lease ran out (a crash)
+    assert not store.lease_acquire(name, "e", 2, now_ms=34_000, ttl_ms=30_000)
+    store.lease_release(name, "a")
+    store.lease_release(name, "d")
+    store.lease_release(name, "never-held")  # harmless
+    assert store.lease_acquire(name, "e", 1, now_ms=35_000, ttl_ms=30_000)

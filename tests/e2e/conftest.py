@@ -43,6 +43,13 @@ def _wait_ready(base: str, procs: list[subprocess.Popen]) -> None:
     raise RuntimeError("the API did not become ready")
 
 
+def start_api(env: dict, port: int, workers: int = 2) -> subprocess.Popen:
+    """gunicorn as `meow run` starts it (service/gunicorn_conf.py: gevent workers)."""
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
+                             "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "service.api.app:create_app()"],
+                            env=env, cwd=ROOT)
+
+
 @pytest.fixture(scope="module")
 def stack(redis_url: str) -> Iterator[Stack]:
     import redis
@@ -51,9 +58,7 @@ def stack(redis_url: str) -> Iterator[Stack]:
     port = _free_port()
     env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
                MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT)
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gthread", "--workers", "2",
-                            "--threads", "8", "--bind", f"127.0.0.1:{port}", "service.api.app:create_app()"],
-                           env=env, cwd=ROOT)
+    web = start_api(env, port)
     worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:

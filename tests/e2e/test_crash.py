@@ -13,7 +13,7 @@ from typing import Iterator
 import pytest
 import requests
 
-from tests.e2e.conftest import ROOT, _free_port, _wait_ready
+from tests.e2e.conftest import ROOT, _free_port, _wait_ready, start_api
 
 # no ace follow-up and no skip: every bot turn is exactly one command, so a duplicate would show
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0, "ace_plays_again": False,
@@ -29,9 +29,7 @@ class Crashable:
                         PYTHONPATH=ROOT, MEOW_FAULT_PAUSE_MS="4000", MEOW_FAULT_MARKER=str(self.marker))
         port = _free_port()
         self.base = f"http://127.0.0.1:{port}"
-        self.web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gthread", "--workers", "1",
-                                     "--threads", "8", "--bind", f"127.0.0.1:{port}", "service.api.app:create_app()"],
-                                    env=self.env, cwd=ROOT)
+        self.web = start_api(self.env, port, workers=1)
         self.workers: list[subprocess.Popen] = []
         _wait_ready(self.base, [self.web])
 

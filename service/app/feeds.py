@@ -1,0 +1,266 @@
+"""Live feeds: one reader per shard and process fans each game's new events out to its streams.
+
+A process runs one ``FeedHub``. Each shard's reader blocks on that shard's append feed (the
+append script adds ``(game, version)`` to it), reads a watched game's new events once, and hands
+the same ``Batch`` to every open stream of the game. A batch renders each event once per distinct
+viewer seat, so a thousand spectators cost one redaction. Each ``Subscription`` consumes its batches
+in order, applies who its caller is at every event (``caller_after``: a revoked seat ends the
+stream, an owner who lost his seat goes on seatless) and reads any gap from the store itself, so
+no frame is lost, duplicated or rendered for an identity the caller no longer has. A subscriber that
+falls ``buffer`` batches behind is cut off (it resumes with ``Last-Event-ID``). A periodic resync
+compares the watched games' versions with the store, so a lost notification (a reader error, a
+Redis restart) delays a frame by at most ``resync_s``.
+
+The hub uses ``threading``: real threads under gthread or the tests, greenlets under gevent.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import orjson
+
+from service.app.auth import Caller, caller_after
+from service.app.redaction import Viewer, project_event
+from service.eventstore.contract import SHARDS
+from service.rules.model import Event
+
+log = logging.getLogger("meow.feeds")
+CHUNK = 500
+
+
+def render(event: Event, seat: int | None) -> bytes:
+    """The event as JSON, redacted for a viewer in ``seat`` (None: a spectator or an auditor)."""
+    return orjson.dumps(project_event(event, Viewer(seat=seat)), option=orjson.OPT_NON_STR_KEYS)
+
+
+class Batch:
+    """New events of one game, shared by all its subscribers; renders once per viewer seat."""
+
+    __slots__ = ("events", "_rendered")
+
+    def __init__(self, events: list[Event]) -> None:
+        self.events = events
+        self._rendered: dict[tuple[int, int | None], bytes] = {}
+
+    def render(self, i: int, seat: int | None) -> bytes:
+        key = (i, seat)
+        out = self._rendered.get(key)
+        if out is None:
+            out = self._rendered[key] = render(self.events[i], seat)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """What a stream sends: an event (``kind`` "event"), "revoked" or "overflow"."""
+
+    kind: str
+    seq: int = 0
+    type: str = ""
+    data: bytes = b""
+
+
+@dataclass(eq=False)
+class Watch:
+    game_id: str
+    cursor: int  # the newest seq handed to the subscribers
+    subs: set["Subscription"] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Subscription:
+    """One open stream or long-poll of one caller on one game."""
+
+    def __init__(self, hub: "FeedHub", watch: Watch, caller: Caller, after: int, buffer: int) -> None:
+        self.hub, self.watch, self.caller, self.last_seq = hub, watch, caller, after
+        self.buffer = buffer
+        self._queue: deque[Batch] = deque()
+        self._ready = threading.Event()
+        self.ended = False  # revoked, overflowed or closed
+        self.overflowed = False
+
+    # called by the hub
+    def push(self, batch: Batch) -> None:
+        if self.ended:
+            return
+        if len(self._queue) >= self.buffer:
+            self.overflowed = self.ended = True
+            self.hub.unsubscribe(self)
+        else:
+            self._queue.append(batch)
+        self._ready.set()
+
+    # called by the stream
+    def wait(self, timeout_s: float) -> bool:
+        """Block until a batch (or the cut-off) arrives or ``timeout_s`` passes."""
+        return bool(self._queue) or self.overflowed or self._ready.wait(timeout_s)
+
+    def backlog(self, to: int | None = None) -> tuple[list[Item], bool]:
+        """The next chunk of events after ``last_seq`` (up to ``to``) read from the store, in
+        order, and whether more may follow."""
+        out: list[Item] = []
+        if self.ended or (to is not None and self.last_seq >= to):
+            return out, False
+        count = CHUNK if to is None else min(CHUNK, to - self.last_seq)
+        chunk = [s.event for s in self.hub.store.read_stored(self.watch.game_id, after=self.last_seq, count=count)]
+        for e in chunk:
+            if not self._emit(e, lambda seat, e=e: render(e, seat), out):
+                return out, False
+        return out, len(chunk) == count
+
+    def catch_up(self, to: int) -> list[Item]:
+        out: list[Item] = []
+        more = True
+        while more:
+            items, more = self.backlog(to)
+            out += items
+        return out
+
+    def poll(self, timeout_s: float) -> list[Item]:
+        """Whatever arrived (waiting up to ``timeout_s`` for something), as items in order."""
+        if not self._queue and not self.overflowed:
+            self._ready.wait(timeout_s)
+        self._ready.clear()
+        out: list[Item] = []
+        while self._queue:
+            batch = self._queue.popleft()
+            first = batch.events[0].seq
+            if first > self.last_seq + 1:  # a gap (this stream joined late, or a lost notification)
+                out += self.catch_up(first - 1)
+            for i, e in enumerate(batch.events):
+                if e.seq <= self.last_seq:
+                    continue
+                if not self._emit(e, lambda seat, i=i: batch.render(i, seat), out):
+                    return out
+        if self.overflowed:
+            out.append(Item("overflow", self.last_seq))
+        return out
+
+    def _emit(self, event: Event, rendered: Callable[[int | None], bytes], out: list[Item]) -> bool:
+        """Append the event as the caller now may see it; False once the caller's token is revoked."""
+        nxt = caller_after(self.caller, event)
+        self.last_seq = event.seq
+        if nxt is None:
+            out.append(Item("event", event.seq, event.type, rendered(None)))
+            out.append(Item("revoked", event.seq))
+            self.ended = True
+            self.hub.unsubscribe(self)
+            return False
+        self.caller = nxt
+        out.append(Item("event", event.seq, event.type, rendered(nxt.seat)))
+        return True
+
+    def close(self) -> None:
+        self.ended = True
+        self.hub.unsubscribe(self)
+
+
+class FeedHub:
+    """Per process: readers per shard, the watched games, their subscribers."""
+
+    def __init__(self, store: Any, *, buffer: int = 256, block_ms: int = 5000, resync_s: float = 5.0,
+                 shards: Iterable[str] = SHARDS) -> None:
+        self.store = store
+        self.buffer = buffer
+        self.block_ms = block_ms
+        self.resync_s = resync_s
+        self.shards = tuple(shards)
+        self._watches: dict[str, Watch] = {}
+        self._lock = threading.Lock()
+        self._started = False
+        self._stop = threading.Event()
+
+    # ------------------------------------------------------------------ subscribers
+    def subscribe(self, game_id: str, caller: Caller, after: int) -> Subscription:
+        self._start()
+        cursor = self.store.version(game_id)  # a new watch starts here; an existing one keeps its own
+        with self._lock:
+            watch = self._watches.setdefault(game_id, Watch(game_id, cursor))
+            sub = Subscription(self, watch, caller, after, self.buffer)
+            watch.subs.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            sub.watch.subs.discard(sub)
+            if not sub.watch.subs and self._watches.get(sub.watch.game_id) is sub.watch:
+                del self._watches[sub.watch.game_id]
+
+    def wait(self, game_id: str, after: int, timeout_s: float) -> bool:
+        """A long-poll's wait: True once the game has an event after ``after`` (no own XREAD)."""
+        sub = self.subscribe(game_id, Caller("spectator"), after)
+        try:
+            if self.store.version(game_id) > after:  # appended before this waiter registered
+                return True
+            return sub.wait(timeout_s)
+        finally:
+            sub.close()
+
+    def stats(self) -> dict[str, int]:
+        with self._lock:
+            return {"games": len(self._watches), "streams": sum(len(w.subs) for w in self._watches.values())}
+
+    # ------------------------------------------------------------------ delivery
+    def _advance(self, watch: Watch) -> None:
+        """Read the game's events past the watch's cursor once and hand them to its subscribers."""
+        with watch.lock:
+            events = self.store.read(watch.game_id, after=watch.cursor)
+            if not events:
+                return
+            watch.cursor = events[-1].seq
+            batch = Batch(events)
+            with self._lock:
+                subs = list(watch.subs)
+            for sub in subs:
+                sub.push(batch)
+
+    def _start(self) -> None:
+        if self._started:
+            return
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        for shard in self.shards:
+            threading.Thread(target=self._read_shard, args=(shard,), name=f"feed-{shard}", daemon=True).start()
+        threading.Thread(target=self._resync, name="feed-resync", daemon=True).start()
+
+    def _read_shard(self, shard: str) -> None:
+        last: str | None = None
+        while not self._stop.is_set():
+            try:
+                if last is None:
+                    last = self.store.feed_head(shard)
+                last, notes = self.store.feed_read(shard, last, self.block_ms)
+                newest: dict[str, int] = {}
+                for gid, version in notes:
+                    newest[gid] = max(version, newest.get(gid, 0))
+                for gid, version in newest.items():
+                    watch = self._watches.get(gid)
+                    if watch is not None and version > watch.cursor:
+                        self._advance(watch)
+            except Exception:  # noqa: BLE001 - Redis may be away; the resync covers the gap
+                log.warning("feed reader for shard %s failed; retrying", shard, exc_info=True)
+                last = None
+                self._stop.wait(1.0)
+
+    def _resync(self) -> None:
+        while not self._stop.wait(self.resync_s):
+            try:
+                with self._lock:
+                    watches = list(self._watches.values())
+                for i in range(0, len(watches), CHUNK):
+                    part = watches[i:i + CHUNK]
+                    versions = self.store.versions([w.game_id for w in part])
+                    for w in part:
+                        if versions.get(w.game_id, 0) > w.cursor:
+                            self._advance(w)
+            except Exception:  # noqa: BLE001
+                log.warning("feed resync failed", exc_info=True)
+
+    def stop(self) -> None:
+        self._stop.set()

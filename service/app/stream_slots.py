@@ -1,0 +1,100 @@
+"""Caps on concurrent open streams (SSE and long-polls), per token and per client address.
+
+Each open stream holds a lease in two bounded sets in the store (its token's, its address's),
+shared by every API process. A process renews the leases it holds every ``renew_s``; a lease
+that is not renewed (its process crashed) runs out after ``ttl_ms``, so a slot is freed on close
+or within ``ttl_ms`` of a crash. Beyond a cap the stream is refused with 429 ``rate_limited``.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from service.app.errors import rate_limited
+
+log = logging.getLogger("meow.streams")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    member: str
+    names: tuple[str, ...]
+
+
+class StreamSlots:
+    def __init__(self, store: Any, per_token: int, per_address: int, ttl_ms: int = 30_000,
+                 renew_s: float = 10.0, clock: Callable[[], int] = now_ms) -> None:
+        self.store = store
+        self.per_token = per_token
+        self.per_address = per_address
+        self.ttl_ms = ttl_ms
+        self.renew_s = renew_s
+        self.clock = clock
+        self._held: dict[str, Lease] = {}
+        self._lock = threading.Lock()
+        self._renewer: threading.Thread | None = None
+
+    def acquire(self, token_hash: str | None, address: str) -> Lease:
+        """A slot in the token's and the address's sets, or 429 (nothing held) when either is full."""
+        member = uuid.uuid4().hex
+        wanted = [("addr", address, self.per_address)]
+        if token_hash:
+            wanted.insert(0, ("tok", token_hash[:32], self.per_token))
+        names: list[str] = []
+        for kind, ident, limit in wanted:
+            name = self.store.lease_name(kind, ident)
+            if not self.store.lease_acquire(name, member, limit, self.clock(), self.ttl_ms):
+                for held in names:
+                    self.store.lease_release(held, member)
+                what = "this token" if kind == "tok" else "this client address"
+                raise rate_limited(f"{what} already holds {limit} open event streams; close one first", 5)
+            names.append(name)
+        lease = Lease(member, tuple(names))
+        with self._lock:
+            self._held[member] = lease
+        self._start()
+        return lease
+
+    def release(self, lease: Lease) -> None:
+        with self._lock:
+            self._held.pop(lease.member, None)
+        for name in lease.names:
+            try:
+                self.store.lease_release(name, lease.member)
+            except Exception:  # noqa: BLE001 - the lease runs out by itself
+                log.warning("could not release a stream lease", exc_info=True)
+
+    def held(self) -> int:
+        with self._lock:
+            return len(self._held)
+
+    def renew(self) -> None:
+        with self._lock:
+            pairs = [(name, lease.member) for lease in self._held.values() for name in lease.names]
+        for i in range(0, len(pairs), 1000):
+            self.store.lease_renew(pairs[i:i + 1000], self.clock(), self.ttl_ms)
+
+    def _start(self) -> None:
+        if self._renewer is not None:
+            return
+        with self._lock:
+            if self._renewer is not None:
+                return
+            self._renewer = threading.Thread(target=self._renew_loop, name="stream-leases", daemon=True)
+        self._renewer.start()
+
+    def _renew_loop(self) -> None:
+        while True:
+            time.sleep(self.renew_s)
+            try:
+                self.renew()
+            except Exception:  # noqa: BLE001 - Redis may be away; leases outlive a short outage
+                log.warning("stream lease renewal failed", exc_info=True)
