@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -98,6 +99,15 @@ class Subscription:
     def wait(self, timeout_s: float) -> bool:
         """Block until a batch (or the cut-off) arrives or ``timeout_s`` passes."""
         return bool(self._queue) or self.overflowed or self._ready.wait(timeout_s)
+
+    def newest(self) -> int:
+        """The newest seq among the batches waiting to be consumed (0 if none)."""
+        return max((b.events[-1].seq for b in list(self._queue)), default=0)
+
+    def drop(self) -> None:
+        """Forget what is waiting (a waiter that only needed to know)."""
+        self._ready.clear()
+        self._queue.clear()
 
     def backlog(self, to: int | None = None) -> tuple[list[Item], bool]:
         """The next chunk of events after ``last_seq`` (up to ``to``) read from the store, in
@@ -193,10 +203,15 @@ class FeedHub:
     def wait(self, game_id: str, after: int, timeout_s: float) -> bool:
         """A long-poll's wait: True once the game has an event after ``after`` (no own XREAD)."""
         sub = self.subscribe(game_id, Caller("spectator"), after)
+        deadline = time.monotonic() + timeout_s
         try:
             if self.store.version(game_id) > after:  # appended before this waiter registered
                 return True
-            return sub.wait(timeout_s)
+            while (left := deadline - time.monotonic()) > 0:
+                if sub.wait(left) and sub.newest() > after:  # (a lagging batch may end before ``after``)
+                    return True
+                sub.drop()
+            return False
         finally:
             sub.close()
 

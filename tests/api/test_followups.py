@@ -91,3 +91,56 @@ def test_a_round_is_scored_by_a_job_and_the_next_dealt_after_the_intermission(ta
     assert scored["data"]["intermission_deadline"] == scored_ms + 5000
     assert started_ms >= scored["data"]["intermission_deadline"]
     assert types.count("RoundStarted") == 2
+
+
+def _hard_table(table: Table, delay: list[int], budget: int) -> str:
+    g = table.create(options={"bot_delay_ms": {"hard": delay}, "hard_bot_budget_ms": budget,
+                              "hard_bot_iterations": 10, "penalty_limit": 1000})
+    for _ in range(2):
+        table.add_bot(g["id"], g["owner_token"], "hard")
+    table.start(g["id"], g["owner_token"])
+    return g["id"]
+
+
+def _answer_gaps(table: Table, gid: str, moves: int) -> list[tuple[int, int]]:
+    """Run the table's bot jobs at their due times; (legal action count, ms from the turn's
+    opening to the move) per bot move. The service's pause advances the test clock."""
+    from service.rules import engine
+
+    svc, store = table.service, table.service.store
+    svc.pause = lambda seconds: table.clock.advance(int(round(seconds * 1000)))
+    out: list[tuple[int, int]] = []
+    while len(out) < moves:
+        due = store.next_due(shard_of(gid))
+        assert due is not None, "the table stalled"
+        table.clock.now = max(table.clock.now, due)
+        for c in store.claim_due(shard_of(gid), table.clock.now, 60_000):
+            payload = dict(c.payload)
+            if payload["kind"] == "bot":
+                assert payload["lane"] == "search"
+                state = svc.load(gid)
+                choices = len(engine.legal_actions(state, payload["seat"], table.clock.now))
+                opened = next(e for e in store.read(gid, after=payload["opened_seq"] - 1)).at
+                if svc.run_followup(payload) == "moved":
+                    move = [e for e in store.read(gid, after=state.version) if e.seat == payload["seat"]][0]
+                    out.append((choices, move.at - opened))
+            else:
+                svc.run_followup(payload)
+            store.finish_due(shard_of(gid), c.job_id)
+    return out
+
+
+def test_a_hard_bot_answers_after_max_of_delay_and_budget_with_or_without_a_choice(table: Table) -> None:
+    for delay, budget in (([120, 120], 50), ([0, 0], 60)):
+        gaps = _answer_gaps(table, _hard_table(table, delay, budget), 40)
+        forced = [gap for n, gap in gaps if n == 1]
+        searched = [gap for n, gap in gaps if n > 1]
+        assert forced and searched, gaps  # both kinds of move happened
+        assert set(forced) == set(searched) == {max(delay[0], budget)}, gaps
+
+
+def test_a_table_asking_for_more_than_the_servers_budget_cap_gets_the_cap(table: Table) -> None:
+    g = table.create(options={"hard_bot_budget_ms": 10_000})
+    assert g["game"]["options"]["hard_bot_budget_ms"] == table.service.settings.max_bot_budget_ms == 3000
+    assert g["warnings"] == [{"option": "hard_bot_budget_ms",
+                              "detail": "this server searches at most 3000 ms: 10000 was lowered to 3000"}]
