@@ -6,4 +6,4 @@ COPY workers ./workers
 RUN pip install --no-cache-dir .
 ENV PORT=8000
 EXPOSE 8000
-CMD ["gunicorn", "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--bind", "0.0.0.0:8000", "service.api.app:create_app()"]
+CMD ["gunicorn", "--config", "python:service.gunicorn_conf", "--bind", "0.0.0.0:8000", "service.api.app:create_app()"]

@@ -729,10 +729,9 @@ class Stack:
         return {gid: (int(last[0][0].split(b"-")[0]) if last else 0) for gid, last in zip(games, pipe.execute())}
 
     def log_problems(self) -> Counter:
-        """Trouble in both logs, counted by kind: each traceback (chained ones as their last
-        exception) as "<log message> | <exception> at <the two innermost frames under service/ or
-        workers/>", and other error/warning lines as they are (numbers and ids folded)."""
-        bad = re.compile(r"ERROR|CRITICAL|WARNING|WORKER TIMEOUT|failed|unhandled|error", re.I)
+        """Trouble in both logs, counted by kind. Every top-level line but gunicorn's [INFO] ones
+        counts (numbers and ids folded); a traceback is appended to the line before it, as its
+        last exception (chained ones) at the two innermost frames under service/ or workers/."""
         frame = re.compile(r'File "[^"]*/((?:service|workers)/[^"]+)", line (\d+), in (\S+)')
         chained = ("During handling of the above exception", "The above exception was the direct cause")
         out: Counter = Counter()
@@ -742,32 +741,32 @@ class Stack:
             except OSError:
                 continue
             log = os.path.basename(name)
-            message, frames, pending, in_tb = "-", [], None, False
+            message: str | None = None  # the last top-level line, not yet counted
+            tb: str | None = None  # the traceback that followed it
+            frames: list[str] = []
+            in_tb = False
 
             def flush() -> None:
-                nonlocal pending, message
-                if pending:
-                    out[f"{log}: {message} | {pending}"] += 1
-                pending, message = None, "-"
+                nonlocal message, tb
+                if message is not None or tb is not None:
+                    out[f"{log}: {message or '-'}" + (f" | {tb}" if tb else "")] += 1
+                message = tb = None
 
             for line in lines:
                 if line.startswith("Traceback"):
                     in_tb, frames = True, []
-                elif in_tb and (m := frame.search(line)):
-                    frames.append(f"{m.group(1)}:{m.group(2)} {m.group(3)}")
-                elif in_tb and line and not line[0].isspace():  # the exception line ends this traceback
-                    pending = f"{line.strip()[:120]} at {' > '.join(frames[-2:]) or '?'}"
-                    in_tb = False
-                elif not in_tb and line.startswith(chained) or not line.strip():
+                elif in_tb:
+                    if m := frame.search(line):
+                        frames.append(f"{m.group(1)}:{m.group(2)} {m.group(3)}")
+                    elif line and not line[0].isspace():  # the exception line ends this traceback
+                        tb = f"{line.strip()[:120]} at {' > '.join(frames[-2:]) or '?'}"
+                        in_tb = False
+                elif not line.strip() or line.startswith(chained) or line[0].isspace():
                     continue
-                elif not in_tb and not line[0].isspace():
+                else:
                     flush()
-                    if bad.search(line) and "[INFO]" not in line:
+                    if "[INFO]" not in line:
                         message = re.sub(r"\b[0-9a-f]{8,}\b|\b\d+\b|(?<=shard )[0-9a-f]\b", "#", line.strip())[:100]
-                        if not re.search(r"unhandled error|failed; retrying|could not release|resync failed|"
-                                         r"renewal failed", message):
-                            out[f"{log}: {message}"] += 1
-                            message = "-"
             flush()
         return out
 
@@ -1217,6 +1216,7 @@ def main(argv: list[str] | None = None) -> None:
           + ("" if problems else " none"))
     for what, n in problems.most_common(20):
         print(f"  {n:>6} x {what}")
+
 
 if __name__ == "__main__":
     main()
