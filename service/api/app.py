@@ -37,6 +37,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
     errors.register(app)
+    _json_guard(app)
     _instrument(app)
     app.extensions["meow.service"] = build_service(settings, store) if (store is not None or settings.redis_url) else _lazy(settings)
     app.extensions["meow.api"] = api
@@ -60,6 +61,38 @@ def _lazy(settings: Settings) -> Any:
     return Lazy()
 
 
+KNOWN_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+MAX_JSON_DEPTH = 32  # our bodies nest three levels; anything far deeper is refused before parsing
+
+
+def _json_guard(app: Flask) -> None:
+    """A body that is not JSON, or nests deeper than MAX_JSON_DEPTH, is 400 ``invalid_json``
+    before any schema sees it (the stdlib parser would raise RecursionError on deep nesting)."""
+    import orjson
+    from flask import request
+
+    from service.app.errors import AppError
+
+    @app.before_request
+    def _check_body() -> None:
+        if request.method not in ("POST", "PUT", "PATCH", "DELETE") or not request.is_json:
+            return
+        raw = request.get_data(cache=True)
+        if not raw.strip():
+            return
+        try:
+            body = orjson.loads(raw)  # C parser: refuses nesting beyond 1024 levels itself
+        except orjson.JSONDecodeError:
+            raise AppError("invalid_json", 400, "the request body is not valid JSON") from None
+        stack = [(body, 1)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_JSON_DEPTH:
+                raise AppError("invalid_json", 400, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
+            children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+            stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+
+
 def _instrument(app: Flask) -> None:
     """Count and time every request by its route template (never by raw path: bounded labels)."""
     import time
@@ -75,5 +108,6 @@ def _instrument(app: Flask) -> None:
     @app.after_request
     def _done(resp: Response) -> Response:
         route = request.url_rule.rule if request.url_rule else "unmatched"
-        metrics.observe_request(request.method, route, resp.status_code, time.perf_counter() - g.get("meow_t0", time.perf_counter()))
+        method = request.method if request.method in KNOWN_METHODS else "other"
+        metrics.observe_request(method, route, resp.status_code, time.perf_counter() - g.get("meow_t0", time.perf_counter()))
         return resp

@@ -47,7 +47,7 @@ class GamesView(MethodView):
     def post(self, body: dict[str, Any]):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
-        out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency())
+        out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency(anonymous=True))
         render = svc.render(out, Caller("owner"))
         render.setdefault("owner_token", None)
         return _written(render, out.status, Location=f"/v1/games/{out.game_id}")
@@ -92,7 +92,7 @@ class SeatsView(MethodView):
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency())
+        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=caller.role == "spectator"))
         render = svc.render(out, caller)
         render.setdefault("token", None)
         return _written(render, out.status)

@@ -86,13 +86,23 @@ def precondition(body_version: int | None) -> Precondition | None:
     return None
 
 
-def idempotency() -> Idempotency | None:
+STRONG_KEY = re.compile(r"[A-Za-z0-9_-]{22,255}")
+UUID_KEY = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def idempotency(anonymous: bool = False) -> Idempotency | None:
+    """The request's Idempotency-Key. For an anonymous create the key is the only secret (its retry
+    returns the owner token): it must be a UUID or 22-255 characters of [A-Za-z0-9_-]."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not 1 <= len(key) <= 255:
         raise AppError("invalid_request", 422, "Idempotency-Key must have 1 to 255 characters",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["1 to 255 characters"]}])
+    if anonymous and not (UUID_KEY.fullmatch(key) or STRONG_KEY.fullmatch(key)):
+        raise AppError("weak_idempotency_key", 422, "an anonymous create's Idempotency-Key must be a UUID or "
+                       "22 to 255 characters of A-Z, a-z, 0-9, '_' and '-' (a random key: it guards the owner token)",
+                       errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["a UUID or [A-Za-z0-9_-]{22,255}"]}])
     raw = request.get_data(cache=True) or b""
     try:
         canonical = orjson.dumps(orjson.loads(raw), option=orjson.OPT_SORT_KEYS) if raw.strip() else b""

@@ -1,6 +1,7 @@
 """Marshmallow schemas: request validation and the OpenAPI description of every body."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
@@ -30,6 +31,28 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+REFUSED_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
+
+
+class DisplayName(fields.String):
+    """A name people see: NFC-normalised and trimmed; no control, bidi-control, unassigned,
+    private-use or line-separator characters (they reorder or hide what others read)."""
+
+    def __init__(self, max_length: int = 40, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.max_length = max_length
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs)).strip()
+        if not 1 <= len(text) <= self.max_length:
+            raise ValidationError(f"1 to {self.max_length} characters (after NFC normalisation and trimming)")
+        bad = next((ch for ch in text if ch in BIDI_CONTROLS or unicodedata.category(ch) in REFUSED_CATEGORIES), None)
+        if bad is not None:
+            raise ValidationError(f"character U+{ord(bad):04X} is not allowed in a name")
+        return text
+
+
 class Strict(Schema):
     class Meta:
         unknown = RAISE
@@ -39,7 +62,7 @@ class CreateGame(Strict):
     variant = fields.String(required=True, metadata={"example": "prsi"})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "overrides of the preset's options (RULES.md §8)"})
     max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
-    name = fields.String(validate=validate.Length(1, 100), load_default=None, allow_none=True)
+    name = DisplayName(100, load_default=None, allow_none=True)
 
 
 class BotSpec(Strict):
@@ -47,7 +70,7 @@ class BotSpec(Strict):
 
 
 class TakeSeat(Strict):
-    name = fields.String(validate=validate.Length(1, 40))
+    name = DisplayName(40)
     bot = fields.Nested(BotSpec)
 
     @validates_schema

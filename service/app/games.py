@@ -479,9 +479,11 @@ class GameService:
     def render(self, out: Outcome, caller: Caller) -> dict[str, Any]:
         """The response body of a write, as this caller may see it."""
         viewer = self.viewer(caller)
-        if out.extra.get("seat") is not None and caller.seat is None and out.status == 201 and "token" in out.extra:
-            viewer = Viewer(seat=out.extra["seat"])
         body = dict(out.extra)
+        if out.replayed and body.get("token") and self.store.token_get(out.game_id, token_hash(body["token"])) is None:
+            body["token"] = None  # a replayed join: its seat has gone, and its token with it
+        elif out.extra.get("seat") is not None and caller.seat is None and out.status == 201 and "token" in out.extra:
+            viewer = Viewer(seat=out.extra["seat"])  # the seat just taken (or, replayed, still held)
         body.update(
             version=out.state.version if not out.replayed else max((e.seq for e in out.events), default=out.state.version),
             events=[project_event(e, viewer) for e in out.events],

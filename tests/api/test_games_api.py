@@ -291,13 +291,15 @@ def test_leaving_a_finished_match_is_match_over(table: Table) -> None:
 
 def test_a_retried_join_or_create_returns_the_same_token(table: Table) -> None:
     body = {"variant": "prsi", "options": FAST}
-    first = table.client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-7"})
-    again = table.client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-7"})
+    key = "create-7-0123456789abcdefXYZ_-"
+    first = table.client.post("/v1/games", json=body, headers={"Idempotency-Key": key})
+    again = table.client.post("/v1/games", json=body, headers={"Idempotency-Key": key})
     assert first.status_code == again.status_code == 201 and again.json["replayed"]
     assert again.json["id"] == first.json["id"] and again.json["owner_token"] == first.json["owner_token"]
     gid = first.json["id"]
-    a = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": "seat-1"})
-    b = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": "seat-1"})
+    seat_key = "2f1c6f0e-8a51-4c1b-9d7e-3b2a1f0e9d8c"
+    a = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": seat_key})
+    b = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": seat_key})
     assert a.json["token"] == b.json["token"] and a.json["seat"] == b.json["seat"]
     assert len(table.view(gid)["seats"]) == 1
     raw = b"".join(v[0] for v in table.service.store._idem.values())  # the records as stored: tokens sealed

@@ -1,0 +1,89 @@
+"""What a security review found, each a regression test that failed before its fix (issue 12 a-e)."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from tests.api.conftest import Table, auth
+
+
+@pytest.mark.parametrize("variant", ["prsi", "sakapuss"])
+def test_a_replayed_join_after_the_seat_left_shows_no_token_and_no_hand(table: Table, variant: str) -> None:
+    options = {"pass_timeout_s": 30} if variant == "sakapuss" else {"leaver_policy": "replace_with_bot"}
+    g = table.create(variant, options)
+    gid, owner = g["id"], g["owner_token"]
+    table.join(gid, "owner", owner)
+    key = str(uuid.uuid4())
+    first = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": key})
+    assert first.status_code == 201
+    if variant == "sakapuss":
+        table.join(gid, "third")
+    table.start(gid, owner)
+    again = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": key})
+    assert again.json["replayed"] and again.json["token"] == first.json["token"]  # still seated: same answer
+    assert "you" in again.json["game"]
+    assert table.client.delete(f"/v1/games/{gid}/seats/1", headers=auth(first.json["token"])).status_code == 200
+    table.drain()
+    late = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": key})
+    assert late.status_code == 201 and late.json["replayed"]
+    assert late.json["token"] is None and "you" not in late.json["game"]
+    assert all("private" not in e for e in late.json["events"])
+
+
+@pytest.mark.parametrize("key", ["create-1", "short", "a" * 21, "has space in it 0123456789", "ü" * 30])
+def test_an_anonymous_create_or_join_needs_a_strong_idempotency_key(table: Table, key: str) -> None:
+    r = table.client.post("/v1/games", json={"variant": "prsi"}, headers={"Idempotency-Key": key})
+    assert (r.status_code, r.json["code"]) == (422, "weak_idempotency_key")
+    gid = table.create()["id"]
+    r = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": key})
+    assert (r.status_code, r.json["code"]) == (422, "weak_idempotency_key")
+    assert table.view(gid)["seats"] == []
+
+
+@pytest.mark.parametrize("key", [str(uuid.uuid4()), str(uuid.uuid4()).upper(), "A" * 22, "k_-" * 85])
+def test_strong_keys_are_taken(table: Table, key: str) -> None:
+    r = table.client.post("/v1/games", json={"variant": "prsi"}, headers={"Idempotency-Key": key})
+    assert r.status_code == 201, r.json
+
+
+@pytest.mark.parametrize("body", ["[" * 30000, "{\"a\":" * 5000 + "1" + "}" * 5000, "[" * 33 + "]" * 33,
+                                  "{\"variant\": \"prsi\"", "\x00\x01"])
+def test_deep_or_broken_json_is_invalid_json(table: Table, body: str) -> None:
+    for path in ("/v1/games", f"/v1/games/{table.create()['id']}/seats"):
+        r = table.client.post(path, data=body, content_type="application/json")
+        assert (r.status_code, r.json["code"]) == (400, "invalid_json"), (path, r.json)
+        assert r.headers["Content-Type"] == "application/problem+json"
+
+
+def test_invented_methods_do_not_become_metric_labels(table: Table) -> None:
+    for method in ("FOO", "BREW", "X" * 50):
+        table.client.open("/v1/games", method=method)
+    text = table.client.get("/metrics").get_data(as_text=True)
+    assert 'method="FOO"' not in text and 'method="BREW"' not in text and "XXXXX" not in text
+    assert 'method="other"' in text
+
+
+@pytest.mark.parametrize("name", ["a\u202eb", "nul\x00", "cr\rlf\n", "\u2066iso", "zw\u200f", "", "   ",
+                                  "x" * 41, "pua\ue000", "unassigned\U000e0fff", "line\u2028sep"])
+def test_names_with_control_bidi_or_unassigned_characters_are_refused(table: Table, name: str) -> None:
+    gid = table.create()["id"]
+    r = table.client.post(f"/v1/games/{gid}/seats", json={"name": name})
+    assert (r.status_code, r.json["code"]) == (422, "invalid_request"), name
+    assert table.view(gid)["seats"] == []
+    r = table.client.post("/v1/games", json={"variant": "prsi", "name": name + "\u202e"})
+    assert r.status_code == 422
+
+
+def test_names_are_nfc_normalised_and_trimmed(table: Table) -> None:
+    gid = table.create()["id"]
+    table.join(gid, "  Zdene\u030ck ")  # e + combining caron
+    assert table.view(gid)["seats"][0]["name"] == "Zden\u011bk"  # one precomposed character
+
+
+def test_a_game_id_must_match_in_full(table: Table) -> None:
+    gid = table.create()["id"]
+    assert table.client.get(f"/v1/games/{gid}").status_code == 200
+    for bad in (gid + "%0A", gid.upper(), gid[:-1]):
+        r = table.client.get(f"/v1/games/{bad}")
+        assert (r.status_code, r.json["code"]) == (404, "not_found"), (bad, r.status_code, r.get_data())
