@@ -514,6 +514,7 @@ class Pacer:
         self.stop_flag = threading.Event()
         self.errors: Counter = Counter()
         self.late: list[float] = []  # how late each move started (s)
+        self.pauses: list[float] = []  # round ends: seconds from the last move of a round to the first of the next
         self.threads = [threading.Thread(target=self._run, args=(tables[i::threads],), daemon=True)
                         for i in range(min(threads, len(tables)))]
 
@@ -529,6 +530,7 @@ class Pacer:
         http = session()
         period = 1.0 / self.rate
         due = {id(t): self.t0 + random.random() * period for t in mine}
+        paused: dict[int, float] = {}  # table -> when its round ended
         while not self.stop_flag.is_set():
             table = min(mine, key=lambda t: due[id(t)])
             wait = due[id(table)] - time.perf_counter()
@@ -536,13 +538,15 @@ class Pacer:
                 break
             self.late.append(max(0.0, -wait))
             try:
-                table.step(http)
+                if table.step(http) and id(table) in paused:
+                    self.pauses.append(time.perf_counter() - paused.pop(id(table)))
             except (requests.RequestException, KeyError, ValueError) as exc:
                 self.errors[type(exc).__name__] += 1
                 table.turn = table.legal = None
             if table.finished:  # cannot happen within a run with STREAM_GAME_OPTIONS; stop moving it
                 due[id(table)] = float("inf")
             elif table.round_over:  # the worker scores the round and deals the next: look again soon
+                paused.setdefault(id(table), time.perf_counter())
                 table.round_over = False
                 table.turn = None
                 due[id(table)] = time.perf_counter() + 0.02
@@ -803,6 +807,11 @@ class Snapshot:
     bench_cpu: float
     machine: tuple[float, float]
 
+    def busy_since(self, s0: "Snapshot") -> float:
+        """Cores busy (all processes on the machine) between s0 and this snapshot."""
+        busy, total = self.machine[0] - s0.machine[0], self.machine[1] - s0.machine[1]
+        return busy / max(1.0, total) * (os.cpu_count() or 1)
+
     @classmethod
     def take(cls, stack: Stack) -> "Snapshot":
         return cls(time.perf_counter(), proc_cpu_s(stack.workers()), proc_cpu_s([stack.worker.pid]),
@@ -852,8 +861,15 @@ class Window:
     held: int = 0
     lag_p99: float = float("nan")
     writer_late_p99: float = float("nan")
+    pauses: list[float] = field(default_factory=list)
     verify_s: list[float] = field(default_factory=list)
     release: tuple[float, int] | None = None
+
+    @property
+    def other(self) -> float:
+        """Core-seconds used by processes this bench did not start, over the window."""
+        ours = self.server_cpu + self.worker_cpu + self.redis_cpu + sum(self.client_cpu) + self.bench_cpu
+        return max(0.0, self.machine_busy * self.wall - ours)
 
 
 def measure(stack: Stack, pool: ClientPool, name: str, tables: list[Table], opened: Opened, seconds: float,
@@ -886,8 +902,7 @@ def measure(stack: Stack, pool: ClientPool, name: str, tables: list[Table], open
     w.wall = s1.t - s0.t
     w.server_cpu, w.worker_cpu = s1.server_cpu - s0.server_cpu, s1.worker_cpu - s0.worker_cpu
     w.redis_cpu, w.bench_cpu = s1.redis_cpu - s0.redis_cpu, s1.bench_cpu - s0.bench_cpu
-    busy, total = s1.machine[0] - s0.machine[0], s1.machine[1] - s0.machine[1]
-    w.machine_busy = busy / max(1.0, total) * (os.cpu_count() or 1)
+    w.machine_busy = s1.busy_since(s0)
     for o in outs:
         w.lat.extend(o["lat"])
         w.frames += o["frames"]
@@ -906,6 +921,7 @@ def measure(stack: Stack, pool: ClientPool, name: str, tables: list[Table], open
         w.errors.update(t.refused)
         t.refused.clear()
     w.writer_late_p99 = pct(writer.late, .99) * 1000 if writer.late else float("nan")
+    w.pauses = writer.pauses
     if verify:
         w.verify_s = list(verify.durations)
         w.errors.update(verify.errors)
@@ -922,10 +938,27 @@ def open_streams(stack: Stack, pool: ClientPool, games: list[str], n: int, args:
 
 
 def close_streams(stack: Stack, pool: ClientPool, args: argparse.Namespace, base_conns: int) -> tuple[float, int]:
+    """Close every stream; wait until the server let the connections go (it notices a closed peer
+    at its next heartbeat write) and its workers are quiet again (their clean-up runs after the
+    socket is closed)."""
     closed = sum(pool.ask_all("close"))
     release = wait_released(stack, args.release_timeout, base_conns)
-    print(f"  closed {closed} streams; the server held {release[1]} connections {release[0]:.1f} s later", flush=True)
+    quiet = settle(stack, args.release_timeout)
+    print(f"  closed {closed} streams; the server held {release[1]} connections {release[0]:.1f} s later, "
+          f"its workers were quiet {quiet:.1f} s after that", flush=True)
     return release
+
+
+def settle(stack: Stack, timeout_s: float, below: float = 0.10) -> float:
+    """Seconds until the API workers used less than ``below`` of a core over half a second."""
+    t0 = time.perf_counter()
+    workers = stack.workers()
+    while time.perf_counter() - t0 < timeout_s:
+        c0 = proc_cpu_s(workers)
+        time.sleep(0.5)
+        if proc_cpu_s(workers) - c0 < below * 0.5:
+            break
+    return time.perf_counter() - t0
 
 
 def play_to_the_end(svc: Any, limit: int, deadline: float) -> tuple[str, str, int] | None:
@@ -1000,7 +1033,7 @@ def print_stream_table(title: str, rows: list[Window]) -> None:
     print(f"\n{title}")
     head = (f"{'window':<12} {'streams':>7} {'games':>5} {'moves/s':>7} {'ev/s':>6} {'frames/s':>8} {'recv/exp':>8} "
             f"{'dlv p50':>7} {'dlv p99':>7} {'dlv max':>7} {'hz p50':>6} {'hz p99':>7} {'srv cpu':>7} {'cli cpu':>7} "
-            f"{'rds cpu':>7} {'machine':>7} {'API MB':>7} {'kB/str':>6}")
+            f"{'rds cpu':>7} {'other':>6} {'machine':>7} {'API MB':>7} {'kB/str':>6}")
     print(head)
     print("-" * len(head))
     for w in rows:
@@ -1010,7 +1043,7 @@ def print_stream_table(title: str, rows: list[Window]) -> None:
         print(f"{w.name:<12} {w.streams:>7} {w.games:>5} {w.moves / w.wall:>7.1f} {w.events / w.wall:>6.1f} "
               f"{w.frames / w.wall:>8.0f} {recv:>8} {f1(pct(w.lat, .5)):>7} {f1(pct(w.lat, .99)):>7} "
               f"{f1(max(w.lat, default=float('nan'))):>7} {f1(pct(w.health, .5)):>6} {f1(pct(w.health, .99)):>7} "
-              f"{pc(w.server_cpu):>7} {pc(sum(w.client_cpu)):>7} {pc(w.redis_cpu):>7} {100 * w.machine_busy:>6.0f}% "
+              f"{pc(w.server_cpu):>7} {pc(sum(w.client_cpu)):>7} {pc(w.redis_cpu):>7} {pc(w.other):>6} {100 * w.machine_busy:>6.0f}% "
               f"{w.rss_mb:>7.0f} {f1(per):>6}")
 
 
@@ -1031,6 +1064,9 @@ def print_stream_details(rows: list[Window]) -> None:
         bits.append(f"client procs cpu {', '.join(f'{100 * c / w.wall:.0f}%' for c in w.client_cpu)}, "
                     f"client loop lag p99 {f1(w.lag_p99)} ms; writer start lateness p99 {f1(w.writer_late_p99)} ms; "
                     f"rq worker cpu {100 * w.worker_cpu / w.wall:.0f}%, bench main cpu {100 * w.bench_cpu / w.wall:.0f}%")
+        if w.pauses:
+            bits.append(f"{len(w.pauses)} round ends, next deal's first move after p50 {statistics.median(w.pauses):.2f} s, "
+                        f"max {max(w.pauses):.2f} s")
         if w.release:
             bits.append(f"after close the server still held {w.release[1]} connections at {w.release[0]:.1f} s")
         if w.verify_s:
@@ -1044,8 +1080,8 @@ def legend() -> None:
           "\n resolution and is taken just before the append); hz: GET /healthz on a fresh connection, ms;"
           "\n recv/exp: frames received / events appended in the window x streams on that game; moves/s and ev/s:"
           "\n the writer's accepted moves and the events they appended; cpu: % of one core over the window —"
-          "\n srv: gunicorn workers, cli: the stream-client processes, rds: the whole Redis server; machine: all cores"
-          "\n busy, whoever uses them; API MB: RSS of the gunicorn workers at the end, streams open; kB/str: its growth"
+          "\n srv: gunicorn workers, cli: the stream-client processes, rds: the whole Redis server, other: processes this"
+          "\n bench did not start (a busy machine makes every figure worse); machine: all cores busy; API MB: RSS of the gunicorn workers at the end, streams open; kB/str: its growth"
           f"\n since before the streams opened, per stream. This machine has {os.cpu_count()} cores shared by everything.)")
 
 
@@ -1107,7 +1143,7 @@ def main(argv: list[str] | None = None) -> None:
           f"logs in {stack.logdir}", flush=True)
     pool = ClientPool(procs, stack.port, addresses)
     phase_a: list[Window] = []
-    phase_b: list[tuple[str, int, float, int, float, Counter]] = []
+    phase_b: list[tuple[str, int, float, int, float, float, Counter]] = []
     phase_c: list[Window] = []
     verify_info: tuple[str, str, int, float] | None = None
     verify_alone: list[float] = []
@@ -1161,15 +1197,21 @@ def main(argv: list[str] | None = None) -> None:
                 opened_n = 0
                 if cond == "idle":
                     opened_n = open_streams(stack, pool, [t.gid for t in tables[:args.games]], idle, args).opened
+                pool.ask_all("mark")
                 s0 = Snapshot.take(stack)
                 moves, wall, errs = drive(stack.base, args.drivers, args.b_seconds, args.seed + i)
                 s1 = Snapshot.take(stack)
-                srv = (s1.server_cpu - s0.server_cpu) / (s1.t - s0.t)
-                print(f"  {cond:<4} ({opened_n} streams): {moves / wall:.0f} moves/s, server cpu {100 * srv:.0f}%"
-                      + (f", errors {dict(errs)}" if errs else ""), flush=True)
+                clients = sum(o["cpu"] for o in pool.ask_all("collect"))
+                dt = s1.t - s0.t
+                srv = (s1.server_cpu - s0.server_cpu) / dt
+                ours = (s1.server_cpu - s0.server_cpu + s1.worker_cpu - s0.worker_cpu + s1.redis_cpu - s0.redis_cpu
+                        + s1.bench_cpu - s0.bench_cpu + clients) / dt
+                machine = s1.busy_since(s0)
+                print(f"  {cond:<4} ({opened_n} streams): {moves / wall:.0f} moves/s, server cpu {100 * srv:.0f}%, "
+                      f"machine {100 * machine:.0f}%" + (f", errors {dict(errs)}" if errs else ""), flush=True)
                 if cond == "idle":
                     close_streams(stack, pool, args, base_conns)
-                phase_b.append((cond, opened_n, moves / wall, moves, srv, errs))
+                phase_b.append((cond, opened_n, moves / wall, moves, srv, max(0.0, machine - ours), errs))
 
         if not args.skip_c and verify_info:
             games = tables[:args.verify_games]
@@ -1194,9 +1236,10 @@ def main(argv: list[str] | None = None) -> None:
     if phase_b:
         print(f"\nPhase B: accepted moves/s on {args.drivers} unwatched games ({args.drivers} threads, "
               f"{args.b_seconds:g} s windows)")
-        print(f"{'run':>3} {'streams':>8} {'idle':>7} {'moves/s':>8} {'moves':>7} {'srv cpu':>7}")
-        for i, (cond, n, mps, moves, srv, _errs) in enumerate(phase_b, 1):
-            print(f"{i:>3} {cond:>8} {n:>7} {mps:>8.0f} {moves:>7} {100 * srv:>6.0f}%")
+        print(f"{'run':>3} {'streams':>8} {'idle':>7} {'moves/s':>8} {'moves':>7} {'srv cpu':>7} {'other':>6}  errors")
+        for i, (cond, n, mps, moves, srv, other, errs) in enumerate(phase_b, 1):
+            print(f"{i:>3} {cond:>8} {n:>7} {mps:>8.0f} {moves:>7} {100 * srv:>6.0f}% {100 * other:>5.0f}%  "
+                  + (", ".join(f"{k} x{v}" for k, v in errs.items()) or "-"))
         none = [r[2] for r in phase_b if r[0] == "none"]
         idle_r = [r[2] for r in phase_b if r[0] == "idle"]
         if none and idle_r:

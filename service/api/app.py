@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import errors, games, health
+from service.api import errors, games, health, limits
 from service.settings import Settings
 
 
@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     errors.register(app)
     _json_guard(app)
     _instrument(app)
+    app.extensions["meow.limiter"] = limits.install(app, settings)
     app.extensions["meow.service"] = build_service(settings, store) if (store is not None or settings.redis_url) else _lazy(settings)
     app.extensions["meow.api"] = api
     app.extensions["meow.settings"] = settings

@@ -87,3 +87,42 @@ def test_a_game_id_must_match_in_full(table: Table) -> None:
     for bad in (gid + "%0A", gid.upper(), gid[:-1]):
         r = table.client.get(f"/v1/games/{bad}")
         assert (r.status_code, r.json["code"]) == (404, "not_found"), (bad, r.status_code, r.get_data())
+
+
+def _limited_table(**limits: str) -> Table:
+    from service.api.app import create_app
+    from service.eventstore.memory import MemoryEventStore
+    from service.settings import Settings
+    from tests.api.conftest import Clock
+
+    clock = Clock()
+    app = create_app(Settings(**limits), store=MemoryEventStore())
+    app.extensions["meow.service"].clock = clock
+    return Table(app, clock)
+
+
+def test_creates_are_limited_per_address_with_ratelimit_headers() -> None:
+    table = _limited_table(rate_creates_per_address="3/minute")
+    answers = [table.client.post("/v1/games", json={"variant": "prsi"}) for _ in range(4)]
+    assert [r.status_code for r in answers] == [201, 201, 201, 429]
+    assert [r.headers["RateLimit-Remaining"] for r in answers[:3]] == ["2", "1", "0"]
+    assert all("Retry-After" not in r.headers for r in answers[:3])
+    refused = answers[3]
+    assert refused.json["code"] == "rate_limited" and refused.headers["Content-Type"] == "application/problem+json"
+    assert 0 < int(refused.headers["Retry-After"]) <= 60 and 0 <= int(refused.headers["RateLimit-Reset"]) <= 61
+    other = table.client.post("/v1/games", json={"variant": "prsi"}, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201  # another address has its own bucket
+    assert table.client.get("/healthz").status_code == 200  # never limited
+
+
+def test_writes_and_reads_are_limited_per_token_in_their_own_buckets() -> None:
+    table = _limited_table(rate_writes_per_token="2/minute", rate_reads_per_token="3/minute")
+    g = table.create()
+    owner = auth(g["owner_token"])
+    seats = [table.client.post(f"/v1/games/{g['id']}/seats", json={"bot": {"strength": "easy"}}, headers=owner)
+             for _ in range(3)]
+    assert [r.status_code for r in seats] == [201, 201, 429]
+    reads = [table.client.get(f"/v1/games/{g['id']}", headers=owner) for _ in range(4)]
+    assert [r.status_code for r in reads] == [200, 200, 200, 429]  # reads did not spend the writes' budget
+    assert table.client.get(f"/v1/games/{g['id']}").status_code == 200  # without a token: the address's bucket
+    assert table.client.post("/v1/games", json={"variant": "prsi"}).status_code == 201  # creates: their own
