@@ -818,6 +818,22 @@ class Snapshot:
                    stack.redis_cpu(), sum(os.times()[:2]), machine_cpu())
 
 
+def wait_quiet(stack: Stack, pool: "ClientPool", timeout_s: float, below: float = 0.25) -> float:
+    """Seconds waited (up to ``timeout_s``) until processes this bench did not start used less
+    than ``below`` of a core over one second: on a shared machine, windows start in a lull."""
+    t0 = time.perf_counter()
+    mine = lambda: proc_cpu_s([*stack.workers(), stack.worker.pid, *(p.pid for p in pool.procs)])  # noqa: E731
+    while time.perf_counter() - t0 < timeout_s:
+        a0, r0, b0, m0 = mine(), stack.redis_cpu(), sum(os.times()[:2]), machine_cpu()
+        time.sleep(1.0)
+        m1 = machine_cpu()
+        machine = (m1[0] - m0[0]) / max(1.0, m1[1] - m0[1]) * (os.cpu_count() or 1)
+        ours = mine() - a0 + stack.redis_cpu() - r0 + sum(os.times()[:2]) - b0
+        if machine - ours < below:
+            break
+    return time.perf_counter() - t0
+
+
 def wait_released(stack: Stack, timeout_s: float, base_conns: int) -> tuple[float, int]:
     """After the clients closed their streams: seconds until the server held no more connections
     than before they were opened (or timeout_s), and how many it still held then."""
@@ -862,6 +878,7 @@ class Window:
     lag_p99: float = float("nan")
     writer_late_p99: float = float("nan")
     pauses: list[float] = field(default_factory=list)
+    waited: float = 0.0  # for a quiet machine before the window
     verify_s: list[float] = field(default_factory=list)
     release: tuple[float, int] | None = None
 
@@ -877,6 +894,7 @@ def measure(stack: Stack, pool: ClientPool, name: str, tables: list[Table], open
     """One window: writer at ``args.rate`` on the tables, /healthz sampled, optionally the verify loop."""
     games = [t.gid for t in tables]
     w = Window(name, opened.opened, len(games), opened=opened, rss_before_mb=rss_before_kb / 1024)
+    w.waited = wait_quiet(stack, pool, args.wait_quiet)
     v0 = stack.versions(games)
     pool.ask_all("mark")
     s0 = Snapshot.take(stack)
@@ -1043,8 +1061,8 @@ def print_stream_table(title: str, rows: list[Window]) -> None:
         print(f"{w.name:<12} {w.streams:>7} {w.games:>5} {w.moves / w.wall:>7.1f} {w.events / w.wall:>6.1f} "
               f"{w.frames / w.wall:>8.0f} {recv:>8} {f1(pct(w.lat, .5)):>7} {f1(pct(w.lat, .99)):>7} "
               f"{f1(max(w.lat, default=float('nan'))):>7} {f1(pct(w.health, .5)):>6} {f1(pct(w.health, .99)):>7} "
-              f"{pc(w.server_cpu):>7} {pc(sum(w.client_cpu)):>7} {pc(w.redis_cpu):>7} {pc(w.other):>6} {100 * w.machine_busy:>6.0f}% "
-              f"{w.rss_mb:>7.0f} {f1(per):>6}")
+              f"{pc(w.server_cpu):>7} {pc(sum(w.client_cpu)):>7} {pc(w.redis_cpu):>7} {pc(w.other):>6} "
+              f"{100 * w.machine_busy:>6.0f}% {w.rss_mb:>7.0f} {f1(per):>6}")
 
 
 def print_stream_details(rows: list[Window]) -> None:
@@ -1067,6 +1085,8 @@ def print_stream_details(rows: list[Window]) -> None:
         if w.pauses:
             bits.append(f"{len(w.pauses)} round ends, next deal's first move after p50 {statistics.median(w.pauses):.2f} s, "
                         f"max {max(w.pauses):.2f} s")
+        if w.waited >= 1.5:
+            bits.append(f"waited {w.waited:.0f} s for a quiet machine first")
         if w.release:
             bits.append(f"after close the server still held {w.release[1]} connections at {w.release[0]:.1f} s")
         if w.verify_s:
@@ -1081,8 +1101,9 @@ def legend() -> None:
           "\n recv/exp: frames received / events appended in the window x streams on that game; moves/s and ev/s:"
           "\n the writer's accepted moves and the events they appended; cpu: % of one core over the window —"
           "\n srv: gunicorn workers, cli: the stream-client processes, rds: the whole Redis server, other: processes this"
-          "\n bench did not start (a busy machine makes every figure worse); machine: all cores busy; API MB: RSS of the gunicorn workers at the end, streams open; kB/str: its growth"
-          f"\n since before the streams opened, per stream. This machine has {os.cpu_count()} cores shared by everything.)")
+          "\n bench did not start (a busy machine makes every figure worse); machine: all cores busy; API MB: RSS of"
+          "\n the gunicorn workers at the end, streams open; kB/str: its growth since before the streams opened, per"
+          f"\n stream. This machine has {os.cpu_count()} cores shared by everything.)")
 
 
 # ====================================================================== main
@@ -1114,6 +1135,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--skip-a", action="store_true")
     p.add_argument("--skip-b", action="store_true")
     p.add_argument("--skip-c", action="store_true")
+    p.add_argument("--wait-quiet", type=float, default=15.0,
+                   help="before each window, wait up to this long for other processes to use < 1/4 core (default 15)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"))
     args = p.parse_args(argv)
@@ -1121,7 +1144,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.streams, args.games, args.seconds = "200", 5, 5.0
         args.idle_streams, args.b_seconds, args.drivers = 200, 3.0, 4
         args.verify_streams, args.verify_games, args.verify_events, args.c_seconds = 100, 5, 2000, 5.0
-        args.release_timeout, args.addresses = 0.0, 4
+        args.release_timeout, args.addresses, args.wait_quiet = 0.0, 4, 0.0
     args.sweep = [int(x) for x in str(args.streams).split(",") if x.strip()]
     args.addresses = max(1, min(250, args.addresses))
     return args
@@ -1197,6 +1220,7 @@ def main(argv: list[str] | None = None) -> None:
                 opened_n = 0
                 if cond == "idle":
                     opened_n = open_streams(stack, pool, [t.gid for t in tables[:args.games]], idle, args).opened
+                waited = wait_quiet(stack, pool, args.wait_quiet)
                 pool.ask_all("mark")
                 s0 = Snapshot.take(stack)
                 moves, wall, errs = drive(stack.base, args.drivers, args.b_seconds, args.seed + i)
@@ -1208,7 +1232,8 @@ def main(argv: list[str] | None = None) -> None:
                         + s1.bench_cpu - s0.bench_cpu + clients) / dt
                 machine = s1.busy_since(s0)
                 print(f"  {cond:<4} ({opened_n} streams): {moves / wall:.0f} moves/s, server cpu {100 * srv:.0f}%, "
-                      f"machine {100 * machine:.0f}%" + (f", errors {dict(errs)}" if errs else ""), flush=True)
+                      f"machine {100 * machine:.0f}%" + (f", errors {dict(errs)}" if errs else "")
+                      + (f" (waited {waited:.0f} s for a quiet machine)" if waited >= 1.5 else ""), flush=True)
                 if cond == "idle":
                     close_streams(stack, pool, args, base_conns)
                 phase_b.append((cond, opened_n, moves / wall, moves, srv, max(0.0, machine - ours), errs))

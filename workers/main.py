@@ -42,6 +42,7 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
     stop = threading.Event()
     if dispatch:
         store = build_store(settings)
+        store.index_lobby()  # games listed before the per-status lobby indexes
         dispatcher = Dispatcher(store, queues, settings.lease_ms)
         wake = redis_client(settings.redis_url, socket_timeout=30)
         threading.Thread(target=dispatcher.run, args=(stop, wake), name="dispatcher", daemon=True).start()

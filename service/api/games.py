@@ -57,15 +57,11 @@ class GamesView(MethodView):
     @_errors(422)
     def get(self, query: dict[str, Any]):
         """The lobby, newest first, filtered by status and variant, paginated by cursor."""
-        games = service().lobby()
-        games = [g for g in games if (query.get("status") in (None, g["status"])) and (query.get("variant") in (None, g["variant"]))]
-        games.sort(key=lambda g: (-g["created_at"], g["id"]))
+        cursor = None
         if query.get("cursor"):
             at, _, gid = query["cursor"].partition(":")
-            key = (-int(at) if at.isdigit() else 0, gid)
-            games = [g for g in games if (-g["created_at"], g["id"]) > key]
-        page = games[: query["limit"]]
-        nxt = f"{page[-1]['created_at']}:{page[-1]['id']}" if len(games) > len(page) else None
+            cursor = (int(at), gid)
+        page, nxt = service().lobby(query.get("status"), query.get("variant"), cursor, query["limit"])
         return json_response({"games": page, "next_cursor": nxt})
 
 

@@ -69,3 +69,8 @@ def new_followups(game_id: str, before: Any, after: Any, max_budget_ms: int = 30
         for d in engine.pending_work(after)
         if job_id(game_id, d) not in known
     ]
+
+
+def expiry(game_id: str, due_at: int) -> FollowUp:
+    """A never-started table's end (``open_game_ttl_s`` after its creation)."""
+    return FollowUp(f"expire-{game_id}", due_at, {"kind": "expire", "game": game_id, "key": "open"})

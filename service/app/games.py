@@ -18,7 +18,7 @@ from service.app.redaction import Viewer, project_event, project_view
 from service.eventstore import chain
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, encode_batch
-from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite
+from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite, Listing
 from service.rules import engine
 from service.rules.model import (
     RACE_TOLERANT,
@@ -125,6 +125,9 @@ class GameService:
             raise not_found()
         if stored:
             self.cache.put(game_id, (state, head))
+        elif state.status == "open" and self.store.version(game_id) == 0:  # an open table that expired
+            self.cache.drop(game_id)
+            raise not_found()
         return state, head
 
     def authenticate(self, game_id: str, token: str | None) -> Caller:
@@ -223,8 +226,13 @@ class GameService:
         view["chain_head"] = head
         return view
 
-    def lobby(self) -> list[dict[str, Any]]:
-        return [orjson.loads(v) for v in self.store.lobby().values()]
+    def lobby(self, status: str | None, variant: str | None, cursor: tuple[int, str] | None,
+              limit: int) -> tuple[list[dict[str, Any]], str | None]:
+        """A lobby page from the per-status indexes: O(page) however many games exist."""
+        rows = [orjson.loads(v) for v in self.store.lobby_page(status, variant, cursor, limit + 1)]
+        page = rows[:limit]
+        nxt = f"{page[-1]['created_at']}:{page[-1]['id']}" if len(rows) > limit else None
+        return page, nxt
 
     # ------------------------------------------------------------------ requests
     def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
@@ -322,6 +330,8 @@ class GameService:
             answer_at = payload.get("answer_at")
             return self._bot_turn(game_id, int(payload["seat"]), int(payload["opened_seq"]),
                                   int(answer_at) if answer_at is not None else None)
+        if kind == "expire":
+            return self._expire_open(game_id)
         if kind == "score":
             cmd: Any = ScoreRound(int(payload["key"]))
         elif kind == "deal":
@@ -340,6 +350,22 @@ class GameService:
                 return self._rearm_timer(game_id, cmd)
             raise
         return "done"
+
+    def _expire_open(self, game_id: str) -> str:
+        """A never-started table past its TTL goes, with all its keys; a started one stays."""
+        for _ in range(MAX_ATTEMPTS):
+            try:
+                state = self.load(game_id)
+            except AppError as exc:
+                if exc.code == "not_found":
+                    return "closed"
+                raise
+            if state.status != "open":
+                return "closed"
+            if self.store.expire_game(game_id, state.version, state.variant):
+                self.cache.drop(game_id)
+                return "expired"
+        return "busy"
 
     def _rearm_timer(self, game_id: str, cmd: Any) -> str:
         """A timer that fired before its due time waits for it (RULES §2.6(4)): the state's own
@@ -438,9 +464,14 @@ class GameService:
                 all_tokens.update(tokens_from(events))
             cmd_record = commands.to_record(cmd)
             payloads = encode_batch(events, head, cmd_record)
-            req = AppendRequest(game_id, version, events, fu.new_followups(game_id, state, after, self.settings.max_bot_budget_ms),
-                                all_tokens, revoke, record, _lobby_summary(game_id, after),
-                                prev_hash=head, command=cmd_record, payloads=payloads)
+            followups = fu.new_followups(game_id, state, after, self.settings.max_bot_budget_ms)
+            if new_game:  # a table nobody starts goes away with all its keys (no sweeper)
+                followups.append(fu.expiry(game_id, after.created_at + self.settings.open_game_ttl_s * 1000))
+            req = AppendRequest(game_id, version, events, followups, all_tokens, revoke, record,
+                                _lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
+                                payloads=payloads,
+                                listing=Listing(after.status, after.variant, after.created_at,
+                                                state.status if state is not None else None))
             result = self.store.append(req)
             metrics.APPENDS.labels(result.status).inc()
             if result.ok:
@@ -451,6 +482,8 @@ class GameService:
                 return self._replay(game_id, result.record, idem)
             if new_game:
                 raise AppError("game_exists", 409, "a game with this id already exists")
+            if result.version < version:  # the stream shrank: an open table expired under our cache
+                self.cache.drop(game_id)
             if pre is not None:
                 raise pre.error(result.version)
         raise AppError("version_conflict", 409, "the game kept changing; try again", version=self.store.version(game_id))

@@ -1,11 +1,14 @@
 -- Append all events of one command, or nothing.
 -- KEYS: 1 stream, 2 due zset, 3 due payload hash, 4 token hash, 5 idempotency key,
 --       6 lobby hash, 7 wake list, 8 the shard's feed (game id + new version per append,
---       read by every API process's live-feed hub; capped, auto ids: it is not a game stream)
+--       read by every API process's live-feed hub; capped, auto ids: it is not a game stream),
+--       9-16 the lobby indexes (sorted sets by created_at): all, all:<variant>, open, open:<variant>,
+--       running, running:<variant>, finished, finished:<variant>
 -- ARGV: 1 expected version, 2 event count, 3 has idempotency record (0/1), 4 record,
 --       5 record ttl (s), 6 game id, 7 lobby summary ("" = none), 8 follow-up count,
 --       9 token count, 10 revoke count, then the events, the follow-ups as
---       (job id, due ms, payload) triples, the tokens as (hash, record) pairs, the revoked hashes.
+--       (job id, due ms, payload) triples, the tokens as (hash, record) pairs, the revoked hashes,
+--       then the listing: "1" status prev-status ("" = a new game) created-at, or "0".
 local expected = tonumber(ARGV[1])
 local n_events = tonumber(ARGV[2])
 if ARGV[3] == "1" then
@@ -49,6 +52,22 @@ end
 for k = 1, tonumber(ARGV[10]) do
   redis.call("HDEL", KEYS[4], ARGV[i])
   i = i + 1
+end
+if ARGV[i] == "1" then
+  local status, prev, score = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local at = {open = 11, running = 13, finished = 15}
+  if prev == "" then
+    redis.call("ZADD", KEYS[9], score, ARGV[6])
+    redis.call("ZADD", KEYS[10], score, ARGV[6])
+  end
+  if prev ~= status then
+    if at[prev] then
+      redis.call("ZREM", KEYS[at[prev]], ARGV[6])
+      redis.call("ZREM", KEYS[at[prev] + 1], ARGV[6])
+    end
+    redis.call("ZADD", KEYS[at[status]], score, ARGV[6])
+    redis.call("ZADD", KEYS[at[status] + 1], score, ARGV[6])
+  end
 end
 if ARGV[3] == "1" then
   redis.call("SET", KEYS[5], ARGV[4], "EX", tonumber(ARGV[5]))

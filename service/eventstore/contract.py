@@ -13,6 +13,7 @@ from service.eventstore.codec import Stored
 from service.rules.model import Event
 
 SHARDS = "0123456789abcdef"
+STATUSES = ("open", "running", "finished")
 
 
 def shard_of(game_id: str) -> str:
@@ -56,6 +57,16 @@ class Claimed:
 
 
 @dataclass(frozen=True, slots=True)
+class Listing:
+    """Where a game is listed in the lobby indexes after an append (and where it was before)."""
+
+    status: str  # open | running | finished
+    variant: str
+    created_at: int
+    prev_status: str | None = None  # None: a new game
+
+
+@dataclass(frozen=True, slots=True)
 class AppendRequest:
     """Everything one command writes, atomically, or nothing."""
 
@@ -70,6 +81,7 @@ class AppendRequest:
     prev_hash: str | None = None  # the chain hash of event ``expected_version`` (GENESIS for a new game)
     command: Mapping[str, Any] | None = None  # the command that produced the events (kept on the first)
     payloads: Sequence[bytes] | None = None  # the events already encoded by codec.encode_batch
+    listing: Listing | None = None  # the lobby indexes to keep (with ``lobby``)
 
     def encoded(self) -> list[bytes]:
         from service.eventstore.codec import encode_batch
@@ -107,6 +119,17 @@ class EventStore(Protocol):
     def token_get(self, game_id: str, token_hash: str) -> bytes | None: ...
 
     def lobby(self) -> dict[str, bytes]: ...
+
+    def lobby_page(self, status: str | None, variant: str | None, before: tuple[int, str] | None,
+                   limit: int) -> list[bytes]:
+        """Up to ``limit`` summaries, newest first (ties by id), strictly after the cursor ``before``
+        ((created_at, id) of the last game of the previous page); O(shards x limit)."""
+        ...
+
+    def expire_game(self, game_id: str, expected_version: int, variant: str) -> bool:
+        """Delete a never-started game and everything of it (stream, tokens, lobby entries), if it
+        is still at ``expected_version``."""
+        ...
 
     def schedule(self, followup: FollowUp) -> None: ...
 

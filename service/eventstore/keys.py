@@ -37,6 +37,15 @@ class Keys:
     def lobby(self, shard: str) -> str:
         return f"{self.tag(shard)}:lobby"
 
+    def lobby_index(self, shard: str, status: str | None, variant: str | None) -> str:
+        """The shard's sorted set (score: created_at) of the games of a status ("all" for every
+        status), of one variant or of all."""
+        return f"{self.tag(shard)}:lobby:{status or 'all'}" + (f":{variant}" if variant else "")
+
+    def lobby_indexes(self, shard: str, variant: str) -> list[str]:
+        """The eight indexes a game of ``variant`` may be in: (all, each status) x (any, its variant)."""
+        return [self.lobby_index(shard, st, v) for st in (None, "open", "running", "finished") for v in (None, variant)]
+
     def feed(self, shard: str) -> str:
         """The shard's append notifications (game id, version), read by the live-feed hubs."""
         return f"{self.tag(shard)}:feed"

@@ -24,6 +24,7 @@ class MemoryEventStore:
         self._inflight: dict[str, dict[str, int]] = defaultdict(dict)
         self._payloads: dict[str, dict[str, bytes]] = defaultdict(dict)
         self._lobby: dict[str, bytes] = {}
+        self._listed: dict[str, tuple[str, str, int]] = {}  # game -> (status, variant, created_at)
         self._feed: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         self._feed_no = 0
         self._leases: dict[str, dict[str, int]] = defaultdict(dict)
@@ -54,6 +55,8 @@ class MemoryEventStore:
                 self._idem[(req.game_id, req.idem.key)] = (req.idem.record, time.time() + req.idem.ttl_s)
             if req.lobby:
                 self._lobby[req.game_id] = req.lobby
+            if req.listing:
+                self._listed[req.game_id] = (req.listing.status, req.listing.variant, req.listing.created_at)
             if encoded:
                 self._feed_no += 1
                 feed = self._feed[shard]
@@ -147,6 +150,23 @@ class MemoryEventStore:
     def lobby(self) -> dict[str, bytes]:
         with self._lock:
             return dict(self._lobby)
+
+    def lobby_page(self, status: str | None, variant: str | None, before: tuple[int, str] | None,
+                   limit: int) -> list[bytes]:
+        with self._lock:
+            rows = sorted((-at, gid) for gid, (st, var, at) in self._listed.items()
+                          if status in (None, st) and variant in (None, var))
+            key = (-before[0], before[1]) if before else None
+            return [self._lobby[gid] for at, gid in rows if key is None or (at, gid) > key][:limit]
+
+    def expire_game(self, game_id: str, expected_version: int, variant: str) -> bool:
+        with self._lock:
+            stream = self._streams.get(game_id)
+            if not stream or len(stream) != expected_version:
+                return False
+            for table in (self._streams, self._tokens, self._lobby, self._listed):
+                table.pop(game_id, None)
+            return True
 
     def schedule(self, followup: FollowUp) -> None:
         with self._lock:

@@ -34,6 +34,7 @@ class RedisEventStore:
         self._claim = client.register_script(_script("claim.lua"))
         self._recover = client.register_script(_script("recover.lua"))
         self._lease = client.register_script(_script("lease.lua"))
+        self._expire = client.register_script(_script("expire.lua"))
 
     # ------------------------------------------------------------------ writes
     def append(self, req: AppendRequest) -> AppendResult:
@@ -58,6 +59,8 @@ class RedisEventStore:
         for h, rec in req.tokens.items():
             args += [h, rec]
         args += list(req.revoke)
+        listing = req.listing
+        args += ["1", listing.status, listing.prev_status or "", listing.created_at] if listing else ["0"]
         keys = [
             k.stream(gid),
             k.due(shard),
@@ -67,6 +70,7 @@ class RedisEventStore:
             k.lobby(shard),
             k.wake(shard),
             k.feed(shard),
+            *k.lobby_indexes(shard, listing.variant if listing else "-"),
         ]
         out = self._append(keys=keys, args=args)
         status = out[0].decode() if isinstance(out[0], bytes) else out[0]
@@ -147,6 +151,53 @@ class RedisEventStore:
             for gid, summary in self.r.hgetall(self.keys.lobby(shard)).items():
                 out[gid.decode() if isinstance(gid, bytes) else gid] = summary
         return out
+
+    def lobby_page(self, status: str | None, variant: str | None, before: tuple[int, str] | None,
+                   limit: int) -> list[bytes]:
+        top = before[0] if before else "+inf"
+        pipe = self.r.pipeline(transaction=False)
+        for shard in SHARDS:
+            pipe.zrevrangebyscore(self.keys.lobby_index(shard, status, variant), top, "-inf",
+                                  start=0, num=limit + 1, withscores=True)
+        found = {shard: rows for shard, rows in zip(SHARDS, pipe.execute())}
+        cut = [(shard, rows[-1][1]) for shard, rows in found.items() if len(rows) == limit + 1]
+        if cut:  # a shard's window may end inside a run of equal scores: take the whole run
+            pipe = self.r.pipeline(transaction=False)
+            for shard, score in cut:
+                pipe.zrangebyscore(self.keys.lobby_index(shard, status, variant), score, score, withscores=True)
+            for (shard, _), rows in zip(cut, pipe.execute()):
+                found[shard] = list(found[shard]) + list(rows)
+        key = (-before[0], before[1]) if before else None
+        ranked = sorted({(-int(score), _s(gid), shard) for shard, rows in found.items() for gid, score in rows})
+        page = [r for r in ranked if key is None or (r[0], r[1]) > key][:limit]
+        pipe = self.r.pipeline(transaction=False)
+        for _, gid, shard in page:
+            pipe.hget(self.keys.lobby(shard), gid)
+        return [summary for summary in pipe.execute() if summary is not None] if page else []
+
+    def index_lobby(self) -> int:
+        """Index games listed before the lobby indexes existed (once per shard; idempotent)."""
+        indexed = 0
+        for shard in SHARDS:
+            marker = self.keys.lobby_index(shard, "indexed", None)
+            if self.r.exists(marker):
+                continue
+            pipe = self.r.pipeline(transaction=False)
+            for gid, raw in self.r.hgetall(self.keys.lobby(shard)).items():
+                summary = orjson.loads(raw)
+                at, variant = int(summary.get("created_at", 0)), str(summary.get("variant", ""))
+                for status in (None, summary.get("status")):
+                    for v in (None, variant):
+                        pipe.zadd(self.keys.lobby_index(shard, status, v), {_s(gid): at})
+                indexed += 1
+            pipe.set(marker, "1")
+            pipe.execute()
+        return indexed
+
+    def expire_game(self, game_id: str, expected_version: int, variant: str) -> bool:
+        k, shard = self.keys, shard_of(game_id)
+        keys = [k.stream(game_id), k.tokens(game_id), k.lobby(shard), *k.lobby_indexes(shard, variant)]
+        return bool(self._expire(keys=keys, args=[expected_version, game_id]))
 
     # ------------------------------------------------------------------ due work
     def schedule(self, followup: FollowUp) -> None:

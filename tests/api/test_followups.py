@@ -144,3 +144,43 @@ def test_a_table_asking_for_more_than_the_servers_budget_cap_gets_the_cap(table:
     assert g["game"]["options"]["hard_bot_budget_ms"] == table.service.settings.max_bot_budget_ms == 3000
     assert g["warnings"] == [{"option": "hard_bot_budget_ms",
                               "detail": "this server searches at most 3000 ms: 10000 was lowered to 3000"}]
+
+
+def test_a_table_nobody_starts_expires_with_its_keys_and_a_started_one_stays(table: Table) -> None:
+    ttl = table.service.settings.open_game_ttl_s * 1000
+    idle, played = table.create(), table.create()
+    ann = table.join(idle["id"], "ann")
+    table.join(played["id"], "bob", played["owner_token"])
+    table.add_bot(played["id"], played["owner_token"])
+    table.start(played["id"], played["owner_token"])
+    assert table.view(idle["id"])["status"] == "open"  # (cached in this process now)
+    assert {g["id"] for g in table.client.get("/v1/games?status=open").json["games"]} >= {idle["id"]}
+    table.clock.advance(ttl - 1)
+    table.drain()
+    assert table.view(idle["id"])["status"] == "open"  # not before its time
+    table.clock.advance(1)
+    table.drain()
+    for token in (None, idle["owner_token"], ann["token"]):
+        r = table.client.get(f"/v1/games/{idle['id']}", headers=auth(token))
+        assert r.status_code in (401, 404) and r.json["code"] in ("not_found", "unauthorized")
+    assert table.client.get(f"/v1/games/{idle['id']}").status_code == 404
+    listed = {g["id"] for g in table.client.get("/v1/games").json["games"]}
+    assert idle["id"] not in listed and played["id"] in listed
+    store = table.service.store
+    assert idle["id"] not in store.lobby() and store.version(idle["id"]) == 0
+    assert table.view(played["id"])["status"] != "open"
+    r = table.client.post(f"/v1/games/{idle['id']}/seats", json={"name": "late"})
+    assert (r.status_code, r.json["code"]) == (404, "not_found")
+
+
+def test_finished_games_leave_the_open_and_running_listings(table: Table) -> None:
+    g = table.create()
+    me = table.join(g["id"], "ann", g["owner_token"])
+    other = table.join(g["id"], "bob")
+    table.start(g["id"], g["owner_token"])
+    assert g["id"] in {x["id"] for x in table.client.get("/v1/games?status=running").json["games"]}
+    assert table.client.delete(f"/v1/games/{g['id']}/seats/1", headers=auth(other["token"])).status_code == 200
+    assert table.view(g["id"], me["token"])["status"] == "finished"
+    for status, present in (("open", False), ("running", False), ("finished", True)):
+        ids = {x["id"] for x in table.client.get(f"/v1/games?status={status}").json["games"]}
+        assert (g["id"] in ids) is present, status

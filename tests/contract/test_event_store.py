@@ -680,3 +680,71 @@ def test_leases_are_bounded_renewable_released_and_expire(store: Any) -> None:
     store.lease_release(name, "d")
     store.lease_release(name, "never-held")  # harmless
     assert store.lease_acquire(name, "e", 1, now_ms=35_000, ttl_ms=30_000)
+
+
+# ---------------------------------------------------------------- lobby indexes and expiry
+
+
+def _list(store: Any, gid: str, expected: int, status: str, prev: str | None, at: int, variant: str = "prsi") -> None:
+    from service.eventstore.contract import Listing
+
+    assert append(store, gid, expected, evs(expected + 1, 1), lobby=f'{{"id":"{gid}","s":"{status}"}}'.encode(),
+                  listing=Listing(status, variant, at, prev)).ok
+
+
+def test_lobby_pages_by_status_and_variant_newest_first_across_shards(store: Any) -> None:
+    tag = uuid.uuid4().hex[:6]  # a variant name of this test only (the real Redis is shared)
+    games = [new_gid(s) for s in "0a5f0a"]
+    for i, gid in enumerate(games):
+        _list(store, gid, 0, "open", None, T0 + (i // 2), variant=tag)  # created in pairs: equal times
+    _list(store, games[1], 1, "running", "open", T0, variant=tag)
+    _list(store, games[1], 2, "finished", "running", T0, variant=tag)
+    _list(store, games[4], 1, "running", "open", T0 + 2, variant=tag)
+
+    def ids(status: str | None, before: tuple[int, str] | None = None, limit: int = 10) -> list[str]:
+        import json
+
+        return [json.loads(x)["id"] for x in store.lobby_page(status, tag, before, limit)]
+
+    order = sorted(games, key=lambda g: (-(T0 + games.index(g) // 2), g))
+    assert ids(None) == order
+    assert ids("open") == [g for g in order if g not in (games[1], games[4])]
+    assert ids("running") == [games[4]] and ids("finished") == [games[1]]
+    pages, cursor = [], None
+    while True:  # two at a time, through the ties, with cursors
+        page = ids(None, cursor, 2)
+        if not page:
+            break
+        pages += page
+        cursor = (T0 + games.index(page[-1]) // 2, page[-1])
+    assert pages == order
+    assert store.lobby_page("open", uuid.uuid4().hex[:6], None, 5) == []
+
+
+def test_expire_game_deletes_an_unchanged_game_and_nothing_else(store: Any) -> None:
+    tag = uuid.uuid4().hex[:6]
+    gone, kept = new_gid("3"), new_gid("3")
+    for gid in (gone, kept):
+        _list(store, gid, 0, "open", None, T0, variant=tag)
+        assert append(store, gid, 1, evs(2, 1), tokens={"h": b"r"}).ok
+    assert not store.expire_game(gone, 1, tag)  # it moved on since: not expired
+    assert store.expire_game(gone, 2, tag)
+    assert store.read(gone) == [] and store.version(gone) == 0 and store.token_get(gone, "h") is None
+    assert gone not in store.lobby() and [x for x in store.lobby_page(None, tag, None, 10)] == [store.lobby()[kept]]
+    assert store.version(kept) == 2 and store.token_get(kept, "h") == b"r"
+    assert not store.expire_game(new_gid("3"), 0, tag)  # nothing to expire
+
+
+@pytest.mark.parametrize("store", ["fakeredis", "redis"], indirect=True)
+def test_games_listed_before_the_indexes_are_indexed_once(store: Any) -> None:
+    import json
+
+    tag = uuid.uuid4().hex[:6]
+    gid = new_gid("9")
+    summary = {"id": gid, "variant": tag, "status": "running", "created_at": T0}
+    store.r.hset(store.keys.lobby("9"), gid, json.dumps(summary))  # as an older version wrote it
+    assert store.lobby_page("running", tag, None, 5) == []
+    assert store.index_lobby() >= 1
+    assert [json.loads(x)["id"] for x in store.lobby_page("running", tag, None, 5)] == [gid]
+    assert [json.loads(x)["id"] for x in store.lobby_page(None, None, None, 100)].count(gid) == 1
+    assert store.index_lobby() == 0  # once

@@ -52,7 +52,7 @@ def fleet(redis_url: str) -> Iterator[Fleet]:
     prefix = f"meowtest-streams-{uuid.uuid4().hex[:8]}"
     env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix, PYTHONPATH=ROOT,
                MEOW_MAX_STREAMS_PER_TOKEN="2", MEOW_MAX_STREAMS_PER_ADDRESS="150", MEOW_SSE_HEARTBEAT_S="1",
-               MEOW_MAX_BOT_BUDGET_MS="2000")
+               MEOW_MAX_BOT_BUDGET_MS="2000", MEOW_OPEN_GAME_TTL_S="4", MEOW_RATE_CREATES_PER_ADDRESS="20/minute")
     ports = [_free_port(), _free_port()]
     procs = [start_api(env, port, workers=1) for port in ports]
     procs.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "fast"], env=env, cwd=ROOT))
@@ -253,3 +253,33 @@ def test_a_search_does_not_hold_up_another_tables_easy_bot(fleet: Fleet) -> None
                 break
             time.sleep(0.02)
     assert checked == 3
+
+
+def _post_from(base: str, source: str, path: str, body: dict) -> tuple[int, dict]:
+    import http.client
+    import json
+
+    host, port = base.split("//")[1].split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10, source_address=(source, 0))
+    try:
+        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def test_create_limits_and_open_table_expiry_hold_across_two_api_processes(fleet: Fleet) -> None:
+    a, b = fleet.bases
+    answers = [_post_from((a, b)[i % 2], "127.0.0.8", "/v1/games", {"variant": "prsi"}) for i in range(21)]
+    assert [status for status, _ in answers[:20]] == [201] * 20
+    assert answers[20][0] == 429 and answers[20][1]["code"] == "rate_limited"  # the 21st, whichever process
+    assert _post_from(b, "127.0.0.9", "/v1/games", {"variant": "prsi"})[0] == 201  # another address
+    s = _session()
+    gid = answers[0][1]["id"]
+    assert s.get(f"{b}/v1/games/{gid}").status_code == 200  # now cached in b's process
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(s.get(f"{base}/v1/games/{gid}").status_code != 404 for base in (a, b)):
+        time.sleep(0.3)
+    assert [s.get(f"{base}/v1/games/{gid}").status_code for base in (a, b)] == [404, 404]
+    assert gid not in {g["id"] for g in s.get(f"{a}/v1/games?limit=100").json()["games"]}
