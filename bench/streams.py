@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import requests
@@ -117,23 +118,54 @@ def fd_count(pid: int) -> int:
         return 0
 
 
-def server_connections(port: int) -> int:
-    """TCP sockets on the server side of ``port`` (local port == port), not listening, not TIME_WAIT:
-    the connections the API processes still hold (open streams, or closed by the peer and not yet
-    noticed: CLOSE_WAIT)."""
-    want = f":{port:04X}"
-    n = 0
+def tcp_sockets() -> dict[str, tuple[int, int, str]]:
+    """inode -> (local port, remote port, state) of every TCP socket, from /proc/net/tcp{,6}."""
+    out: dict[str, tuple[int, int, str]] = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as fh:
                 next(fh)
                 for line in fh:
-                    parts = line.split(None, 4)
-                    if parts[1].endswith(want) and parts[3] not in ("0A", "06"):  # LISTEN, TIME_WAIT
-                        n += 1
-        except OSError:
+                    f = line.split()
+                    out[f[9]] = (int(f[1].rsplit(":", 1)[1], 16), int(f[2].rsplit(":", 1)[1], 16), f[3])
+        except (OSError, IndexError, ValueError):
             pass
-    return n
+    return out
+
+
+def fd_kinds(pid: int, api_port: int, redis_port: int, tcp: dict[str, tuple[int, int, str]]) -> Counter:
+    """A process's fds by kind: "http" (connections on the API port, CLOSE_WAIT included), "redis",
+    "closed" (sockets the kernel has already closed — no longer in the TCP tables — whose fd the
+    process still holds: a stream whose end it has noticed but not yet cleaned up), "other"."""
+    kinds: Counter = Counter()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return kinds
+    for fd in fds:
+        try:
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if not link.startswith("socket:["):
+            kinds["other"] += 1
+            continue
+        sock = tcp.get(link[8:-1])
+        if sock is None:
+            kinds["closed"] += 1
+        elif sock[0] == api_port and sock[2] != "0A":  # not the listening socket
+            kinds["http"] += 1
+        elif sock[1] == redis_port:
+            kinds["redis"] += 1
+        else:
+            kinds["other"] += 1
+    return kinds
+
+
+def held_streams(stack: "Stack") -> int:
+    """Connections the API workers still hold, open or closed but not yet cleaned up."""
+    tcp = tcp_sockets()
+    return sum(k["http"] + k["closed"] for k in (fd_kinds(w, stack.port, stack.redis_port, tcp) for w in stack.workers()))
 
 
 _AT_CACHE: dict[str, float] = {}
@@ -698,6 +730,7 @@ class Stack:
         self.redis = redis.Redis.from_url(redis_url)
         self.redis.ping()
         self.port = _free_port()
+        self.redis_port = urlsplit(redis_url).port or 6379
         self.base = f"http://{HOST}:{self.port}"
         self.logdir = tempfile.mkdtemp(prefix="bench-streams-")
         self.web_log = os.path.join(self.logdir, "gunicorn.log")
@@ -834,14 +867,15 @@ def wait_quiet(stack: Stack, pool: "ClientPool", timeout_s: float, below: float 
     return time.perf_counter() - t0
 
 
-def wait_released(stack: Stack, timeout_s: float, base_conns: int) -> tuple[float, int]:
-    """After the clients closed their streams: seconds until the server held no more connections
-    than before they were opened (or timeout_s), and how many it still held then."""
+def wait_released(stack: Stack, timeout_s: float, base: int) -> tuple[float, int]:
+    """After the clients closed their streams: seconds until the API workers held no more
+    connections than ``base`` (their fds closed, not just the TCP connections), or timeout_s,
+    and how many they still held then."""
     t0 = time.perf_counter()
-    held = server_connections(stack.port)
-    while held > base_conns and time.perf_counter() - t0 < timeout_s:
-        time.sleep(0.25)
-        held = server_connections(stack.port)
+    held = held_streams(stack)
+    while held > base and time.perf_counter() - t0 < timeout_s:
+        time.sleep(0.5)
+        held = held_streams(stack)
     return time.perf_counter() - t0, held
 
 
@@ -873,8 +907,7 @@ class Window:
     machine_busy: float = 0.0
     rss_mb: float = 0.0
     rss_before_mb: float = 0.0
-    fds: list[int] = field(default_factory=list)
-    held: int = 0
+    fds: list[Counter] = field(default_factory=list)  # per API worker: fds by kind
     lag_p99: float = float("nan")
     writer_late_p99: float = float("nan")
     pauses: list[float] = field(default_factory=list)
@@ -915,8 +948,8 @@ def measure(stack: Stack, pool: ClientPool, name: str, tables: list[Table], open
     s1 = Snapshot.take(stack)
     workers = stack.workers()
     w.rss_mb = rss_kb(workers) / 1024
-    w.fds = [fd_count(p) for p in workers]
-    w.held = server_connections(stack.port)
+    tcp = tcp_sockets()
+    w.fds = [fd_kinds(p, stack.port, stack.redis_port, tcp) for p in workers]
     w.wall = s1.t - s0.t
     w.server_cpu, w.worker_cpu = s1.server_cpu - s0.server_cpu, s1.worker_cpu - s0.worker_cpu
     w.redis_cpu, w.bench_cpu = s1.redis_cpu - s0.redis_cpu, s1.bench_cpu - s0.bench_cpu
@@ -962,8 +995,8 @@ def close_streams(stack: Stack, pool: ClientPool, args: argparse.Namespace, base
     closed = sum(pool.ask_all("close"))
     release = wait_released(stack, args.release_timeout, base_conns)
     quiet = settle(stack, args.release_timeout)
-    print(f"  closed {closed} streams; the server held {release[1]} connections {release[0]:.1f} s later, "
-          f"its workers were quiet {quiet:.1f} s after that", flush=True)
+    print(f"  closed {closed} streams; {release[0]:.1f} s later the API workers held {release[1]} connections, "
+          f"{quiet:.1f} s after that they were quiet", flush=True)
     return release
 
 
@@ -1067,9 +1100,9 @@ def print_stream_table(title: str, rows: list[Window]) -> None:
 
 def print_stream_details(rows: list[Window]) -> None:
     for w in rows:
+        fds = " / ".join(", ".join(f"{k} {n}" for k, n in sorted(f.items())) for f in w.fds)
         bits = [f"{w.frames} frames, {w.heartbeats} heartbeats, {len(w.health)} healthz samples",
-                f"{w.still_open} streams still open at the end, server held {w.held} connections "
-                f"(fds per API worker {w.fds})"]
+                f"{w.still_open} streams still open at the end; API workers' fds: {fds}"]
         if w.opened and w.opened.first_refused:
             bits.append(f"opening: first attempt refused {dict(w.opened.first_refused)}, open after "
                         f"{w.opened.attempts} attempts {w.opened.opened}/{w.opened.asked}")
@@ -1088,7 +1121,8 @@ def print_stream_details(rows: list[Window]) -> None:
         if w.waited >= 1.5:
             bits.append(f"waited {w.waited:.0f} s for a quiet machine first")
         if w.release:
-            bits.append(f"after close the server still held {w.release[1]} connections at {w.release[0]:.1f} s")
+            bits.append(f"after close, the API workers released the streams' fds in {w.release[0]:.1f} s "
+                        f"({w.release[1]} still held then)")
         if w.verify_s:
             bits.append(f"verify x{len(w.verify_s)}: p50 {statistics.median(w.verify_s):.2f} s, "
                         f"max {max(w.verify_s):.2f} s")
@@ -1179,7 +1213,7 @@ def main(argv: list[str] | None = None) -> None:
         for t in tables[:3]:  # warm-up: imports, caches, connections
             t.step(http)
         http.close()
-        base_conns = server_connections(stack.port)
+        base_conns = held_streams(stack)
         warm_up(stack, pool, [t.gid for t in tables], args)
         rss0 = rss_kb(stack.workers())
         print(f"{n_games} watched games set up; API workers RSS {rss0 / 1024:.0f} MB", flush=True)

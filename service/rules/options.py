@@ -86,7 +86,7 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("reverse_two_player_mode", "enum", "no_effect", values=("no_effect", "acts_as_skip"),
        parent=("nine_reverses", True)),
     _s("ace_plays_again", "bool", False, True),
-    _s("ace_followup_optional", "bool", True, parent=_ACE),
+    _s("ace_followup_optional", "bool", False, parent=_ACE),  # §5.5.7 [SEED-C]: declining draws one
     _s("ace_last_card_wins", "bool", True, parent=_ACE),
     _s("queen_only_king_same_suit", "bool", False),
     _s("queen_lock_allows_jack", "bool", False, parent=("queen_only_king_same_suit", True)),

@@ -138,16 +138,18 @@ NOTICE = {"easy": (1.0, 3.0), "medium": (0.5, 1.2), "hard": (0.35, 0.8)}
 SIGMA = 0.35
 
 
-def _unit(game_id: str, opened_seq: int, seat: int) -> float:
-    """A deterministic u in (0, 1) from HMAC(game id, opened_seq, seat)."""
-    digest = hmac.new(game_id.encode(), f"bot_reaction/{opened_seq}/{seat}".encode(), hashlib.sha256).digest()
+def _unit(key: bytes, opened_seq: int, seat: int) -> float:
+    """A deterministic u in (0, 1) from HMAC(key, opened_seq, seat)."""
+    digest = hmac.new(key, f"bot_reaction/{opened_seq}/{seat}".encode(), hashlib.sha256).digest()
     return (int.from_bytes(digest[:8], "big") + 0.5) / 2.0 ** 64
 
 
 def bot_delay_ms(m: SakapussMatch, seat: int, opened_seq: int, race: bool) -> int:
     """§7.5 bot reaction delay, never under ``bot_min_reaction_ms``."""
     strength = m.seats[seat].strength or "easy"
-    u = _unit(m.id, opened_seq, seat)
+    # RULES §7.1(5): keyed by the secret match seed (revealed when the match ends), never by the
+    # public game id, so a spectator cannot predict when a bot passes or slaps
+    u = _unit(bytes.fromhex(m.match_seed) if m.match_seed else m.id.encode(), opened_seq, seat)
     if race:
         median, lo, hi = REACTION.get(strength, REACTION["easy"])
         secs = min(hi, max(lo, median * math.exp(SIGMA * NormalDist().inv_cdf(u))))

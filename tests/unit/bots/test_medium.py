@@ -2,7 +2,7 @@
 import random
 
 from service.bots.medium import choose
-from service.rules.engine import decide, seat_view
+from service.rules.engine import decide, legal_actions, seat_view
 from service.rules.model import Play
 
 from bench.tournament import play_round
@@ -107,12 +107,18 @@ def test_step6_draws_when_nothing_fits():
     assert pick(g) == {"type": "draw"}
 
 
-def test_step7_ace_followup_plays_a_natural_match_else_passes_keeping_its_seven():
+def test_step7_ace_followup_plays_a_natural_match_else_declines_keeping_its_seven():
     g = crafted(2, [["AH:0", "KH:0", "2C:0", "3C:0"], OPP7], "5H:0")
     do(g, 0, Play(0, "AH:0"))
     assert g.m.rnd.phase == "ace_followup"
     assert pick(g) == {"type": "play", "card": "KH:0"}
+    # §5.5.7 default: declining the follow-up draws one (no free pass)
     g = crafted(2, [["AH:0", "7H:0", "2C:0", "3C:0"], OPP7], "5H:0")
+    do(g, 0, Play(0, "AH:0"))
+    assert {"type": "pass"} not in legal_actions(g.m, 0, g.now)
+    assert pick(g) == {"type": "draw"}
+    # the house rule ace_followup_optional = true: it passes instead
+    g = crafted(2, [["AH:0", "7H:0", "2C:0", "3C:0"], OPP7], "5H:0", ace_followup_optional=True)
     do(g, 0, Play(0, "AH:0"))
     assert pick(g) == {"type": "pass"}
     g = crafted(2, [["AH:0", "2C:0", "3C:0"], OPP7], "5H:0")

@@ -272,8 +272,19 @@ def test_p25_dealing_to_five():
     assert all(len(g.m.rnd.hands[s]) == 7 for s in range(5))
 
 
-def test_p26_ace_pass_while_holding_follow_up():
+def test_p26_declining_the_ace_follow_up_draws_one():
+    """§5.5.7 [SEED-C] (default ace_followup_optional = false): no free pass while holding a follow-up."""
     g = two([["AH:0", "6H:0", "6C:0"], ["4D:0", "4S:0"]])
+    g.do(Play(0, "AH"))
+    assert {"type": "pass"} not in legal_actions(g.m, 0, g.now)
+    assert {"type": "draw"} in legal_actions(g.m, 0, g.now)
+    evs = g.do(Draw(0))
+    assert types(evs)[:1] == ["CardDrawn"] and "TurnStarted" in types(evs)
+    assert len(g.m.rnd.hands[0]) == 3 and g.m.rnd.current == 1
+
+
+def test_p26_house_rule_ace_pass_while_holding_follow_up():
+    g = two([["AH:0", "6H:0", "6C:0"], ["4D:0", "4S:0"]], ace_followup_optional=True)
     g.do(Play(0, "AH"))
     assert {"type": "pass"} in legal_actions(g.m, 0, g.now)
     assert {"type": "draw"} not in legal_actions(g.m, 0, g.now)

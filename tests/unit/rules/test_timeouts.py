@@ -121,10 +121,15 @@ def test_respond_seven_defaults_to_take_penalty():
     assert types(evs)[:3] == ["TimedOut", "PenaltyTaken", "CardDrawn"]
 
 
-def test_ace_followup_passes_while_holding_a_follow_up_else_draws():
+def test_ace_followup_draws_by_default_and_passes_under_the_house_rule():
+    """P-24: ACE_FOLLOWUP → draw, or pass where ace_followup_optional allows it."""
     g = crafted(2, [["AH:0", "5H:0", "2C:0"], ["4D:0", "5D:0"]], "9H:0", turn_timeout_s=10, deadline=D)
     g.do(Play(0, "AH"))
     assert g.m.rnd.phase == "ace_followup"
+    assert fire(g)[0].data["chain"] == [{"type": "draw"}]
+    g = crafted(2, [["AH:0", "5H:0", "2C:0"], ["4D:0", "5D:0"]], "9H:0", turn_timeout_s=10, deadline=D,
+                ace_followup_optional=True)
+    g.do(Play(0, "AH"))
     evs = fire(g)
     assert evs[0].data == {"seat": 0, "turn_id": 1, "guarded": "turn-1-1", "default_action": {"type": "pass"},
                            "chain": [{"type": "pass"}]}
@@ -154,7 +159,7 @@ def test_after_draw_plays_the_drawn_card_when_passing_is_not_allowed():
 
 def test_the_chain_follows_an_ace_played_by_default():
     g = crafted(2, [["AH:0", "5H:0", "2C:0"], ["4D:0", "5D:0"]], "9H:0", stock=[], deadline=D,
-                turn_timeout_s=10)
+                turn_timeout_s=10, ace_followup_optional=True)
     evs = fire(g)
     assert evs[0].data["chain"] == [{"type": "play", "card": "AH:0"}, {"type": "pass"}]
     assert g.m.rnd.current == 1 and g.m.rnd.turn_id == 2

@@ -112,3 +112,19 @@ def test_old_matches_without_absence_options_never_mark_absence():
         evs = time_out_step(g, passing=(1, 2))
         assert all("absent" not in e.data for e in evs if e.type == "TimedOut")
     assert not g.m.seats[0].absent and g.now > T0
+
+
+def test_bot_reaction_times_follow_the_secret_match_seed_not_the_public_id() -> None:
+    """Issue 12 g: a spectator who knows only the game id cannot predict a bot's reaction."""
+    import dataclasses
+
+    from service.rules.sakapuss.views import bot_delay_ms
+    from tests.unit.sakapuss.helpers import Sak
+
+    m = Sak(3, bots=2).m
+    other_seed = dataclasses.replace(m, match_seed="11" * 32)
+    same_seed_other_id = dataclasses.replace(m, id="0" * 16)
+    delays = [bot_delay_ms(x, 1, s, False) for x in (m, other_seed, same_seed_other_id) for s in range(3, 30)]
+    mine, moved, same = delays[:27], delays[27:54], delays[54:]
+    assert mine == same  # the id is not what they depend on
+    assert mine != moved  # the seed is
