@@ -26,6 +26,7 @@ from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, Dea
                                  PassCard, Play, Slap,
                                  ScoreRound, StartMatch, TakePenalty)
 from service.rules.options import PRESETS, resolve_options
+from service.rules.common import RULES_VERSION
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
 LIMITED = {"penalty_limit": 50}  # short matches: several rounds each, like a quick table
@@ -63,7 +64,7 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
         for ev in decide(state, cmd, Context(now, POOL[k % len(POOL)])):
             state = evolve(state, ev)
 
-    run(CreateMatch(f"b{n}", preset, opts, 5), now)
+    run(CreateMatch(f"b{n}", preset, opts, 5, rules_version=RULES_VERSION), now)
     for i in range(players):
         run(JoinSeat(f"p{i}"), now)
     run(StartMatch(), now)

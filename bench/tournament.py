@@ -31,6 +31,7 @@ from service.rules.engine import decide, evolve, seat_view
 from service.rules.model import (SEAT_ACTIONS, Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds,
                                  ScoreRound, StartMatch)
 from service.rules.options import resolve_options
+from service.rules.common import RULES_VERSION
 
 T0 = 1_700_000_000_000
 Policy = Callable[..., dict[str, Any]]
@@ -91,7 +92,7 @@ class _Table:
         self.state: Any = None
         self.now = T0
         self.k = 0
-        self.run(CreateMatch(f"t-{seed}", variant, opts, 5))
+        self.run(CreateMatch(f"t-{seed}", variant, opts, 5, rules_version=RULES_VERSION))
         for i in range(len(policies)):
             self.run(JoinSeat(f"p{i}"))
         self.run(StartMatch())

@@ -20,6 +20,7 @@ from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, encode_batch
 from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite, Listing
 from service.rules import engine
+from service.rules.common import RULES_VERSION
 from service.rules.model import (
     RACE_TOLERANT,
     SEAT_ACTIONS,
@@ -244,7 +245,7 @@ class GameService:
         else:
             game_id = secrets.token_hex(8)
         owner = new_token()
-        cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name)
+        cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name, RULES_VERSION)
         tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode()}
         out = self._execute(game_id, SPECTATOR, lambda s: cmd, idem=idem, tokens=tokens, status=201,
                             extra={"id": game_id, "warnings": warnings}, new_game=True,

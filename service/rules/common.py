@@ -52,16 +52,29 @@ def shuffle(tx: Emitter, what: str, cards: tuple[str, ...], **extra: Any) -> tup
     return order
 
 
+# The behaviour version a new match is played under, recorded in its MatchCreated. A rules fix that
+# would change what an old history decides applies from the version that introduced it; a history
+# without the field is version 1 and replays (and verifies) as it was played.
+#   2: a voluntary draw under draw_then_continue keeps the move even when nothing could be drawn
+#      (RULES §4.5.4, §3.6); the jack-finish doubling needs jack_wild (§8.1, jack_ends_round_doubles)
+RULES_VERSION = 2
+
+
 def create(tx: Emitter, cmd: CreateMatch) -> None:
-    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0])."""
+    """§2.3: MatchCreated commits to the match seed (ctx.seeds[0]) and names the rules version."""
     if tx.state is not None:
         raise RuleViolation("already_exists", "the match already exists", 409)
     seed = tx.next_seed()
-    tx.emit("MatchCreated", None, {
+    data = {
         "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
         "options": dict(cmd.options), "max_players": cmd.max_players, "creator": None,
         "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
-    }, secret={"match_seed": seed.hex()})
+    }
+    if not 1 <= cmd.rules_version <= RULES_VERSION:
+        raise RuleViolation("invalid_request", f"no rules version {cmd.rules_version}", 422)
+    if cmd.rules_version > 1:  # version 1 histories never carried the field: replay them byte for byte
+        data["rules_version"] = cmd.rules_version
+    tx.emit("MatchCreated", None, data, secret={"match_seed": seed.hex()})
 
 
 def require_scoring(m: Any, round_no: int) -> None:

@@ -80,7 +80,8 @@ def _created(_m: Match | None, e: Event) -> Match:
                  max_players=d["max_players"], status="open", version=e.seq, seats=(), round_no=0,
                  dealer=None, rnd=None, scores=(), intermission_deadline=None, standings=(),
                  match_seed=e.secret.get("match_seed", ""),
-                 match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at)
+                 match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at,
+                 rules_version=int(d.get("rules_version", 1)))
 
 
 def _new_seat(m: Match, e: Event, state: str) -> Match:

@@ -112,7 +112,18 @@ def _reshuffled(m: Match, e: Event) -> Match:
 
 @on("DrawShortfall")
 def _shortfall(m: Match, e: Event) -> Match:
-    return rep_version(m, e.seq)
+    """v2 (RULES §4.5.4, §3.6): a turn draw that found nothing to draw still enters AFTER_DRAW
+    where a draw would have, so a voluntary draw under draw_then_continue keeps the move."""
+    rnd = m.rnd
+    if (m.rules_version < 2 or e.data.get("reason") != "turn" or m.rules.play_after_draw == "none"
+            or rnd is None or rnd.phase not in (PLAY, AFTER_DRAW)):
+        return rep_version(m, e.seq)
+    m = present(m, e)
+    rnd = m.rnd
+    return rep_round(m, e.seq, {
+        "blocked_passes": 0, "draws_this_turn": rnd.draws_this_turn + 1, "window": None, "drawn_card": None,
+        "phase": AFTER_DRAW, "phase_seq": e.seq, "phase_at": e.at,
+        "moves": appended(rnd.moves, decision(e.seat, "draw", None, 0, bool(e.data.get("auto")), rnd))})
 
 
 @on("PenaltyTaken")

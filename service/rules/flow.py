@@ -99,6 +99,7 @@ def score_round(tx: Tx) -> None:
     if rnd.end_reason == "out":
         mult = 1
         if (m.options["jack_ends_round_doubles"] and rnd.last_card is not None
+                and (m.options["jack_wild"] or m.rules_version < 2)  # v2: only a wild jack doubles
                 and RANK[rnd.last_card] == m.options["wild_rank"]):
             mult = int(m.options["jack_end_multiplier"])
         pts = {s: 0 if s == rnd.winner else v * mult for s, v in values.items()}

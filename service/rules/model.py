@@ -72,6 +72,7 @@ class CreateMatch:
     options: Mapping[str, Any]  # fully resolved (preset + overrides), already validated
     max_players: int
     name: str | None = None
+    rules_version: int = 1  # the behaviour version (common.RULES_VERSION); 1 for old records
     # the match seed is ctx.seeds[0]
 
 

@@ -274,6 +274,7 @@ class Match:
     seeds_revealed: bool = False
     created_at: int = 0  # the time of MatchCreated (ms), for the lobby
     plain_options: Mapping[str, Any] | None = None  # JSON-ready copy of options, built once (views)
+    rules_version: int = 1  # MatchCreated.rules_version (common.RULES_VERSION); 1 when absent
 
     def active_seats(self) -> tuple[int, ...]:
         """§2.1: seats that have not left, are not eliminated and are not waiting."""

@@ -22,6 +22,7 @@ import random
 from typing import Any, Mapping, Protocol, Sequence
 
 from service.rules import inference
+from service.rules.common import RULES_VERSION
 from service.rules.cards import RANK, SUIT, SUITS, build_deck
 from service.rules.core import (calls_suit, legal_cards_of, natural, next_active, rules_from_options,
                                 turn_options)
@@ -80,8 +81,9 @@ class SheddingSim:
     """A whole match of a shedding preset or option mix, played in place."""
 
     def __init__(self, options: Mapping[str, Any], players: int, chance: Chance,
-                 totals: Sequence[int] | None = None) -> None:
+                 totals: Sequence[int] | None = None, rules_version: int = RULES_VERSION) -> None:
         self.options = options
+        self.rules_version = rules_version  # the engine's Match.rules_version (behaviour fixes)
         self.rules = r = rules_from_options(options)
         self.rnd = self  # the engine's predicates read ``m.rnd.<field>``: the sim is both
         self.chance = chance
@@ -100,7 +102,7 @@ class SheddingSim:
     def from_match(cls, m: Any, chance: Chance) -> "SheddingSim":
         """The sim of an engine ``Match`` (running, seats active or eliminated), e.g. a bot's
         determinization, to be played on from where it stands."""
-        sim = cls(m.options, len(m.seats), chance, [s.total for s in m.seats])
+        sim = cls(m.options, len(m.seats), chance, [s.total for s in m.seats], m.rules_version)
         sim.rules = m.rules
         for mine, s in zip(sim.seats, m.seats):
             mine.state = s.state if s.state in ("active", "eliminated") else "left"
@@ -336,6 +338,14 @@ class SheddingSim:
                     order.reverse()
                     self.stock = order
                     continue
+                if (turn and self.rules_version >= 2 and self.rules.play_after_draw != "none"
+                        and (self.phase == PLAY or self.phase == AFTER_DRAW)):
+                    # v2 (RULES §4.5.4): an empty turn draw still enters AFTER_DRAW (engine: DrawShortfall)
+                    self.blocked_passes = 0
+                    self.draws_this_turn += 1
+                    self.win_seat = None
+                    self.drawn_card = None
+                    self.phase = AFTER_DRAW
                 return
             n = k if k <= len(stock) else len(stock)
             hand = self.hands[seat]
@@ -458,6 +468,7 @@ class SheddingSim:
         if self.end_reason_round == "out":
             mult = 1
             if (o["jack_ends_round_doubles"] and self.last_card is not None
+                    and (o["jack_wild"] or self.rules_version < 2)
                     and RANK[self.last_card] == o["wild_rank"]):
                 mult = int(o["jack_end_multiplier"])
             pts = {s: 0 if s == self.winner else v * mult for s, v in values.items()}

@@ -12,6 +12,7 @@ from service.rules.model import (Context, CreateMatch, DealRound, Event, JoinSea
                                  ScoreRound, StartMatch)
 from service.rules.options import preset_defaults, resolve_options
 from service.rules.state import Match
+from service.rules.common import RULES_VERSION
 
 T0 = 1_700_000_000_000
 
@@ -32,7 +33,7 @@ class Game:
     """A match driven through decide/evolve, recording every event."""
 
     def __init__(self, players: int = 2, seed: Any = 0, bots: int = 0, variant: str = "prsi",
-                 max_players: int | None = None, **overrides: Any) -> None:
+                 max_players: int | None = None, rules_version: int = RULES_VERSION, **overrides: Any) -> None:
         if max_players is None:  # the largest table the deck allows (§8.5 rule 1), at most 5
             o = {**preset_defaults(variant), **overrides}
             deck = len(o["deck_ranks"]) * 4 * o["deck_copies"]
@@ -43,7 +44,7 @@ class Game:
         self.now = T0
         self.tag = seed
         self.n = 0
-        self.do(CreateMatch("g1", variant, opts, max_players, "test"))
+        self.do(CreateMatch("g1", variant, opts, max_players, "test", rules_version))
         for i in range(players):
             kind = "bot" if i >= players - bots else "human"
             self.do(JoinSeat(f"p{i}", kind=kind, creator=(i == 0)))

@@ -350,3 +350,36 @@ def test_C_29_natural_jack_calls_no_suit():
     evs = g.do(Play(0, "JH", called_suit="S"))
     assert "SuitCalled" not in types(evs) and g.m.rnd.called_suit is None
     assert plays(g, 1) == []  # hearts or a jack: neither KS nor QS
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_empty_voluntary_draw_keeps_the_move_from_rules_version_2(version: int) -> None:
+    """Issue 12 h (RULES §4.5.4, §3.6): seat 0 goes down to one card without announcing; after the
+    grace seat 1, holding a playable 10S, draws voluntarily. The draw closes seat 0's window first:
+    its 2-card penalty takes the only reshufflable card, and seat 1's draw finds nothing. Under
+    version 1 (the behaviour old histories were played under) the turn passed to seat 0; from
+    version 2 seat 1 keeps the move."""
+    g = game([["10H:0", "KD:0"], ["10S:0", "2C:0", "3C:0"]], "9H:0", stock=[], rules_version=version)
+    g.do(Play(0, "10H"))  # one card left, no announcement
+    evs = g.do(Draw(1), now=later(g))
+    assert types(evs)[:1] == ["AnnouncementMissed"] and "DrawShortfall" in types(evs)
+    assert [e.data["reason"] for e in evs if e.type == "DrawShortfall"][-1] == "turn"
+    assert len(g.m.rnd.hands[0]) == 2  # the penalty took the one card there was
+    if version == 1:
+        assert g.m.rnd.current == 0 and types(evs)[-1] == "TurnStarted"
+        return
+    assert g.m.rnd.current == 1 and g.m.rnd.phase == AFTER_DRAW and "TurnStarted" not in types(evs)
+    assert {"type": "play", "card": "10S:0"} in legal_actions(g.m, 1, g.now)
+    assert {"type": "pass"} in legal_actions(g.m, 1, g.now) and {"type": "draw"} not in legal_actions(g.m, 1, g.now)
+    played = g.do(Play(1, "10S"))
+    assert played[0].type == "CardPlayed" and g.m.rnd.current == 0
+
+
+@pytest.mark.parametrize("version, points", [(1, 14), (2, 7)])
+def test_the_jack_finish_doubles_only_a_wild_jack_from_rules_version_2(version: int, points: int) -> None:
+    """Issue 12 i: with jack_wild off a jack is a plain card, and going out with it doubles nothing
+    (version 1, the old behaviour, still doubled)."""
+    g = game([["JH:0"], ["KS:0", "QS:0"]], "9H:0", variant=FULL, jack_wild=False, rules_version=version)
+    evs = g.do(Play(0, "JH"))
+    assert evs[-1].data["winner"] == 0
+    assert g.do(ScoreRound(1))[1].data["points"] == {"0": 0, "1": points}  # K 4 + Q 3

@@ -22,6 +22,7 @@ from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, Dea
 from service.rules.options import resolve_options
 from service.sim import shedding
 from service.sim.shedding import SheddingSim, action_of, command_tuple
+from service.rules.common import RULES_VERSION
 from tests.unit.rules.test_playout import option_mixes
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
@@ -63,7 +64,7 @@ class Pair:
         self.tag = tag
         self.m: Any = None
         self.chance = RecordedChance()
-        self.run(CreateMatch(tag, preset, self.opts, max_players))
+        self.run(CreateMatch(tag, preset, self.opts, max_players, rules_version=RULES_VERSION))
         for i in range(players):
             self.run(JoinSeat(f"p{i}", creator=i == 0))
         self.run(StartMatch())
