@@ -738,6 +738,7 @@ class Stack:
         self.env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
                         PYTHONPATH=str(ROOT), MEOW_MAX_STREAMS_PER_ADDRESS=str(stream_cap),
                         MEOW_MAX_STREAMS_PER_TOKEN=str(stream_cap),
+                        MEOW_RATE_LIMITS="off",  # a load test: the limits would be what it measures
                         # start_api's command line, with the workers' output in a file we can scan
                         GUNICORN_CMD_ARGS=f"--error-logfile {self.web_log} --capture-output")
         self.web = start_api(self.env, self.port)

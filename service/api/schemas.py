@@ -40,7 +40,9 @@ class DisplayName(fields.String):
     private-use or line-separator characters (they reorder or hide what others read)."""
 
     def __init__(self, max_length: int = 40, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        kwargs.setdefault("metadata", {"description": f"1-{max_length} characters, NFC-normalised and trimmed; "
+                                                      "no control, bidi-control, unassigned or private-use characters"})
+        super().__init__(validate=validate.Length(1, max_length), **kwargs)
         self.max_length = max_length
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
