@@ -116,7 +116,7 @@ def _answer_gaps(table: Table, gid: str, moves: int) -> list[tuple[int, int]]:
         table.clock.now = max(table.clock.now, due)
         for c in store.claim_due(shard_of(gid), table.clock.now, 60_000):
             payload = dict(c.payload)
-            if payload["kind"] == "bot":
+            if payload["kind"] == "bot" and payload["game"] == gid:  # (an earlier table may share the shard)
                 assert payload["lane"] == "search"
                 state = svc.load(gid)
                 choices = len(engine.legal_actions(state, payload["seat"], table.clock.now))
