@@ -1,22 +1,25 @@
 """Live feeds under load: thousands of open SSE streams against gevent gunicorn. Prints figures; never fails on timing.
 
-    .venv/bin/python bench/streams.py                  # full run (about 10 minutes on 2 cores)
+    .venv/bin/python bench/streams.py                  # full run (about 8 minutes on 2 cores)
     .venv/bin/python bench/streams.py --quick          # smoke test: 200 streams, short windows (under a minute)
     .venv/bin/python bench/streams.py --streams 1000,5000,10000 --games 50 --rate 1 --seconds 30
     .venv/bin/python bench/streams.py --skip-b --skip-c   # phase A only
 
 It starts its own stack on REDIS_URL (default redis://127.0.0.1:6379/15) under a unique
 MEOW_KEY_PREFIX / MEOW_QUEUE: gunicorn as tests/e2e/conftest.start_api starts it (2 gevent
-workers, service/gunicorn_conf.py) and one `meow worker` (round scoring and the next deal are
-worker jobs). Its log files are scanned for errors at the end; only keys under its own prefix are
-deleted. The open-file limit is raised to the hard limit (children inherit it).
+workers, service/gunicorn_conf.py; rate limits off, stream caps per address and token raised) and
+one `meow worker` (round scoring and the next deal are worker jobs). Both logs go to a temp
+directory and are summarised at the end (tracebacks counted by exception and service frame);
+only keys under its own prefix are deleted. The open-file limit is raised to the hard limit
+(children inherit it).
 
 The streams are held by ``--client-procs`` asyncio processes (default: one per 5,000 streams), each
-a raw ``loop.create_connection`` bound to one of ``--addresses`` loopback source addresses
+stream a raw ``loop.create_connection`` bound to one of ``--addresses`` loopback source addresses
 (127.0.0.2, 127.0.0.3, ...), sending a minimal HTTP/1.1 GET with ``Accept: text/event-stream``
 from the game's current version and scanning the chunked body for ``data: {`` lines. All streams
-are spectators (no token); the server's per-address and per-token caps are raised for the run.
-Streams are opened ``--batch`` at a time (all client processes together).
+are spectators (no token). They are opened ``--batch`` at a time (all client processes together);
+a refused open (429/500) is retried a second later, so every window has its full N, and the
+first attempt's refusals are reported. A closed stream is closed with a FIN, as a browser does.
 
 Phase A (``--streams``, a sweep): N streams over ``--games`` games, a writer playing random legal
 moves for the two human seats of each game at ``--rate`` moves/s per game. Per N it reports:
@@ -24,19 +27,24 @@ delivery latency (receipt time in the client minus the event's ``at``: same cloc
 millisecond resolution and is taken just before the append, so a figure includes the append, the
 feed read, the fan-out and the client's own scheduling), /healthz latency (a fresh connection
 every ``--health-ms``), the gunicorn workers' CPU (utime+stime from /proc), the client
-processes' CPU, Redis' CPU, the API workers' RSS at the end (streams still open) and its growth
-per stream, frames received against frames expected (events appended x streams on the game),
-sequence gaps, dropped streams and refused opens.
+processes' CPU, Redis' CPU, CPU used by processes the bench did not start (on a shared machine
+that is what spoils a figure), the API workers' RSS at the end (streams still open) and its
+growth per stream, the workers' fds by kind (HTTP connections, Redis connections, closed-but-held
+sockets), frames received against frames expected (events appended x streams on the game),
+sequence gaps, dropped streams, round-end pauses, and how long the server took to let closed
+streams go (it notices a closed peer only when a write fails: at a frame or heartbeat).
 
 Phase B: accepted moves/s on unwatched games (``--drivers`` threads, one game each, random legal
 moves as fast as they go; a finished round is replaced by a fresh game, as in bench/api.py) with
 no stream open, then with ``--idle-streams`` idle streams open on other games; interleaved
-three times (none, idle, none, idle, none, idle).
+three times (none, idle, none, idle, none, idle), medians and their ratio.
 
 Phase C: ``--verify-streams`` streams over ``--verify-games`` games at ``--rate``, without and then
 with a loop of ``GET /verify`` of a finished game of about ``--verify-events`` events (built
 in-process with GameService against the same Redis and prefix in a few seconds; the worker scores
 its rounds). Reports /healthz and delivery p50/p99 of both windows and the verify's own duration.
+
+Each window first waits up to ``--wait-quiet`` seconds for other processes to calm down.
 """
 from __future__ import annotations
 
@@ -109,13 +117,6 @@ def rss_kb(pids: list[int]) -> int:
         except (OSError, ValueError):
             pass
     return total
-
-
-def fd_count(pid: int) -> int:
-    try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
-    except OSError:
-        return 0
 
 
 def tcp_sockets() -> dict[str, tuple[int, int, str]]:

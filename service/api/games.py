@@ -24,6 +24,8 @@ SSE = "text/event-stream"
 
 
 def _errors(*codes: int):
+    codes = tuple(sorted(set(codes) | {429}))  # every operation is rate limited (service/api/limits.py)
+
     def wrap(fn):
         for code in codes:
             fn = blp.alt_response(code, schema=s.Problem, description="problem+json", content_type=PROBLEM)(fn)
@@ -34,6 +36,7 @@ def _errors(*codes: int):
 @blp.route("/variants")
 class VariantsView(MethodView):
     @blp.response(200, s.Variants)
+    @_errors()
     def get(self):
         """The variants (presets), each with its option schema, defaults and player range."""
         return json_response({"variants": variants_catalog()})
