@@ -746,7 +746,11 @@ class Stack:
         with open(self.worker_log, "wb") as fh:
             self.worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=self.env,
                                            cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT)
-        _wait_ready(self.base, [self.web, self.worker])
+        try:
+            _wait_ready(self.base, [self.web, self.worker])
+        except BaseException:
+            self.stop()
+            raise
         deadline = time.monotonic() + 10
         while len(self.workers()) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -1200,13 +1204,14 @@ def main(argv: list[str] | None = None) -> None:
     stack = Stack(args.redis_url, prefix, stream_cap=most + 1000)
     print(f"gunicorn (gevent, workers {stack.workers()}) on {stack.base}; worker pid {stack.worker.pid}; "
           f"logs in {stack.logdir}", flush=True)
-    pool = ClientPool(procs, stack.port, addresses)
+    pool: ClientPool | None = None
     phase_a: list[Window] = []
     phase_b: list[tuple[str, int, float, int, float, float, Counter]] = []
     phase_c: list[Window] = []
     verify_info: tuple[str, str, int, float] | None = None
     verify_alone: list[float] = []
     try:
+        pool = ClientPool(procs, stack.port, addresses)
         http = session()
         n_games = max(args.games, args.verify_games if not args.skip_c else 0)
         rng = random.Random(args.seed)
@@ -1284,7 +1289,8 @@ def main(argv: list[str] | None = None) -> None:
             phase_c.append(measure(stack, pool, "verify loop", games, opened, args.c_seconds, args, rss_before, loop))
             phase_c[-1].release = close_streams(stack, pool, args, base_conns)
     finally:
-        pool.stop()
+        if pool is not None:
+            pool.stop()
         problems = stack.log_problems()
         deleted = stack.stop()
         print(f"\ncleanup: deleted {deleted} keys with prefix {prefix}", flush=True)

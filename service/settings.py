@@ -22,6 +22,7 @@ class Settings:
     web_threads: int = 16
     worker_class: str = "simple"  # "simple" (no fork per job) or "fork"
     lease_ms: int = 10_000
+    redis_pool_size: int = 64  # connections per process (a bounded, blocking pool)
     web_worker_class: str = "gevent"  # gunicorn worker class: "gevent" (streams cost memory) or "gthread"
     web_connections: int = 10_000  # gevent: open connections per API process
     trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
@@ -55,6 +56,7 @@ class Settings:
             web_workers=int(e.get("WEB_CONCURRENCY", "2")),
             web_threads=int(e.get("MEOW_WEB_THREADS", "16")),
             worker_class=e.get("MEOW_WORKER_CLASS", "simple"),
+            redis_pool_size=int(e.get("MEOW_REDIS_POOL", "64")),
             web_worker_class=e.get("MEOW_WEB_WORKER_CLASS", "gevent"),
             web_connections=int(e.get("MEOW_WEB_CONNECTIONS", "10000")),
             trusted_proxies=tuple(p.strip() for p in e.get("MEOW_TRUSTED_PROXIES", "").split(",") if p.strip()),

@@ -7,19 +7,30 @@ from service.app.games import GameService
 from service.settings import Settings
 
 
-def redis_client(url: str, **kw: Any) -> Any:
+def redis_pool(url: str, max_connections: int = 64, **kw: Any) -> Any:
+    """A bounded pool that makes a caller wait (up to 10 s) for a free connection, rather than
+    open one per concurrent greenlet (redis-py 7) or fail at 100 (redis-py 8): under gevent a
+    process may have thousands of requests in flight."""
     import redis
 
-    return redis.Redis.from_url(url, **kw)
+    return redis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10, **kw)
+
+
+def redis_client(url: str, max_connections: int = 64, **kw: Any) -> Any:
+    import redis
+
+    return redis.Redis(connection_pool=redis_pool(url, max_connections, **kw))
 
 
 def build_store(settings: Settings) -> Any:
+    from service.eventstore.contract import SHARDS
     from service.eventstore.redis_store import RedisEventStore
 
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set: start the service with `meow run` (embedded Redis) or set REDIS_URL")
-    client = redis_client(settings.redis_url, socket_timeout=10)
-    blocking = redis_client(settings.redis_url, socket_timeout=settings.max_wait_s + 10)
+    client = redis_client(settings.redis_url, settings.redis_pool_size, socket_timeout=10)
+    # blocking reads: one feed reader per shard, plus a few long waits (store.wait, the dispatcher)
+    blocking = redis_client(settings.redis_url, len(SHARDS) + 16, socket_timeout=settings.max_wait_s + 10)
     return RedisEventStore(client, prefix=settings.key_prefix, blocking_client=blocking)
 
 

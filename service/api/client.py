@@ -56,3 +56,40 @@ def guard_stream_socket(environ: dict[str, Any], user_timeout_ms: int = 20_000) 
         sock.settimeout(30)
     except OSError:
         pass
+
+
+def watch_peer(environ: dict[str, Any], hang_up: Any) -> Any:
+    """Under gevent: call ``hang_up()`` as soon as the client closes its side of a long-lived
+    response (a FIN reads as EOF), instead of finding out at the next failed write. Returns what to
+    call when the response is over: it shuts the connection down (gunicorn would keep it alive for
+    another request, which the watcher would read), or None when nothing is watched."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None:
+        return None
+    from service.app.compute import _under_gevent
+
+    if not _under_gevent():
+        return None
+    import gevent
+
+    def watch() -> None:
+        try:
+            while True:
+                try:
+                    if not sock.recv(4096):
+                        break
+                except socket.timeout:
+                    continue
+        except OSError:
+            pass
+        hang_up()
+
+    gevent.spawn(watch)
+
+    def finish() -> None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    return finish

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service.api import schemas as s
 from service.api.errors import PROBLEM
-from service.api.client import guard_stream_socket
+from service.api.client import guard_stream_socket, watch_peer
 from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
                               service, settings, stream_slots)
 from service.app.auth import SPECTATOR, Caller
@@ -196,11 +196,14 @@ def _open_sse(svc, gid: str, caller, after: int) -> Response:
         slots.release(lease)
         raise
     guard_stream_socket(request.environ)
+    finish = watch_peer(request.environ, sub.hang_up)
     done = state.status == "finished" and after >= state.version
     cfg = settings()
     resp = Response(_sse(sub, done, cfg.sse_heartbeat_s, cfg.sse_max_s), mimetype=SSE)
     resp.call_on_close(sub.close)
     resp.call_on_close(lambda: slots.release(lease))
+    if finish is not None:
+        resp.call_on_close(finish)
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
@@ -240,6 +243,8 @@ def _sse(sub, done: bool, heartbeat_s: float, max_s: float):
             break
     while time.monotonic() < deadline:
         frames, over = _frames(sub.poll(min(heartbeat_s, max(0.0, deadline - time.monotonic()))))
+        if sub.ended and not frames and not over:
+            return  # the client hung up
         yield b"".join(frames) if frames else b": keep-alive\n\n"
         if over:
             return

@@ -16,6 +16,7 @@ from flask_limiter import HeaderNames, Limit, Limiter
 
 from service.api.client import client_address
 from service.settings import Settings
+from service.wiring import redis_pool
 
 UNLIMITED = frozenset(("/healthz", "/readyz", "/metrics"))
 
@@ -70,7 +71,8 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
         app=app,
         default_limits=defaults,
         storage_uri=settings.redis_url or "memory://",
-        storage_options={"socket_timeout": 5} if settings.redis_url else {},
+        storage_options={"connection_pool": redis_pool(settings.redis_url, 32, socket_timeout=5)}
+        if settings.redis_url else {},
         key_prefix=f"{settings.key_prefix}-rl",
         strategy="fixed-window",
         headers_enabled=True,

@@ -168,6 +168,11 @@ class Subscription:
         self.ended = True
         self.hub.unsubscribe(self)
 
+    def hang_up(self) -> None:
+        """The client went away: end the stream now (its consumer wakes and returns)."""
+        self.close()
+        self._ready.set()
+
 
 class FeedHub:
     """Per process: readers per shard, the watched games, their subscribers."""
@@ -258,9 +263,8 @@ class FeedHub:
                     watch = self._watches.get(gid)
                     if watch is not None and version > watch.cursor:
                         self._advance(watch)
-            except Exception:  # noqa: BLE001 - Redis may be away; the resync covers the gap
+            except Exception:  # noqa: BLE001 - Redis may be away: read on from the same id
                 log.warning("feed reader for shard %s failed; retrying", shard, exc_info=True)
-                last = None
                 self._stop.wait(1.0)
 
     def _resync(self) -> None:

@@ -3,7 +3,7 @@
 Each open stream holds a lease in two bounded sets in the store (its token's, its address's),
 shared by every API process. A process renews the leases it holds every ``renew_s``; a lease
 that is not renewed (its process crashed) runs out after ``ttl_ms``, so a slot is freed on close
-or within ``ttl_ms`` of a crash. Beyond a cap the stream is refused with 429 ``rate_limited``.
+or within ``ttl_ms`` of a crash; releases are batched. Beyond a cap the stream is refused with 429 ``rate_limited``.
 """
 from __future__ import annotations
 
@@ -38,7 +38,10 @@ class StreamSlots:
         self.ttl_ms = ttl_ms
         self.renew_s = renew_s
         self.clock = clock
+        self.flush_s = 0.2
         self._held: dict[str, Lease] = {}
+        self._releasing: list[tuple[str, str]] = []
+        self._kick = threading.Event()
         self._lock = threading.Lock()
         self._renewer: threading.Thread | None = None
 
@@ -64,23 +67,30 @@ class StreamSlots:
         return lease
 
     def release(self, lease: Lease) -> None:
+        """Give the slots back: batched with other closes within ``flush_s`` (one pipeline, not a
+        round trip per stream: thousands of streams may close at once)."""
         with self._lock:
             self._held.pop(lease.member, None)
-        for name in lease.names:
-            try:
-                self.store.lease_release(name, lease.member)
-            except Exception:  # noqa: BLE001 - the lease runs out by itself
-                log.warning("could not release a stream lease", exc_info=True)
+            self._releasing.extend((name, lease.member) for name in lease.names)
+        self._kick.set()
 
     def held(self) -> int:
         with self._lock:
             return len(self._held)
 
     def renew(self) -> None:
+        """Extend every lease this process holds, 500 at a time (yielding between chunks)."""
         with self._lock:
             pairs = [(name, lease.member) for lease in self._held.values() for name in lease.names]
-        for i in range(0, len(pairs), 1000):
-            self.store.lease_renew(pairs[i:i + 1000], self.clock(), self.ttl_ms)
+        for i in range(0, len(pairs), 500):
+            self.store.lease_renew(pairs[i:i + 500], self.clock(), self.ttl_ms)
+            time.sleep(0)  # under gevent: let the streams run between chunks
+
+    def flush(self) -> None:
+        with self._lock:
+            pairs, self._releasing = self._releasing, []
+        for i in range(0, len(pairs), 500):
+            self.store.lease_release_many(pairs[i:i + 500])
 
     def _start(self) -> None:
         if self._renewer is not None:
@@ -88,13 +98,19 @@ class StreamSlots:
         with self._lock:
             if self._renewer is not None:
                 return
-            self._renewer = threading.Thread(target=self._renew_loop, name="stream-leases", daemon=True)
+            self._renewer = threading.Thread(target=self._loop, name="stream-leases", daemon=True)
         self._renewer.start()
 
-    def _renew_loop(self) -> None:
+    def _loop(self) -> None:
+        renewed = time.monotonic()
         while True:
-            time.sleep(self.renew_s)
+            self._kick.wait(self.flush_s)
+            self._kick.clear()
+            time.sleep(self.flush_s)  # gather the closes of this moment into one batch
             try:
-                self.renew()
+                self.flush()
+                if time.monotonic() - renewed >= self.renew_s:
+                    renewed = time.monotonic()
+                    self.renew()
             except Exception:  # noqa: BLE001 - Redis may be away; leases outlive a short outage
-                log.warning("stream lease renewal failed", exc_info=True)
+                log.warning("stream lease upkeep failed", exc_info=True)

@@ -138,6 +138,10 @@ class MemoryEventStore:
             if not self._leases.get(name, True):
                 del self._leases[name]
 
+    def lease_release_many(self, held: list[tuple[str, str]]) -> None:
+        for name, member in held:
+            self.lease_release(name, member)
+
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         with self._lock:
             prior = self._idem.get((game_id, key))

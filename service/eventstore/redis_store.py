@@ -139,6 +139,12 @@ class RedisEventStore:
     def lease_release(self, name: str, member: str) -> None:
         self.r.zrem(name, member)
 
+    def lease_release_many(self, held: list[tuple[str, str]]) -> None:
+        pipe = self.r.pipeline(transaction=False)
+        for name, member in held:
+            pipe.zrem(name, member)
+        pipe.execute()
+
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         return self.r.get(self.keys.idem(game_id, key))
 

@@ -680,6 +680,11 @@ def test_leases_are_bounded_renewable_released_and_expire(store: Any) -> None:
     store.lease_release(name, "d")
     store.lease_release(name, "never-held")  # harmless
     assert store.lease_acquire(name, "e", 1, now_ms=35_000, ttl_ms=30_000)
+    other = store.lease_name("addr", uuid.uuid4().hex)
+    assert store.lease_acquire(other, "x", 5, now_ms=35_000, ttl_ms=30_000)
+    store.lease_release_many([(name, "e"), (other, "x"), (other, "never-held")])
+    assert store.lease_acquire(name, "f", 1, now_ms=36_000, ttl_ms=30_000)
+    assert store.lease_acquire(other, "y", 1, now_ms=36_000, ttl_ms=30_000)
 
 
 # ---------------------------------------------------------------- lobby indexes and expiry
