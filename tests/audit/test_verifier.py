@@ -139,3 +139,22 @@ def test_the_cli_exits_non_zero_naming_the_event(tmp_path: Path, prsi: list[dict
     path.write_text("\n".join(json.dumps(e) for e in bad))
     assert main(["verify", str(path)]) == 1
     assert "first bad event 11" in capsys.readouterr().out
+
+
+def test_the_version_2_golden_needs_version_2_to_verify() -> None:
+    """Issue 12 h: the golden of an empty voluntary draw that kept the move verifies under the
+    version it records; the same history claiming version 1 (re-chained, as a forger would) is
+    re-decided with the old behaviour and fails at that draw."""
+    golden = _load(GOLDEN / "mau-mau-classic-draw-keeps-move.json")
+    created = golden["history"][0]
+    assert created["type"] == "MatchCreated" and created["data"]["rules_version"] == 2
+    kept = [e for e in golden["history"] if e["type"] == "DrawShortfall" and e["data"]["reason"] == "turn"]
+    assert kept, "the golden no longer holds an empty voluntary draw"
+    old = json.loads(json.dumps(golden["history"]))
+    del old[0]["data"]["rules_version"]
+    for e in old:
+        if e.get("command", {}).get("type") == "CreateMatch":
+            e["command"]["rules_version"] = 1
+    report = audit.verify(_rechain(old))
+    assert not report.ok
+    assert report.problems[0].seq >= kept[0]["seq"] - 8, report.as_dict()["problems"][:2]
