@@ -240,8 +240,9 @@ def test_a_search_does_not_hold_up_another_tables_easy_bot(fleet: Fleet) -> None
             time.sleep(0.02)  # wait for a hard move: the next search starts now
         landed = len(_moves(base, s, hard["id"]))
         r = s.post(f"{base}/v1/games/{easy['id']}/actions", json=legal[0], headers=auth)
-        if r.status_code != 200:
-            continue
+        turn = r.json().get("game", {}).get("turn") if r.status_code == 200 else None
+        if turn is None or turn["seat"] != 1:
+            continue  # still our turn (a draw, an announcement) or the round ended: no answer due
         mine = r.json()["version"]
         while time.monotonic() < deadline:  # the easy bot's answer, then the hard table's next move
             answers = [e for e in _moves(base, s, easy["id"]) if e["seq"] > mine and e["seat"] == 1]
