@@ -29,11 +29,11 @@ class Dispatcher:
     dispatched again; jobs are idempotent, so a re-run of finished work does nothing.
     """
 
-    def __init__(self, store: Any, queues: "Queue | dict[str, Queue]", lease_ms: int = 10_000,
+    def __init__(self, store: Any, queues: dict[str, Queue], lease_ms: int = 10_000,
                  clock: Callable[[], int] = now_ms) -> None:
         self.store = store
-        self.queues = queues if isinstance(queues, dict) else {lane: queues for lane in LANES}
-        self.queue = self.queues["fast"]
+        self.queues = queues  # lane -> queue (LANES)
+        self.queue = queues["fast"]
         self.lease_ms = lease_ms
         self.clock = clock
         self._last_recover = 0

@@ -26,11 +26,6 @@ def make_queues(settings: Settings) -> dict[str, Queue]:
     return {lane: Queue(queue_name(settings, lane), connection=conn, serializer=JSONSerializer) for lane in LANES}
 
 
-def make_queue(settings: Settings) -> Queue:
-    """The fast lane's queue (the one every worker serves by default)."""
-    return make_queues(settings)["fast"]
-
-
 def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tuple[str, ...] = ("fast", "search"),
                dispatch: bool = True) -> None:
     settings = settings or Settings.from_env()

@@ -66,9 +66,9 @@ def watch_peer(environ: dict[str, Any], hang_up: Any) -> Any:
     sock = environ.get("gunicorn.socket")
     if sock is None:
         return None
-    from service.app.compute import _under_gevent
+    from service.app.compute import under_gevent
 
-    if not _under_gevent():
+    if not under_gevent():
         return None
     import gevent
 

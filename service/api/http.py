@@ -27,26 +27,26 @@ def service() -> GameService:
 _LOCK = threading.Lock()
 
 
-def feeds() -> FeedHub:
-    """This process's live-feed hub (started on first use, after gunicorn forked)."""
+def _per_process(name: str, build: Any) -> Any:
+    """One ``build()`` per app and process, made on first use (after gunicorn forked)."""
     ext = current_app.extensions
-    if "meow.feeds" not in ext:
+    if name not in ext:
         with _LOCK:
-            if "meow.feeds" not in ext:
-                settings = ext["meow.settings"]
-                ext["meow.feeds"] = FeedHub(service().store, buffer=settings.stream_buffer)
-    return ext["meow.feeds"]
+            if name not in ext:
+                ext[name] = build()
+    return ext[name]
+
+
+def feeds() -> FeedHub:
+    """This process's live-feed hub."""
+    return _per_process("meow.feeds", lambda: FeedHub(service().store, buffer=settings().stream_buffer))
 
 
 def stream_slots() -> StreamSlots:
-    ext = current_app.extensions
-    if "meow.slots" not in ext:
-        with _LOCK:
-            if "meow.slots" not in ext:
-                settings = ext["meow.settings"]
-                ext["meow.slots"] = StreamSlots(service().store, settings.max_streams_per_token,
-                                                settings.max_streams_per_address)
-    return ext["meow.slots"]
+    """This process's share of the stream caps."""
+    cfg = settings()
+    return _per_process("meow.slots", lambda: StreamSlots(service().store, cfg.max_streams_per_token,
+                                                          cfg.max_streams_per_address))
 
 
 def settings() -> Settings:
@@ -91,8 +91,8 @@ UUID_KEY = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 
 
 def idempotency(anonymous: bool = False) -> Idempotency | None:
-    """The request's Idempotency-Key. For an anonymous create the key is the only secret (its retry
-    returns the owner token): it must be a UUID or 22-255 characters of [A-Za-z0-9_-]."""
+    """The request's Idempotency-Key. For an anonymous create or join the key is the only secret (its
+    retry returns the new token): it must be a UUID or 22-255 characters of [A-Za-z0-9_-]."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -100,8 +100,9 @@ def idempotency(anonymous: bool = False) -> Idempotency | None:
         raise AppError("invalid_request", 422, "Idempotency-Key must have 1 to 255 characters",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["1 to 255 characters"]}])
     if anonymous and not (UUID_KEY.fullmatch(key) or STRONG_KEY.fullmatch(key)):
-        raise AppError("weak_idempotency_key", 422, "an anonymous create's Idempotency-Key must be a UUID or "
-                       "22 to 255 characters of A-Z, a-z, 0-9, '_' and '-' (a random key: it guards the owner token)",
+        raise AppError("weak_idempotency_key", 422, "without a token, an Idempotency-Key must be a UUID or "
+                       "22 to 255 characters of A-Z, a-z, 0-9, '_' and '-' (a random key: it guards the token "
+                       "this request returns)",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["a UUID or [A-Za-z0-9_-]{22,255}"]}])
     raw = request.get_data(cache=True) or b""
     try:

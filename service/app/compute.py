@@ -9,13 +9,13 @@ from typing import Any, Callable
 HEAVY = 256  # events: a fold shorter than this runs inline
 
 
-def _under_gevent() -> bool:
+def under_gevent() -> bool:
     monkey = sys.modules.get("gevent.monkey")
     return bool(monkey and monkey.is_module_patched("socket"))
 
 
 def run(fn: Callable[[], Any]) -> Any:
-    if _under_gevent():
+    if under_gevent():
         import gevent
 
         return gevent.get_hub().threadpool.apply(fn)

@@ -192,12 +192,17 @@ class FeedHub:
     # ------------------------------------------------------------------ subscribers
     def subscribe(self, game_id: str, caller: Caller, after: int) -> Subscription:
         self._start()
-        cursor = self.store.version(game_id)  # a new watch starts here; an existing one keeps its own
-        with self._lock:
-            watch = self._watches.setdefault(game_id, Watch(game_id, cursor))
-            sub = Subscription(self, watch, caller, after, self.buffer)
-            watch.subs.add(sub)
-        return sub
+        cursor: int | None = None
+        while True:
+            with self._lock:
+                watch = self._watches.get(game_id)
+                if watch is None and cursor is not None:
+                    watch = self._watches[game_id] = Watch(game_id, cursor)
+                if watch is not None:
+                    sub = Subscription(self, watch, caller, after, self.buffer)
+                    watch.subs.add(sub)
+                    return sub
+            cursor = self.store.version(game_id)  # a new watch starts at the game's version now
 
     def unsubscribe(self, sub: Subscription) -> None:
         with self._lock:
@@ -219,10 +224,6 @@ class FeedHub:
             return False
         finally:
             sub.close()
-
-    def stats(self) -> dict[str, int]:
-        with self._lock:
-            return {"games": len(self._watches), "streams": sum(len(w.subs) for w in self._watches.values())}
 
     # ------------------------------------------------------------------ delivery
     def _advance(self, watch: Watch) -> None:

@@ -55,8 +55,7 @@ class StreamSlots:
         for kind, ident, limit in wanted:
             name = self.store.lease_name(kind, ident)
             if not self.store.lease_acquire(name, member, limit, self.clock(), self.ttl_ms):
-                for held in names:
-                    self.store.lease_release(held, member)
+                self.store.lease_release_many([(held, member) for held in names])
                 what = "this token" if kind == "tok" else "this client address"
                 raise rate_limited(f"{what} already holds {limit} open event streams; close one first", 5)
             names.append(name)

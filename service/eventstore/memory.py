@@ -132,15 +132,12 @@ class MemoryEventStore:
                 if member in self._leases.get(name, {}):
                     self._leases[name][member] = now_ms + ttl_ms
 
-    def lease_release(self, name: str, member: str) -> None:
-        with self._lock:
-            self._leases.get(name, {}).pop(member, None)
-            if not self._leases.get(name, True):
-                del self._leases[name]
-
     def lease_release_many(self, held: list[tuple[str, str]]) -> None:
-        for name, member in held:
-            self.lease_release(name, member)
+        with self._lock:
+            for name, member in held:
+                self._leases.get(name, {}).pop(member, None)
+                if not self._leases.get(name, True):
+                    del self._leases[name]
 
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         with self._lock:

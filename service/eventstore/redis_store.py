@@ -136,9 +136,6 @@ class RedisEventStore:
             pipe.pexpire(name, ttl_ms)
         pipe.execute()
 
-    def lease_release(self, name: str, member: str) -> None:
-        self.r.zrem(name, member)
-
     def lease_release_many(self, held: list[tuple[str, str]]) -> None:
         pipe = self.r.pipeline(transaction=False)
         for name, member in held:
