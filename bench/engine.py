@@ -4,7 +4,7 @@ One playout is one whole match (create, seats, deal, every move, scoring, next d
 ``meow <preset>`` drives the event engine through its public API exactly as the application
 does: for every move the seat's ``legal_actions``, one uniformly random closing action,
 ``decide``, and the fold of the returned events with ``evolve``. ``meow-sim <preset>`` plays the
-same matches with the same policy in the playout core (``service/sim``: mutable state, no
+same matches with the same policy in the playout core (``service/games/<game>/playout.py``: mutable state, no
 events; what the hard bots' rollouts use), which tests/unit/sim checks move for move against
 the event engine. The same run measures RLCard's UNO (``rlcard.make('uno')``,
 random legal actions until the game is over) and OpenSpiel's ``crazy_eights`` (random legal
@@ -21,12 +21,12 @@ import random
 import time
 from typing import Any, Callable
 
-from service.rules.engine import decide, evolve, legal_actions, pending_work
-from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, FireTimer, JoinSeat, Pass,
+from service.games.engine import decide, evolve, legal_actions, pending_work
+from service.games.kernel.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, FireTimer, JoinSeat, Pass,
                                  PassCard, Play, Slap,
                                  ScoreRound, StartMatch, TakePenalty)
-from service.rules.options import PRESETS, resolve_options
-from service.rules.common import RULES_VERSION
+from service.games.shedding.options import PRESETS, resolve_options
+from service.games.kernel.common import RULES_VERSION
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
 LIMITED = {"penalty_limit": 50}  # short matches: several rounds each, like a quick table
@@ -152,11 +152,11 @@ def sim_runner(preset: str) -> Callable[[float], tuple[int, int]]:
     """The playout core of ``preset`` with the same options and policy as ``meow_runner``."""
     rng = random.Random(1)
     if preset == "sakapuss":
-        from service.sim import sakapuss as core
+        from service.games.sakapuss import playout as core
         opts, _ = resolve_options("sakapuss", {"rounds": 3}, 5)
         low = 3
     else:
-        from service.sim import shedding as core  # type: ignore[no-redef]
+        from service.games.shedding import playout as core  # type: ignore[no-redef]
         opts, _ = resolve_options(preset, LIMITED if PRESETS[preset]["match_end_mode"] != "single_round" else {}, 5)
         low = 2
 

@@ -21,10 +21,10 @@ import time
 from typing import Any, Callable
 
 from bench.tournament import wilson
-from service.rules.engine import decide, evolve, seat_view
-from service.rules.model import Context, CreateMatch, JoinSeat, PassCard, StartMatch
-from service.rules.options import resolve_options
-from service.rules.sakapuss.state import complete
+from service.games.engine import decide, evolve, seat_view
+from service.games.kernel.model import Context, CreateMatch, JoinSeat, PassCard, StartMatch
+from service.games.shedding.options import resolve_options
+from service.games.sakapuss.state import complete
 
 T0 = 1_700_000_000_000
 MAX_STEPS = 60
@@ -33,11 +33,11 @@ Policy = Callable[..., dict[str, Any]]
 
 def policy(strength: str) -> Policy:
     if strength == "easy":
-        from service.bots.sakapuss_easy import choose
+        from service.games.sakapuss.bots.easy import choose
     elif strength == "medium":
-        from service.bots.sakapuss_medium import choose
+        from service.games.sakapuss.bots.medium import choose
     else:
-        from service.bots.sakapuss_hard import choose
+        from service.games.sakapuss.bots.hard import choose
     return choose
 
 

@@ -27,11 +27,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from service.rules.engine import decide, evolve, seat_view
-from service.rules.model import (SEAT_ACTIONS, Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds,
+from service.games.engine import decide, evolve, seat_view
+from service.games.kernel.model import (SEAT_ACTIONS, Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds,
                                  ScoreRound, StartMatch)
-from service.rules.options import resolve_options
-from service.rules.common import RULES_VERSION
+from service.games.shedding.options import resolve_options
+from service.games.kernel.common import RULES_VERSION
 
 T0 = 1_700_000_000_000
 Policy = Callable[..., dict[str, Any]]
@@ -54,12 +54,12 @@ def make_policy(strength: str, hard_ms: float | None = None, hard_iters: int | N
                 timings: list[float] | None = None) -> Policy:
     """The policy for a strength; hard gets an explicit budget and records its decision times."""
     if strength == "easy":
-        from service.bots.easy import choose
+        from service.games.shedding.bots.easy import choose
         return choose
     if strength == "medium":
-        from service.bots.medium import choose
+        from service.games.shedding.bots.medium import choose
         return choose
-    from service.bots import hard
+    from service.games.shedding.bots import hard
 
     def hard_choose(view: Any, rng: random.Random) -> dict[str, Any]:
         t = time.perf_counter()

@@ -84,12 +84,12 @@ def _json_guard(app: Flask) -> None:
         try:
             body = orjson.loads(raw)  # C parser: refuses nesting beyond 1024 levels itself
         except orjson.JSONDecodeError:
-            raise AppError("invalid_json", 400, "the request body is not valid JSON") from None
+            raise AppError("invalid_json", "the request body is not valid JSON") from None
         stack = [(body, 1)]
         while stack:
             node, depth = stack.pop()
             if depth > MAX_JSON_DEPTH:
-                raise AppError("invalid_json", 400, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
+                raise AppError("invalid_json", f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
             children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
             stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
 

@@ -10,6 +10,8 @@ from werkzeug.exceptions import HTTPException
 
 from service.app.errors import AppError
 
+from .codes import status_of
+
 log = logging.getLogger("meow.api")
 
 PROBLEM = "application/problem+json"
@@ -72,7 +74,7 @@ def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:
 def register(app: Flask) -> None:
     @app.errorhandler(AppError)
     def _app_error(exc: AppError) -> Response:
-        resp = problem(exc.status, exc.code, exc.detail, **exc.extra)
+        resp = problem(status_of(exc.code, exc.precondition), exc.code, exc.detail, **exc.extra)
         resp.headers.update(exc.headers)
         return resp
 

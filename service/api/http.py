@@ -59,7 +59,7 @@ def peer() -> str:
 
 def game_id_or_404(game_id: str) -> str:
     if not GAME_ID.fullmatch(game_id):
-        raise AppError("not_found", 404, "no such game")
+        raise AppError("not_found", "no such game")
     return game_id
 
 
@@ -69,7 +69,7 @@ def bearer() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise AppError("unauthorized", 401, "use 'Authorization: Bearer <token>'")
+        raise AppError("unauthorized", "use 'Authorization: Bearer <token>'")
     return token.strip()
 
 
@@ -78,7 +78,7 @@ def precondition(body_version: int | None) -> Precondition | None:
     if header and header.strip() != "*":
         m = ETAG.match(header.strip())
         if not m:
-            raise AppError("invalid_request", 422, "If-Match must be an ETag such as \"12\"",
+            raise AppError("invalid_request", "If-Match must be an ETag such as \"12\"",
                            errors=[{"field": "If-Match", "in": "headers", "messages": ["not a version ETag"]}])
         return Precondition(int(m.group(1)), "if_match")
     if body_version is not None:
@@ -97,10 +97,10 @@ def idempotency(anonymous: bool = False) -> Idempotency | None:
     if key is None:
         return None
     if not 1 <= len(key) <= 255:
-        raise AppError("invalid_request", 422, "Idempotency-Key must have 1 to 255 characters",
+        raise AppError("invalid_request", "Idempotency-Key must have 1 to 255 characters",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["1 to 255 characters"]}])
     if anonymous and not (UUID_KEY.fullmatch(key) or STRONG_KEY.fullmatch(key)):
-        raise AppError("weak_idempotency_key", 422, "without a token, an Idempotency-Key must be a UUID or "
+        raise AppError("weak_idempotency_key", "without a token, an Idempotency-Key must be a UUID or "
                        "22 to 255 characters of A-Z, a-z, 0-9, '_' and '-' (a random key: it guards the token "
                        "this request returns)",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["a UUID or [A-Za-z0-9_-]{22,255}"]}])

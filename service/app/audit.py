@@ -11,8 +11,8 @@ from service.app import commands
 from service.app.redaction import rfc3339
 from service.eventstore import chain
 from service.eventstore.codec import Stored, body_of, to_json
-from service.rules import engine
-from service.rules.model import Context, RuleViolation
+from service.games import engine
+from service.games.kernel.model import Context, RuleViolation
 
 COMPARED = ("seq", "type", "at_ms", "round", "seat", "data", "private", "secret")
 

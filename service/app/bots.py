@@ -11,7 +11,7 @@ STRENGTHS = ("easy", "medium", "hard")
 def policy(strength: str | None, budget_ms: int | None = None) -> Callable[..., dict[str, Any]]:
     """The pure policy ``(SeatView, rng) -> action`` for a strength; ``budget_ms`` bounds a
     hard bot's search (default: the table's ``hard_bot_budget_ms``)."""
-    from service.bots import easy, hard, medium
+    from service.games.shedding.bots import easy, hard, medium
 
     # the hard bot's time budget needs a clock: passed in here, the bots package itself stays
     # free of I/O and clocks (tests/unit/rules/test_purity.py)
@@ -25,7 +25,7 @@ def policy(strength: str | None, budget_ms: int | None = None) -> Callable[..., 
 def choose_for(state: Any, seat: int, budget_ms: int | None = None) -> Callable[..., dict[str, Any]]:
     found = next((s for s in state.seats if s.seat == seat), None)
     if getattr(state, "variant", None) == "sakapuss":
-        from service.bots import sakapuss_easy, sakapuss_hard, sakapuss_medium
+        from service.games.sakapuss.bots import easy as sakapuss_easy, hard as sakapuss_hard, medium as sakapuss_medium
 
         # §7.5: medium collects its majority kind; hard plans passes by belief + Monte-Carlo;
         # an absent seat (§2.7) and a seat with no strength get easy

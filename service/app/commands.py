@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
-from service.rules import model
+from service.games.kernel import model
 
 # Stored command names come from this registry, never from import paths.
 COMMANDS: dict[str, type] = {

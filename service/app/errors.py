@@ -1,31 +1,36 @@
-"""Application errors with stable codes; the API maps them to problem+json in one place."""
+"""Application errors with stable domain codes; the API maps each code to its HTTP status in one
+place (service/api/codes.py), so nothing below the edge chooses a transport status."""
 from __future__ import annotations
 
 from typing import Any
 
 
 class AppError(Exception):
-    def __init__(self, code: str, status: int, detail: str, headers: dict[str, str] | None = None,
-                 **extra: Any) -> None:
+    """A refused request. ``precondition`` names where a stale version came from (``if_match`` or
+    ``body``: the edge answers a failed If-Match with 412, RFC 9110 §13.1.1); ``headers`` are hints
+    such as Retry-After; ``extra`` joins the problem body."""
+
+    def __init__(self, code: str, detail: str, headers: dict[str, str] | None = None,
+                 precondition: str | None = None, **extra: Any) -> None:
         super().__init__(detail)
         self.code = code
-        self.status = status
         self.detail = detail
-        self.headers = headers or {}  # e.g. Retry-After on 429
+        self.headers = headers or {}  # e.g. Retry-After when rate limited
+        self.precondition = precondition
         self.extra = extra
 
 
 def not_found(what: str = "game") -> AppError:
-    return AppError("not_found", 404, f"no such {what}")
+    return AppError("not_found", f"no such {what}")
 
 
 def unauthorized(detail: str = "missing, wrong or revoked token") -> AppError:
-    return AppError("unauthorized", 401, detail)
+    return AppError("unauthorized", detail)
 
 
 def forbidden(detail: str) -> AppError:
-    return AppError("forbidden", 403, detail)
+    return AppError("forbidden", detail)
 
 
 def rate_limited(detail: str, retry_after_s: int) -> AppError:
-    return AppError("rate_limited", 429, detail, headers={"Retry-After": str(retry_after_s)})
+    return AppError("rate_limited", detail, headers={"Retry-After": str(retry_after_s)})

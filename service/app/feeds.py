@@ -27,7 +27,7 @@ import orjson
 from service.app.auth import Caller, caller_after
 from service.app.redaction import Viewer, project_event
 from service.eventstore.contract import SHARDS
-from service.rules.model import Event
+from service.games.kernel.model import Event
 
 log = logging.getLogger("meow.feeds")
 CHUNK = 500

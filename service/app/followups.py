@@ -6,7 +6,7 @@ import hmac
 from typing import Any
 
 from service.eventstore.contract import FollowUp
-from service.rules import engine
+from service.games import engine
 
 
 def job_id(game_id: str, due: Any) -> str:

@@ -19,9 +19,9 @@ from service.eventstore import chain
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, encode_batch
 from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite, Listing
-from service.rules import engine
-from service.rules.common import RULES_VERSION
-from service.rules.model import (
+from service.games import engine
+from service.games.kernel.common import RULES_VERSION
+from service.games.kernel.model import (
     RACE_TOLERANT,
     SEAT_ACTIONS,
     Autopilot,
@@ -37,7 +37,7 @@ from service.rules.model import (
     ScoreRound,
     StartMatch,
 )
-from service.rules.options import preset_defaults, resolve_options
+from service.games.shedding.options import preset_defaults, resolve_options
 from service import metrics
 from service.settings import Settings
 
@@ -51,14 +51,14 @@ def now_ms() -> int:
 
 @dataclass(frozen=True)
 class Precondition:
-    """The version the caller last saw, from If-Match (412 on mismatch) or the body (409)."""
+    """The version the caller last saw, from If-Match or from the body (the API answers 412 or 409)."""
 
     version: int
     source: str  # "if_match" | "body"
 
     def error(self, current: int) -> AppError:
-        status = 412 if self.source == "if_match" else 409
-        return AppError("version_conflict", status, f"the game is at version {current}", version=current)
+        return AppError("version_conflict", f"the game is at version {current}", precondition=self.source,
+                        version=current)
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class GameService:
         try:
             stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
         except CorruptEvent as exc:
-            raise AppError("game_corrupted", 500, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
+            raise AppError("game_corrupted", f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
         if len(stored) >= compute.HEAVY:
             state, head = compute.run(lambda: _fold(state, head, stored))
         else:
@@ -209,7 +209,7 @@ class GameService:
     def verify(self, game_id: str, caller: Caller) -> dict[str, Any]:
         state = self.load(game_id)
         if state.status != "finished":
-            raise AppError("game_running", 409, "a game can be verified once it is finished")
+            raise AppError("game_running", "a game can be verified once it is finished")
         self._history_viewer(state, caller)
         stored = self.store.read_stored(game_id)
         return compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
@@ -218,7 +218,7 @@ class GameService:
         """The view right after event ``at``, with the same redaction as the live view."""
         state = self.load(game_id)
         if not 1 <= at <= state.version:
-            raise AppError("invalid_request", 422, f"at must be between 1 and {state.version}",
+            raise AppError("invalid_request", f"at must be between 1 and {state.version}",
                            errors=[{"field": "at", "in": "query", "messages": [f"1..{state.version}"]}])
         stored = self.store.read_stored(game_id, after=0, count=at)
         past, head = compute.run(lambda: _fold(None, chain.GENESIS, stored)) if at >= compute.HEAVY \
@@ -262,9 +262,9 @@ class GameService:
             return self._execute(game_id, caller, lambda s: _named(cmd, s), idem=idem, status=201,
                                  extra_from=_seat_extra)
         if caller.is_owner and caller.seat is not None:
-            raise AppError("already_seated", 409, "the owner already has a seat")
+            raise AppError("already_seated", "the owner already has a seat")
         if caller.role == "seat":
-            raise AppError("already_seated", 409, "this token already holds a seat; join without a token")
+            raise AppError("already_seated", "this token already holds a seat; join without a token")
         token = new_token()
         thash = token_hash(token)
         creator = caller.is_owner
@@ -316,7 +316,7 @@ class GameService:
         kind = action.pop("type")
         if kind not in SEAT_ACTIONS:
             state = self.load(game_id)
-            raise AppError("invalid_action", 422, f"'{kind}' is not an action of {state.variant}",
+            raise AppError("invalid_action", f"'{kind}' is not an action of {state.variant}",
                            legal_actions=engine.legal_actions(state, caller.seat, self.clock()))
         cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
         if kind in RACE_TOLERANT:
@@ -482,12 +482,12 @@ class GameService:
             if result.status == "duplicate":
                 return self._replay(game_id, result.record, idem)
             if new_game:
-                raise AppError("game_exists", 409, "a game with this id already exists")
+                raise AppError("game_exists", "a game with this id already exists")
             if result.version < version:  # the stream shrank: an open table expired under our cache
                 self.cache.drop(game_id)
             if pre is not None:
                 raise pre.error(result.version)
-        raise AppError("version_conflict", 409, "the game kept changing; try again", version=self.store.version(game_id))
+        raise AppError("version_conflict", "the game kept changing; try again", version=self.store.version(game_id))
 
     def _decide(self, state: Any, cmd: Any, now: int) -> tuple[Event, ...]:
         seeds = 4
@@ -497,12 +497,12 @@ class GameService:
             except NeedMoreSeeds as more:
                 seeds = max(more.needed, seeds * 4)
             except RuleViolation as rv:
-                raise AppError(rv.code, rv.status, rv.detail, **rv.extra) from rv
+                raise AppError(rv.code, rv.detail, **rv.extra) from rv
 
     def _replay(self, game_id: str, record: bytes, idem: Idempotency) -> Outcome:
         body = orjson.loads(record)
         if body["h"] != idem.request_hash:
-            raise AppError("idempotency_key_reused", 422, "this Idempotency-Key was used with a different request")
+            raise AppError("idempotency_key_reused", "this Idempotency-Key was used with a different request")
         state = self.load(game_id)
         events = [s.event for s in self.store.read_stored(game_id, after=body["from"] - 1,
                                                           count=max(0, body["to"] - body["from"] + 1))]
@@ -534,7 +534,7 @@ def _fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
             state = engine.evolve(state, item.event)
         except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
             seq = item.event.seq
-            raise AppError("game_corrupted", 500, f"event {seq} of this game cannot be applied", seq=seq) from exc
+            raise AppError("game_corrupted", f"event {seq} of this game cannot be applied", seq=seq) from exc
         head = item.hash or head
     return state, head
 
@@ -558,7 +558,7 @@ def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> 
             max_players = options.get("max_players", preset_defaults(variant)["max_players"])
         return resolve_options(variant, options, max_players)
     except RuleViolation as rv:
-        raise AppError(rv.code, rv.status, rv.detail, **rv.extra) from rv
+        raise AppError(rv.code, rv.detail, **rv.extra) from rv
 
 
 def _cap_budget(resolved: dict[str, Any], warnings: list, cap_ms: int) -> tuple[dict[str, Any], list]:

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from service.rules import engine
-from service.rules.model import Event
+from service.games import engine
+from service.games.kernel.model import Event
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 import orjson
 
 from service.eventstore import chain
-from service.rules.model import EMPTY, Event
+from service.games.kernel.model import EMPTY, Event
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 # (type, stored schema version) -> function lifting the stored dict one version up.
@@ -42,7 +42,7 @@ def to_json(value: Any) -> bytes:
 
 
 def _schema_versions() -> Mapping[str, int]:
-    from service.rules.registry import EVENT_TYPES
+    from service.games.kernel.events import EVENT_TYPES
 
     return EVENT_TYPES
 

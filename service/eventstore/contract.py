@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
 from service.eventstore.codec import Stored
-from service.rules.model import Event
+from service.games.kernel.model import Event
 
 SHARDS = "0123456789abcdef"
 STATUSES = ("open", "running", "finished")

@@ -9,7 +9,7 @@ import orjson
 
 from service.eventstore.codec import Stored, decode, decode_stored, to_json
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
-from service.rules.model import Event
+from service.games.kernel.model import Event
 
 
 class MemoryEventStore:

@@ -16,7 +16,7 @@ from service.eventstore.contract import (
     shard_of,
 )
 from service.eventstore.keys import Keys
-from service.rules.model import Event
+from service.games.kernel.model import Event
 
 
 def _script(name: str) -> str:

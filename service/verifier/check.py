@@ -129,7 +129,7 @@ def check_replay(events: list[dict], out: Result) -> None:
     for p in report.problems:
         out.bad(p.seq, "replay", p.detail)
     if state is not None and not report.problems:
-        from service.rules import engine
+        from service.games import engine
 
         view = engine.public_view(state, 0)
         out.final = {"standings": view.get("standings"), "totals": (view.get("scores") or [{}])[-1].get("totals")}

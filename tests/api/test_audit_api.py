@@ -106,7 +106,7 @@ def test_a_poison_event_fails_only_its_game(table: Table) -> None:
 
 def test_an_old_schema_version_is_upcast_on_read(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stored TurnPassed of (pretend) version 0 named its seat 'who'; the upcaster renames it."""
-    from service.rules.model import Event
+    from service.games.kernel.model import Event
 
     monkeypatch.setitem(codec.UPCASTERS, ("TurnPassed", 0), lambda b: {**b, "v": 1, "d": {
         **{k: v for k, v in b["d"].items() if k != "who"}, "seat": b["d"]["who"]}})

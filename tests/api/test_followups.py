@@ -105,7 +105,7 @@ def _hard_table(table: Table, delay: list[int], budget: int) -> str:
 def _answer_gaps(table: Table, gid: str, moves: int) -> list[tuple[int, int]]:
     """Run the table's bot jobs at their due times; (legal action count, ms from the turn's
     opening to the move) per bot move. The service's pause advances the test clock."""
-    from service.rules import engine
+    from service.games import engine
 
     svc, store = table.service, table.service.store
     svc.pause = lambda seconds: table.clock.advance(int(round(seconds * 1000)))

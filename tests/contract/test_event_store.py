@@ -27,7 +27,7 @@ from service.eventstore.contract import (
 )
 from service.eventstore.memory import MemoryEventStore
 from service.eventstore.redis_store import RedisEventStore
-from service.rules.model import Event
+from service.games.kernel.model import Event
 
 BACKENDS = ["memory", "fakeredis", "redis"]
 T0 = 1_700_000_000_000

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from service.api.client import client_address
 from service.app.auth import Caller, caller_after
-from service.rules.model import Event
+from service.games.kernel.model import Event
 
 
 def _left(seat: int) -> Event:

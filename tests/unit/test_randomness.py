@@ -5,7 +5,7 @@ import hashlib
 import hmac
 from collections import Counter
 
-from service.rules.randomness import ALGORITHM, choice_index, commitment, permutation, shuffled
+from service.games.kernel.randomness import ALGORITHM, choice_index, commitment, permutation, shuffled
 
 ZERO = bytes(32)
 

@@ -1,8 +1,8 @@
 import random
 
-from service.bots.easy import choose
-from service.rules.engine import decide, legal_actions, seat_view
-from service.rules.model import SEAT_ACTIONS, Play
+from service.games.shedding.bots.easy import choose
+from service.games.engine import decide, legal_actions, seat_view
+from service.games.kernel.model import SEAT_ACTIONS, Play
 
 from tests.unit.rules.helpers import Game, crafted, to_command
 

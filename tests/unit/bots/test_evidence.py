@@ -1,4 +1,4 @@
-"""Opponent modelling from the public record (service/bots/evidence.py, posterior.py).
+"""Opponent modelling from the public record (service/games/shedding/bots/evidence.py, posterior.py).
 
 The reference "true" acquisition order comes from the engine's events (``to_seat`` of
 ``CardsDealt`` and ``CardDrawn``), which no bot ever sees: only the tests use it, to check that the
@@ -7,14 +7,14 @@ record explains a medium opponent's real hand exactly, and better than a random 
 import math
 import random
 
-from service.bots import easy, medium
-from service.bots.determinize import Determinizer
-from service.bots.evidence import MISS, Evidence
-from service.bots.posterior import Posterior
-from service.rules.cards import RANK, SUIT
-from service.rules.core import rules_from_options
-from service.rules.engine import seat_view
-from service.rules.state import TURN_PHASES
+from service.games.shedding.bots import easy, medium
+from service.games.shedding.bots.determinize import Determinizer
+from service.games.shedding.bots.evidence import MISS, Evidence
+from service.games.shedding.bots.posterior import Posterior
+from service.games.shedding.cards import RANK, SUIT
+from service.games.shedding.core import rules_from_options
+from service.games.engine import seat_view
+from service.games.shedding.state import TURN_PHASES
 
 from tests.unit.rules.helpers import Game, to_command
 

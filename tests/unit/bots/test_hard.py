@@ -2,10 +2,10 @@
 import dataclasses
 import random
 
-from service.bots import hard
-from service.bots.determinize import Determinizer
-from service.rules.engine import decide, seat_view
-from service.rules.views import SeatView
+from service.games.shedding.bots import hard
+from service.games.shedding.bots.determinize import Determinizer
+from service.games.engine import decide, seat_view
+from service.games.shedding.views import SeatView
 
 from tests.unit.rules.helpers import Game, apply, crafted, to_command
 
@@ -106,7 +106,7 @@ def test_time_budget_uses_the_injected_clock_only():
 
 
 def _sim(g):
-    from service.sim.shedding import RngChance, SheddingSim
+    from service.games.shedding.playout import RngChance, SheddingSim
     return SheddingSim.from_match(g.m, RngChance(random.Random(0)))
 
 
@@ -193,8 +193,8 @@ def test_the_easy_rollout_plays_when_it_can_and_announces():
 def test_hard_reads_the_record_into_its_deals():
     """With a recorded round the determinizations come from the opponent model, and they
     explain the opponent's recorded moves better than the plain deals do."""
-    from service.bots import medium
-    from service.bots.evidence import Evidence
+    from service.games.shedding.bots import medium
+    from service.games.shedding.bots.evidence import Evidence
     g = Game(2, seed="rec", bots=2)
     g.start()
     rng = random.Random(0)

@@ -5,14 +5,14 @@ import hashlib
 import random
 from typing import Any, Sequence
 
-from service.rules import randomness
-from service.rules.cards import build_deck
-from service.rules.engine import decide, evolve, legal_actions, pending_work
-from service.rules.model import (Context, CreateMatch, DealRound, Event, JoinSeat, RuleViolation,
+from service.games.kernel import randomness
+from service.games.shedding.cards import build_deck
+from service.games.engine import decide, evolve, legal_actions, pending_work
+from service.games.kernel.model import (Context, CreateMatch, DealRound, Event, JoinSeat, RuleViolation,
                                  ScoreRound, StartMatch)
-from service.rules.options import preset_defaults, resolve_options
-from service.rules.state import Match
-from service.rules.common import RULES_VERSION
+from service.games.shedding.options import preset_defaults, resolve_options
+from service.games.shedding.state import Match
+from service.games.kernel.common import RULES_VERSION
 
 T0 = 1_700_000_000_000
 
@@ -121,7 +121,7 @@ def conserved(m: Match) -> bool:
 
 
 def to_command(seat: int, action: dict) -> Any:
-    from service.rules.model import SEAT_ACTIONS
+    from service.games.kernel.model import SEAT_ACTIONS
     a = dict(action)
     cls = SEAT_ACTIONS[a.pop("type")]
     return cls(seat=seat, **a)

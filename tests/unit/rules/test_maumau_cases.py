@@ -1,13 +1,14 @@
 """RULES §4.9 edge cases C-1 … C-29 of `mau-mau-classic(-full)`, one test per row."""
 import pytest
 
-from service.rules.actions import default_action
-from service.rules.engine import decide, legal_actions
-from service.rules.model import Draw, LeaveSeat, Pass, Play, RuleViolation, ScoreRound, TakePenalty
-from service.rules.options import OptionError, resolve_options
-from service.rules.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, rep
+from service.games.shedding.actions import default_action
+from service.games.engine import decide, legal_actions
+from service.games.kernel.model import Draw, LeaveSeat, Pass, Play, RuleViolation, ScoreRound, TakePenalty
+from service.games.shedding.options import OptionError, resolve_options
+from service.games.shedding.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, rep
 
 from .helpers import crafted
+from service.api.codes import status_of
 
 CLASSIC = "mau-mau-classic"
 FULL = "mau-mau-classic-full"
@@ -28,7 +29,7 @@ def kinds(g, seat):
 def refused(g, cmd, code, status=422):
     with pytest.raises(RuleViolation) as exc:
         decide(g.state, cmd, g.ctx())
-    assert (exc.value.code, exc.value.status) == (code, status)
+    assert (exc.value.code, status_of(exc.value.code)) == (code, status)
     return exc.value
 
 

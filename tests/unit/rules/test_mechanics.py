@@ -3,14 +3,15 @@ import json
 
 import pytest
 
-from service.rules import randomness
-from service.rules.engine import (decide, legal_actions, pending_work, private_view, public_view,
+from service.games.kernel import randomness
+from service.games.engine import (decide, legal_actions, pending_work, private_view, public_view,
                                   replay, seat_view)
-from service.rules.model import (Announce, Context, DealRound, Draw, JoinSeat, LeaveSeat, Pass, Play,
+from service.games.kernel.model import (Announce, Context, DealRound, Draw, JoinSeat, LeaveSeat, Pass, Play,
                                  RuleViolation, ScoreRound)
-from service.rules.state import rep
+from service.games.shedding.state import rep
 
 from .helpers import Game, crafted, seeds
+from service.api.codes import status_of
 
 
 def types(evs):
@@ -28,7 +29,7 @@ def test_grace_refuses_other_seats_closing_actions():
     g = opened_window()
     with pytest.raises(RuleViolation) as exc:
         decide(g.state, Play(1, "9H"), Context(g.now + 1000, seeds("x")))
-    assert exc.value.code == "announce_grace" and exc.value.status == 409
+    assert exc.value.code == "announce_grace" and status_of(exc.value.code) == 409
     assert exc.value.extra["legal_actions"] == []
     assert legal_actions(g.m, 0, g.now + 1000) == [{"type": "announce"}]
 
@@ -105,7 +106,7 @@ def test_on_demand_reshuffle_consumes_a_seed():
 
 
 def test_need_more_seeds():
-    from service.rules.model import NeedMoreSeeds
+    from service.games.kernel.model import NeedMoreSeeds
     g = crafted(2, [["2C:0", "3C:0"], ["4D:0", "4S:0"]], "5H:0", stock=[])
     g.state = rep(g.m, rnd=rep(g.m.rnd, discard=("KS:0", "5H:0")))
     with pytest.raises(NeedMoreSeeds):
@@ -154,7 +155,7 @@ def test_score_and_deal_refuse_wrong_phase():
     for cmd in (ScoreRound(1), DealRound(2)):
         with pytest.raises(RuleViolation) as exc:
             decide(g.state, cmd, g.ctx())
-        assert exc.value.code == "nothing_to_do" and exc.value.status == 409
+        assert exc.value.code == "nothing_to_do" and status_of(exc.value.code) == 409
 
 
 def test_pending_work_bot_key_stable_across_announce():

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from service.bots import easy, medium
-from service.rules.engine import decide, public_view, seat_view
-from service.rules.state import TURN_PHASES, record_items, record_len
+from service.games.shedding.bots import easy, medium
+from service.games.engine import decide, public_view, seat_view
+from service.games.shedding.state import TURN_PHASES, record_items, record_len
 
 from tests.unit.rules.helpers import Game, apply, to_command
 

@@ -1,7 +1,8 @@
 import pytest
 
-from service.rules.model import RuleViolation
-from service.rules.options import OptionError, PRESETS, resolve_options, variants_catalog
+from service.games.kernel.model import RuleViolation
+from service.games.shedding.options import OptionError, PRESETS, resolve_options, variants_catalog
+from service.api.codes import status_of
 
 
 def test_prsi_defaults_resolve_without_warnings():
@@ -18,13 +19,13 @@ def test_every_bad_explicit_option_is_named():
                                  "turn_timeout_s": 5, "bot_strength": "godlike"}, 5)
     names = {e["option"] for e in exc.value.errors}
     assert names == {"nope", "hand_size", "jack_wild", "turn_timeout_s", "bot_strength"}
-    assert exc.value.code == "invalid_option" and exc.value.status == 422
+    assert exc.value.code == "invalid_option" and status_of(exc.value.code) == 422
 
 
 def test_unknown_variant():
     with pytest.raises(RuleViolation) as exc:
         resolve_options("uno", {}, 4)
-    assert exc.value.code == "unknown_variant" and exc.value.status == 422
+    assert exc.value.code == "unknown_variant" and status_of(exc.value.code) == 422
 
 
 def test_rule_1_deck_too_small_names_explicit_options():

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.rules.cards import RANKS, SHORT
-from service.rules.engine import decide, evolve, legal_actions, pending_work
-from service.rules.engine import replay as _replay
-from service.rules.evolve import MEMO
-from service.rules.model import (Context, DealRound, FireTimer, JoinSeat, LeaveSeat, Play, RuleViolation,
+from service.games.shedding.cards import RANKS, SHORT
+from service.games.engine import decide, evolve, legal_actions, pending_work
+from service.games.engine import replay as _replay
+from service.games.shedding.evolve import MEMO
+from service.games.kernel.model import (Context, DealRound, FireTimer, JoinSeat, LeaveSeat, Play, RuleViolation,
                                  ScoreRound, StartMatch)
-from service.rules.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS, resolve_options
-from service.rules.state import TURN_PHASES
+from service.games.shedding.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS, resolve_options
+from service.games.shedding.state import TURN_PHASES
 
 from .helpers import Game, deck_of, to_command
 

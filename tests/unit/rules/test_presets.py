@@ -2,12 +2,13 @@
 §8.5 validation rules 1-7, the variants catalog, and actions foreign to a shedding table."""
 import pytest
 
-from service.rules.engine import decide, legal_actions
-from service.rules.model import AcceptSkip, Draw, PassCard, Play, RuleViolation, ScoreRound, Slap, TakePenalty
-from service.rules.options import OptionError, PRESETS, resolve_options, variants_catalog
-from service.rules.state import PLAY, RESPOND_SKIP
+from service.games.engine import decide, legal_actions
+from service.games.kernel.model import AcceptSkip, Draw, PassCard, Play, RuleViolation, ScoreRound, Slap, TakePenalty
+from service.games.shedding.options import OptionError, PRESETS, resolve_options, variants_catalog
+from service.games.shedding.state import PLAY, RESPOND_SKIP
 
 from .helpers import Game, crafted
+from service.api.codes import status_of
 
 SHEDDING = ("mau-mau-classic", "mau-mau-classic-full", "prsi", "prsi-traditional")
 TRAD = "prsi-traditional"
@@ -20,7 +21,7 @@ def types(evs):
 def refused(g, cmd, code, status=422):
     with pytest.raises(RuleViolation) as exc:
         decide(g.state, cmd, g.ctx())
-    assert (exc.value.code, exc.value.status) == (code, status)
+    assert (exc.value.code, status_of(exc.value.code)) == (code, status)
     return exc.value
 
 
@@ -185,7 +186,7 @@ def test_one_422_names_every_bad_explicit_option():
     with pytest.raises(OptionError) as exc:
         resolve_options("mau-mau-classic-full", {"nope": 1, "hand_size": 9, "seven_draw_count": 0,
                                                  "skip_rank": "Q", "deck_ranks": ["7", "8", "2"]}, 5)
-    assert exc.value.code == "invalid_option" and exc.value.status == 422
+    assert exc.value.code == "invalid_option" and status_of(exc.value.code) == 422
     assert sorted(names(exc)) == ["deck_ranks", "hand_size", "nope", "seven_draw_count", "skip_rank"]
 
 

@@ -1,12 +1,13 @@
 """RULES §5.10 edge cases P-1 … P-27 (those that concern the engine)."""
 import pytest
 
-from service.rules.cards import RANK
-from service.rules.engine import decide, legal_actions, pending_work
-from service.rules.model import (AcceptSkip, Announce, DealRound, Draw, JoinSeat, LeaveSeat, Pass,
+from service.games.shedding.cards import RANK
+from service.games.engine import decide, legal_actions, pending_work
+from service.games.kernel.model import (AcceptSkip, Announce, DealRound, Draw, JoinSeat, LeaveSeat, Pass,
                                  Play, RuleViolation, ScoreRound, StartMatch, TakePenalty)
 
 from .helpers import Game, crafted, seeds
+from service.api.codes import status_of
 
 
 def types(evs):
@@ -16,7 +17,7 @@ def types(evs):
 def refused(g, cmd, code, status):
     with pytest.raises(RuleViolation) as exc:
         decide(g.state, cmd, g.ctx())
-    assert (exc.value.code, exc.value.status) == (code, status)
+    assert (exc.value.code, status_of(exc.value.code)) == (code, status)
     return exc.value
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.engine import decide, pending_work, public_view
-from service.rules.model import (Announce, Autopilot, Draw, FireTimer, Play, RuleViolation, TakePenalty)
-from service.rules.options import OptionError, resolve_options
-from service.rules.state import rep
+from service.games.engine import decide, pending_work, public_view
+from service.games.kernel.model import (Announce, Autopilot, Draw, FireTimer, Play, RuleViolation, TakePenalty)
+from service.games.shedding.options import OptionError, resolve_options
+from service.games.shedding.state import rep
 
 from .helpers import T0, Game, crafted
 

@@ -7,12 +7,12 @@ from typing import Any, Sequence
 
 import pytest
 
-from service.rules import engine
-from service.rules.model import (Context, CreateMatch, DealRound, Event, FireTimer, JoinSeat, PassCard,
+from service.games import engine
+from service.games.kernel.model import (Context, CreateMatch, DealRound, Event, FireTimer, JoinSeat, PassCard,
                                  RuleViolation, ScoreRound, Slap, StartMatch)
-from service.rules.options import resolve_options
-from service.rules.sakapuss.evolve import fz
-from service.rules.sakapuss.state import SakapussMatch, rep
+from service.games.shedding.options import resolve_options
+from service.games.sakapuss.evolve import fz
+from service.games.sakapuss.state import SakapussMatch, rep
 
 T0 = 1_700_000_000_000
 

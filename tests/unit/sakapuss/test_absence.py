@@ -1,8 +1,8 @@
 """RULES §2.7 and K-12/K-15 for Sakapuss: consecutive pass timeouts, absence, autopilot, removal."""
 from __future__ import annotations
 
-from service.rules import engine
-from service.rules.model import Autopilot, FireTimer, PassCard, Slap
+from service.games import engine
+from service.games.kernel.model import Autopilot, FireTimer, PassCard, Slap
 
 from .helpers import T0, Sak
 
@@ -106,7 +106,7 @@ def test_old_matches_without_absence_options_never_mark_absence():
     g = Sak(3, seed=8)
     opts = {k: v for k, v in g.m.options.items()
             if k not in ("max_consecutive_timeouts", "absent_policy", "absent_removal_s")}
-    from service.rules.sakapuss.state import rep
+    from service.games.sakapuss.state import rep
     g.state = rep(g.m, options=opts)
     for _ in range(5):
         evs = time_out_step(g, passing=(1, 2))
@@ -118,7 +118,7 @@ def test_bot_reaction_times_follow_the_secret_match_seed_not_the_public_id() -> 
     """Issue 12 g: a spectator who knows only the game id cannot predict a bot's reaction."""
     import dataclasses
 
-    from service.rules.sakapuss.views import bot_delay_ms
+    from service.games.sakapuss.views import bot_delay_ms
     from tests.unit.sakapuss.helpers import Sak
 
     m = Sak(3, bots=2).m

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules import engine, randomness
-from service.rules.model import JoinSeat, LeaveSeat, Play, StartMatch
-from service.rules.sakapuss.evolve import fz
-from service.rules.sakapuss.state import rep
+from service.games import engine
+from service.games.kernel import randomness
+from service.games.kernel.model import JoinSeat, LeaveSeat, Play, StartMatch
+from service.games.sakapuss.evolve import fz
+from service.games.sakapuss.state import rep
 
 from .helpers import FireTimer, PassCard, Sak, ScoreRound, Slap
+from service.api.codes import status_of
 
 
 def _three(seed=0, **kw):
@@ -106,7 +108,7 @@ def test_k06_slap_after_the_window_or_outside_passing_is_refused():
     assert engine.legal_actions(g.m, 1, g.now) == []
     g.do(FireTimer("race-1-1"))  # -> ROUND_OVER
     err = g.refused(Slap(1, 0))
-    assert (err.code, err.status) == ("wrong_phase", 409)
+    assert (err.code, status_of(err.code)) == ("wrong_phase", 409)
     g.do(ScoreRound(1))  # -> INTERMISSION
     assert g.refused(Slap(1, 0)).code == "wrong_phase"
 
@@ -116,7 +118,7 @@ def test_k07_a_non_participant_slap_is_forbidden():
     g.do(LeaveSeat(3))
     g.do(StartMatch())
     err = g.refused(Slap(3, 0))
-    assert (err.code, err.status) == ("not_a_player", 403)
+    assert (err.code, status_of(err.code)) == ("not_a_player", 403)
     assert g.m.rnd.seats == (0, 1, 2)
 
 
@@ -173,16 +175,16 @@ def test_k11_pass_of_a_kind_not_held_or_for_the_wrong_step():
     g, a, b, c = _three()
     g.set_hands({0: [a, a, b, b], 1: [a, b, c, c], 2: [a, b, c, c]})
     err = g.refused(PassCard(0, c, 1))
-    assert (err.code, err.status) == ("kind_not_in_hand", 422)
+    assert (err.code, status_of(err.code)) == ("kind_not_in_hand", 422)
     assert {"type": "pass_card", "kind": a, "step": 1} in err.extra["legal_actions"]
     assert g.refused(PassCard(0, "k99", 1)).code == "kind_not_in_hand"
     for step in (0, 2):
         err = g.refused(PassCard(0, a, step))
-        assert (err.code, err.status) == ("wrong_step", 409)
+        assert (err.code, status_of(err.code)) == ("wrong_step", 409)
     g.do(PassCard(0, a, 1))
     assert g.do(PassCard(0, a, 1)) == ()  # resending the same kind is idempotent
     err = g.refused(PassCard(0, b, 1))
-    assert (err.code, err.status) == ("already_passed", 409)
+    assert (err.code, status_of(err.code)) == ("already_passed", 409)
 
 
 def test_k12_a_timed_out_pass_is_a_seeded_random_card():
@@ -244,7 +246,7 @@ def test_k15_a_leaver_is_replaced_by_a_bot():
     due = [d for d in engine.pending_work(g.m) if d.kind == "bot"]
     assert [d.seat for d in due] == [1] and due[0].opened_seq == g.m.rnd.step_opened_seq
     assert due[0].due_at - g.m.rnd.step_opened_at >= 350
-    from service.bots import sakapuss_easy
+    from service.games.sakapuss.bots import easy as sakapuss_easy
     import random
     action = sakapuss_easy.choose(engine.seat_view(g.m, 1, g.now), random.Random(1))
     assert action["type"] in ("pass_card", "slap")
@@ -253,7 +255,7 @@ def test_k15_a_leaver_is_replaced_by_a_bot():
 def test_k16_joining_after_the_start_is_refused():
     g = Sak(3)
     err = g.refused(JoinSeat("late"))
-    assert (err.code, err.status) == ("joining_closed", 409)
+    assert (err.code, status_of(err.code)) == ("joining_closed", 409)
 
 
 def _stalemate_round(g):
@@ -306,7 +308,7 @@ def test_k20_slap_without_or_with_a_bad_seen_step():
     g.pass_all()  # r = 2
     for bad in (-1, 0, 3):
         err = g.refused(Slap(0, bad))
-        assert (err.code, err.status) == ("invalid_seen_step", 422)
+        assert (err.code, status_of(err.code)) == ("invalid_seen_step", 422)
     assert g.do(Slap(0, 1))[0].type == "SlapMade"
 
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from service.bots import sakapuss_easy
+from service.games.sakapuss.bots import easy as sakapuss_easy
 from service.eventstore.codec import decode, encode
-from service.rules import engine
-from service.rules.model import Autopilot, DealRound, FireTimer, LeaveSeat, PassCard, ScoreRound, SEAT_ACTIONS
-from service.rules.sakapuss.flow import chance_deck_cards
+from service.games import engine
+from service.games.kernel.model import Autopilot, DealRound, FireTimer, LeaveSeat, PassCard, ScoreRound, SEAT_ACTIONS
+from service.games.sakapuss.flow import chance_deck_cards
 
 from .helpers import Sak
 

@@ -6,19 +6,20 @@ import random
 import pytest
 
 from service.app.redaction import Viewer, project_event
-from service.bots import sakapuss_easy
-from service.rules import engine
-from service.rules.model import DealRound, Draw, JoinSeat, Pass, Play, RuleViolation, ScoreRound, StartMatch
-from service.rules.options import preset_defaults, resolve_options, variants_catalog
+from service.games.sakapuss.bots import easy as sakapuss_easy
+from service.games import engine
+from service.games.kernel.model import DealRound, Draw, JoinSeat, Pass, Play, RuleViolation, ScoreRound, StartMatch
+from service.games.shedding.options import preset_defaults, resolve_options, variants_catalog
 
 from .helpers import FireTimer, PassCard, Sak, Slap
+from service.api.codes import status_of
 
 
 def test_shedding_actions_are_invalid_at_a_sakapuss_table():
     g = Sak(3)
     for cmd in (Play(0, "7H"), Draw(0), Pass(0)):
         err = g.refused(cmd)
-        assert (err.code, err.status) == ("invalid_action", 422)
+        assert (err.code, status_of(err.code)) == ("invalid_action", 422)
 
 
 def test_too_few_players_cannot_start():
@@ -40,7 +41,7 @@ def test_options_defaults_catalog_and_validation():
     with pytest.raises(RuleViolation) as info:
         resolve_options("sakapuss", {"pass_timeout_s": 4, "slap_window_ms": 500, "bogus": 1,
                                      "false_slap_mode": "x"}, 5)
-    assert info.value.status == 422 and info.value.code == "invalid_option"
+    assert status_of(info.value.code) == 422 and info.value.code == "invalid_option"
     assert {e["option"] for e in info.value.extra["errors"]} == {"pass_timeout_s", "slap_window_ms", "bogus",
                                                                   "false_slap_mode"}
     with pytest.raises(RuleViolation) as info:  # §8.5 rule 6

@@ -1,7 +1,7 @@
 """Differential playouts: the Sakapuss playout core against the event engine, move for move.
 
 Each match is driven through ``engine.decide``/``evolve`` (as bench/engine.py does) and through
-``service.sim.sakapuss`` with the same actions. The random outcomes the engine recorded (its
+``service.games.sakapuss.playout`` with the same actions. The random outcomes the engine recorded (its
 shuffles' orders, the dealer and cat kinds, auto-passed cards, the ``one_random`` pick) are
 fed to the sim as the Fisher-Yates indices and choices it draws. After every command both
 must offer every seat the same legal actions and agree on the state's projection.
@@ -15,13 +15,13 @@ from typing import Any, Callable, Sequence
 
 import pytest
 
-from service.rules.engine import decide, evolve, legal_actions, pending_work
-from service.rules.model import (Context, CreateMatch, DealRound, FireTimer, JoinSeat, PassCard, ScoreRound,
+from service.games.engine import decide, evolve, legal_actions, pending_work
+from service.games.kernel.model import (Context, CreateMatch, DealRound, FireTimer, JoinSeat, PassCard, ScoreRound,
                                  Slap, StartMatch)
-from service.rules.options import resolve_options
-from service.rules.sakapuss.flow import chance_deck_cards
-from service.rules.sakapuss.state import complete
-from service.sim.sakapuss import PARASITE, PHASES, RACE, SLAP, Sakapuss, fisher_yates, play_random, playout
+from service.games.shedding.options import resolve_options
+from service.games.sakapuss.flow import chance_deck_cards
+from service.games.sakapuss.state import complete
+from service.games.sakapuss.playout import PARASITE, PHASES, RACE, SLAP, Sakapuss, fisher_yates, play_random, playout
 
 T0 = 1_700_000_000_000
 SEEDS = 20  # matches per (seats, option mix): 3 x 6 x 20 = 360
@@ -331,7 +331,7 @@ def test_fast_playouts_finish_and_follow_the_bench_policy(n: int) -> None:
 
 def test_shuffles_draw_their_indices_as_the_engine_does() -> None:
     """Fed the engine's HMAC index stream, the sim's Fisher-Yates gives the engine's permutation."""
-    from service.rules import randomness
+    from service.games.kernel import randomness
     for n in (3, 12, 25):
         seed = hashlib.sha256(f"fy/{n}".encode()).digest()
         words = randomness._words(seed, "shuffle")

@@ -1,4 +1,4 @@
-"""The shedding playout core against the event engine, move for move (service/sim/shedding.py).
+"""The shedding playout core against the event engine, move for move (service/games/shedding/playout.py).
 
 Each match is driven through ``decide``/``evolve`` and the sim together: the sim gets the
 engine's recorded shuffles and first dealer; after every command both must list the same legal
@@ -16,13 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.rules.engine import decide, evolve, legal_actions
-from service.rules.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, JoinSeat, Pass,
+from service.games.engine import decide, evolve, legal_actions
+from service.games.kernel.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, JoinSeat, Pass,
                                  Play, ScoreRound, StartMatch, TakePenalty)
-from service.rules.options import resolve_options
-from service.sim import shedding
-from service.sim.shedding import SheddingSim, action_of, command_tuple
-from service.rules.common import RULES_VERSION
+from service.games.shedding.options import resolve_options
+from service.games.shedding import playout as shedding
+from service.games.shedding.playout import SheddingSim, action_of, command_tuple
+from service.games.kernel.common import RULES_VERSION
 from tests.unit.rules.test_playout import option_mixes
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")

@@ -1,0 +1,222 @@
+"""evolve(state, event) for Sakapuss: a fold that never validates (DESIGN rule 1).
+
+Sealed passes and dealt hands are read from the events' private parts (``to_seat``), the
+chance-deck order from ``secret``: the server folds the full events; views redact.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping
+
+from service.games.shedding.evolve import present, timed_out_seats
+from service.games.shedding.state import rep_round
+from service.games.kernel.model import Event
+from service.games.sakapuss.state import (INTERMISSION, PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, ScoreEntry,
+                    Seat, SRound, rep)
+
+Handler = Callable[[Any, Event], SakapussMatch]
+HANDLERS: dict[str, Handler] = {}
+
+
+def on(name: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+    return deco
+
+
+def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(d))
+
+
+def evolve(state: SakapussMatch | None, event: Event) -> SakapussMatch:
+    """Apply one event; unknown types only bump the version."""
+    fn = HANDLERS.get(event.type)
+    if fn is None:
+        return rep(state, version=event.seq)  # type: ignore[arg-type]
+    return fn(state, event)
+
+
+def replay(events: Iterable[Event]) -> SakapussMatch | None:
+    state: SakapussMatch | None = None
+    for e in events:
+        state = evolve(state, e)
+    return state
+
+
+def _rnd(m: SakapussMatch, e: Event, **kw: Any) -> SakapussMatch:
+    return rep_round(m, e.seq, kw)  # rep(m, version=e.seq, rnd=rep(m.rnd, **kw)), two dict copies
+
+
+@on("MatchCreated")
+def _created(_m: None, e: Event) -> SakapussMatch:
+    d = e.data
+    return SakapussMatch(
+        id=d["game_id"], variant=d["variant"], name=d.get("name"),
+        options=MappingProxyType(dict(d["options"])), max_players=d["max_players"],
+        status="open", version=e.seq, seats=(), round_no=0, dealer=None, kinds=(),
+        chance_deck=(), parasites=fz({}), rnd=None, scores=(), intermission_deadline=None,
+        standings=(), match_seed=e.secret.get("match_seed", ""),
+        match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at)
+
+
+@on("SeatJoined")
+def _joined(m: SakapussMatch, e: Event) -> SakapussMatch:
+    d = e.data
+    seat = Seat(seat=d["seat"], name=d["name"], kind=d["kind"], strength=d.get("strength"),
+                state="active", total=0, creator=bool(d.get("creator", False)))
+    return rep(m, version=e.seq, seats=m.seats + (seat,))
+
+
+@on("SeatLeft")
+def _left(m: SakapussMatch, e: Event) -> SakapussMatch:
+    d = e.data
+    seats = list(m.seats)
+    s = d["seat"]
+    bot = d.get("replaced_by")
+    gone = {"timeouts": 0, "absent": False, "removal_deadline": None}  # §2.7: the absence ends
+    if bot:
+        seats[s] = rep(seats[s], kind="bot", strength=bot.get("strength"), name=bot.get("name", "bot"),
+                       creator=False, **gone)
+        return rep(m, version=e.seq, seats=tuple(seats), replaced=m.replaced + (s,))
+    seats[s] = rep(seats[s], state="left", **gone)
+    return rep(m, version=e.seq, seats=tuple(seats))
+
+
+@on("RoundStarted")
+def _round_started(m: SakapussMatch, e: Event) -> SakapussMatch:
+    d = e.data
+    seats = tuple(d["active_seats"])
+    rnd = SRound(seats=seats, hands=fz({}), prev_hands=None, resolved=0, passes=fz({}),
+                 auto=frozenset(), step_deadline=None, step_opened_seq=e.seq, step_opened_at=e.at,
+                 step_openings=0, race=None, races=0, voided=0, phase="deal", phase_seq=e.seq,
+                 phase_at=e.at)
+    parasites = m.parasites if m.parasites else fz({s: () for s in seats})
+    return rep(m, version=e.seq, status="running", round_no=d["round"], dealer=d["dealer"],
+               kinds=tuple(d["kinds"]), rnd=rnd, parasites=parasites, intermission_deadline=None)
+
+
+@on("ShuffleCommitted")
+def _shuffled(m: SakapussMatch, e: Event) -> SakapussMatch:
+    seeds = m.shuffle_seeds
+    if "seed" in e.secret:
+        seeds = seeds + ((e.seq, e.secret["seed"]),)
+    if e.data.get("what") == "chance_deck":
+        return rep(m, version=e.seq, shuffle_seeds=seeds, chance_deck=tuple(e.secret["order"]))
+    return rep(m, version=e.seq, shuffle_seeds=seeds)
+
+
+@on("CardsDealt")
+def _dealt(m: SakapussMatch, e: Event) -> SakapussMatch:
+    hands = {int(s): tuple(sorted(c.split(":", 1)[1] for c in p["cards"])) for s, p in e.to_seat.items()}
+    return _rnd(m, e, hands=fz(hands), phase=PASSING, phase_seq=e.seq, phase_at=e.at,
+                step_deadline=e.data["deadline"], step_opened_seq=e.seq, step_opened_at=e.at)
+
+
+@on("PassSubmitted")
+def _pass(m: SakapussMatch, e: Event) -> SakapussMatch:
+    m = present(m, e)  # type: ignore[arg-type]
+    s = e.data["seat"]
+    kind = e.to_seat[s]["kind"]
+    rnd = m.rnd
+    auto = rnd.auto | {s} if e.data.get("auto") else rnd.auto
+    return _rnd(m, e, passes=fz({**rnd.passes, s: kind}), auto=auto)
+
+
+def _remove_one(hand: tuple[str, ...], kind: str) -> list[str]:
+    out = list(hand)
+    out.remove(kind)
+    return out
+
+
+@on("PassesResolved")
+def _resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
+    rnd = m.rnd
+    hands = {s: _remove_one(h, rnd.passes[s]) for s, h in rnd.hands.items()}
+    log = dict(rnd.log)
+    for giver, target in e.data["targets"].items():
+        given = rnd.passes[int(giver)]
+        hands[target].append(given)
+        log[target] = log.get(target, ()) + ((rnd.passes[target], given),)
+    new = {s: tuple(sorted(h)) for s, h in hands.items()}
+    return _rnd(m, e, prev_hands=rnd.hands, hands=fz(new), resolved=rnd.resolved + 1, log=fz(log),
+                passes=fz({}), auto=frozenset(), step_deadline=e.data["deadline"],
+                step_opened_seq=e.seq, step_opened_at=e.at, step_openings=0,
+                phase_seq=e.seq, phase_at=e.at)
+
+
+@on("SlapMade")
+def _slap(m: SakapussMatch, e: Event) -> SakapussMatch:
+    m = present(m, e)  # type: ignore[arg-type]
+    d = e.data
+    rnd = m.rnd
+    if rnd.race is None or rnd.phase != SLAP_RACE:
+        race = Race(id=d["race_id"], slaps=(d["seat"],), first_seen_step=d["seen_step"],
+                    deadline=d["window_deadline"], opened_seq=e.seq, opened_at=e.at,
+                    discarded_step=d["discarded_step"])
+        return _rnd(m, e, race=race, races=rnd.races + 1, passes=fz({}), auto=frozenset(),
+                    phase=SLAP_RACE, phase_seq=e.seq, phase_at=e.at)
+    return _rnd(m, e, race=rep(rnd.race, slaps=rnd.race.slaps + (d["seat"],)))
+
+
+@on("RaceResolved")
+def _race_resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
+    d = e.data
+    rnd = m.rnd
+    voided = rnd.voided + (0 if d["valid"] else 1)
+    if d.get("reopened_step") is not None:
+        return _rnd(m, e, voided=voided, phase=PASSING, phase_seq=e.seq, phase_at=e.at,
+                    step_deadline=d["deadline"], step_opened_seq=e.seq, step_opened_at=e.at,
+                    step_openings=rnd.step_openings + 1)
+    return _rnd(m, e, voided=voided, phase="resolve", phase_seq=e.seq, phase_at=e.at)
+
+
+@on("ChanceCardDrawn")
+def _chance(m: SakapussMatch, e: Event) -> SakapussMatch:
+    d = e.data
+    seat = d["seat"]
+    mine = m.parasites.get(seat, ())
+    removed = tuple(d.get("removed", ()))
+    if d["effect"] == "parasite":
+        mine = mine + (d["card"],)
+        bottom: tuple[str, ...] = ()
+    else:
+        mine = tuple(c for c in mine if c not in removed)
+        bottom = removed + (d["card"],)
+    deck = m.chance_deck[1:] + bottom
+    return rep(m, version=e.seq, chance_deck=deck, parasites=fz({**m.parasites, seat: mine}))
+
+
+@on("TimedOut")
+def _timed_out(m: SakapussMatch, e: Event) -> SakapussMatch:
+    """§2.7/K-12: one more consecutive timeout; the event that marks the seat absent says so."""
+    return rep(m, version=e.seq, seats=timed_out_seats(m.seats, e))
+
+
+@on("RoundEnded")
+def _round_ended(m: SakapussMatch, e: Event) -> SakapussMatch:
+    return _rnd(m, e, phase=SCORING, phase_seq=e.seq, phase_at=e.at, race=None, passes=fz({}),
+                end_reason=e.data["reason"], winner=e.data.get("winner"), step_deadline=None)
+
+
+@on("RoundScored")
+def _scored(m: SakapussMatch, e: Event) -> SakapussMatch:
+    d = e.data
+    totals = {int(k): v for k, v in d["totals"].items()}
+    seats = tuple(rep(s, total=totals[s.seat]) if s.seat in totals else s for s in m.seats)
+    entry = ScoreEntry(d["round"], tuple((int(k), v) for k, v in d["points"].items()),
+                       tuple(sorted(totals.items())))
+    return rep(m, version=e.seq, seats=seats, scores=m.scores + (entry,),
+               intermission_deadline=d.get("intermission_deadline"),
+               rnd=rep(m.rnd, phase=INTERMISSION, phase_seq=e.seq, phase_at=e.at))
+
+
+@on("MatchEnded")
+def _match_ended(m: SakapussMatch, e: Event) -> SakapussMatch:
+    return rep(m, version=e.seq, status="finished", end_reason=e.data["reason"],
+               standings=tuple(e.data["standings"]), intermission_deadline=None)
+
+
+@on("SeedsRevealed")
+def _seeds(m: SakapussMatch, e: Event) -> SakapussMatch:
+    return rep(m, version=e.seq, seeds_revealed=True)

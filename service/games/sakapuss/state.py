@@ -1,0 +1,108 @@
+"""Frozen state of a Sakapuss match (RULES §6): table, chance deck, parasites, current round."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from service.games.shedding.state import ScoreEntry, Seat, rep
+
+PASSING = "passing"
+SLAP_RACE = "slap_race"
+SCORING = "scoring"  # ROUND_OVER (§2.8 step 1)
+INTERMISSION = "intermission"
+LIVE = frozenset({PASSING, SLAP_RACE})
+
+__all__ = ["PASSING", "SLAP_RACE", "SCORING", "INTERMISSION", "LIVE", "Race", "SRound",
+           "SakapussMatch", "Seat", "ScoreEntry", "rep", "complete", "parasite_value"]
+
+
+def complete(hand: tuple[str, ...] | None) -> bool:
+    """§6.5.3: a hand is complete when its 4 cards are cats of one kind."""
+    return hand is not None and len(hand) == 4 and hand[0] == hand[3] and len(set(hand)) == 1
+
+
+def parasite_value(card: str) -> int:
+    """§6.8: the number printed on a parasite card ``par:<kind>:<n>:<copy>``."""
+    return int(card.split(":")[2])
+
+
+@dataclass(frozen=True)
+class Race:
+    """§6.4(4): a slap race, numbered within its round."""
+
+    id: int
+    slaps: tuple[int, ...]  # seats in arrival order; slaps[0] is the first slapper
+    first_seen_step: int
+    deadline: int
+    opened_seq: int
+    opened_at: int
+    discarded_step: int
+
+
+@dataclass(frozen=True)
+class SRound:
+    """§6.5.2: the round in progress (or just ended). Hands hold cat kinds, sorted."""
+
+    seats: tuple[int, ...]  # the seats dealt in, in seat order
+    hands: Mapping[int, tuple[str, ...]]
+    prev_hands: Mapping[int, tuple[str, ...]] | None  # H_{r-1} for the grace rule (§6.5.4)
+    resolved: int  # resolved pass steps r; the open step is r + 1
+    passes: Mapping[int, str]  # sealed submissions of the open step (server-private)
+    auto: frozenset[int]  # seats auto-passed in the open step
+    step_deadline: int | None
+    step_opened_seq: int
+    step_opened_at: int
+    step_openings: int  # how often the open step has been (re)opened, minus one
+    race: Race | None
+    races: int  # races started in this round
+    voided: int  # voided races (count towards the stalemate guard, §6.7)
+    phase: str
+    phase_seq: int
+    phase_at: int
+    end_reason: str | None = None
+    winner: int | None = None
+    # per seat, server-private: (kind passed, kind received) for every resolved step of the
+    # round, oldest first; only the seat itself sees its own (private view, §7.5 belief tracking)
+    log: Mapping[int, tuple[tuple[str, str], ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def step(self) -> int:
+        return self.resolved + 1
+
+
+@dataclass(frozen=True)
+class SakapussMatch:
+    """The whole Sakapuss match; a fold of its events. Field names shared with the shedding
+    ``Match`` (id, variant, status, version, seats, options, ...) are what the app reads."""
+
+    id: str
+    variant: str
+    name: str | None
+    options: Mapping[str, Any]
+    max_players: int
+    status: str  # open | running | finished
+    version: int
+    seats: tuple[Seat, ...]
+    round_no: int
+    dealer: int | None
+    kinds: tuple[str, ...]  # cat kinds in play
+    chance_deck: tuple[str, ...]  # index 0 is the top (server-private order)
+    parasites: Mapping[int, tuple[str, ...]]  # per seat, in acquisition order (public)
+    rnd: SRound | None
+    scores: tuple[ScoreEntry, ...]
+    intermission_deadline: int | None
+    standings: tuple[Mapping[str, Any], ...]
+    match_seed: str  # server-private until SeedsRevealed
+    match_seed_commitment: str
+    shuffle_seeds: tuple[tuple[int, str], ...]
+    end_reason: str | None = None
+    seeds_revealed: bool = False
+    created_at: int = 0
+    replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over (K-15)
+
+    def active_seats(self) -> tuple[int, ...]:
+        return tuple(s.seat for s in self.seats if s.state == "active")
+
+    def parasite_total(self, seat: int) -> int:
+        return sum(parasite_value(c) for c in self.parasites.get(seat, ()))

@@ -1,0 +1,193 @@
+"""§2.4 Sakapuss projection: public view, a seat's own part, bot input, follow-ups (§7.1, §7.5)."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+from statistics import NormalDist
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from service.games.shedding.views import Due, SeatView
+from service.games.shedding.timeouts import autopiloted
+from service.games.shedding.views import absence_work
+from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
+from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete
+
+
+def legal_actions(m: SakapussMatch | None, seat: int, now: int) -> list[dict[str, Any]]:
+    """Every action the seat may POST now: its sealed pass (one per kind held) and a slap."""
+    if m is None or m.status != "running":
+        return []
+    rnd = m.rnd
+    if rnd is None or rnd.phase not in LIVE or seat not in rnd.seats or m.seats[seat].state != "active":
+        return []
+    r = rnd.resolved
+    if rnd.phase == SLAP_RACE:
+        race = rnd.race
+        return [] if seat in race.slaps or now > race.deadline else [{"type": "slap", "seen_step": r}]
+    out: list[dict[str, Any]] = []
+    if seat not in rnd.passes:
+        step = rnd.step
+        out = [{"type": "pass_card", "kind": k, "step": step} for k in sorted(set(rnd.hands[seat]))]
+    slap = {"type": "slap", "seen_step": r}
+    if r > 0 or m.options["allow_slap_before_first_pass"]:
+        out.append(slap)
+    return out
+
+
+def _cards(hand: tuple[str, ...]) -> list[str]:
+    return [f"cat:{k}" for k in hand]
+
+
+def _seats(m: SakapussMatch) -> list[dict[str, Any]]:
+    rnd = m.rnd
+    live = rnd is not None and m.status == "running" and rnd.phase in LIVE
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
+             "state": "absent" if s.absent and s.state == "active" else s.state,
+             "timeouts": s.timeouts, "removal_deadline": s.removal_deadline if s.absent else None,
+             "hand_count": len(rnd.hands.get(s.seat, ())) if live else 0,
+             "score": m.parasite_total(s.seat) if m.rnd is not None else s.total,
+             "parasites": list(m.parasites.get(s.seat, ()))} for s in m.seats]
+
+
+def _table(m: SakapussMatch) -> dict[str, Any] | None:
+    rnd = m.rnd
+    if rnd is None:
+        return None
+    race = None
+    if rnd.phase == SLAP_RACE and rnd.race is not None:
+        race = {"id": rnd.race.id, "slaps": list(rnd.race.slaps), "deadline": rnd.race.deadline,
+                "discarded_step": rnd.race.discarded_step}
+    live = rnd.phase in LIVE
+    return {
+        "kinds": list(m.kinds), "dealer": m.dealer,
+        "direction": 1 if m.options["pass_direction"] == "left" else -1,
+        "step": rnd.step if live else None, "resolved_steps": rnd.resolved,
+        "step_deadline": rnd.step_deadline if rnd.phase == PASSING else None,
+        "passed": sorted(rnd.passes) if rnd.phase == PASSING else [],
+        "race": race, "races": rnd.races, "voided_races": rnd.voided,
+        "parasites": {str(s): list(c) for s, c in m.parasites.items()},
+        "parasite_totals": {str(s): m.parasite_total(s) for s in m.parasites},
+        "chance_deck_count": len(m.chance_deck),
+        "round_end": {"reason": rnd.end_reason, "winner": rnd.winner} if rnd.end_reason else None,
+    }
+
+
+def public_view(m: SakapussMatch, now: int) -> dict[str, Any]:
+    """API.md GET /v1/games/{id} for Sakapuss: what every viewer may see (§2.4)."""
+    rnd = m.rnd
+    running = m.status == "running"
+    phase = rnd.phase if running and rnd is not None else None
+    if phase == "deal":
+        phase = PASSING
+    turn = None
+    if phase == PASSING:
+        turn = {"seat": None, "deadline": rnd.step_deadline, "step": rnd.step}
+    elif phase == SLAP_RACE:
+        turn = {"seat": None, "deadline": rnd.race.deadline, "race": rnd.race.id}
+    return {
+        "id": m.id, "variant": m.variant, "name": m.name, "options": _plain(m.options),
+        "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
+        "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
+        "announcements": [], "armed": None,
+        "scores": [{"round": e.round, "points": {str(s): p for s, p in e.points},
+                    "totals": {str(s): t for s, t in e.totals}} for e in m.scores],
+        "standings": [dict(x) for x in m.standings] if m.status == "finished" else None,
+        "end_reason": m.end_reason,
+        "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
+        "match_seed_commitment": m.match_seed_commitment,
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
+    """The seat token's part (`you`): own cats, own sealed pass of the open step, own pass log of
+    the round (what it passed and received at each resolved step, §7.5), legal actions."""
+    rnd = m.rnd
+    live = rnd is not None and m.status == "running" and rnd.phase in LIVE
+    hand = rnd.hands.get(seat, ()) if live else ()
+    passed = rnd.passes.get(seat) if live and rnd.phase == PASSING else None
+    log = rnd.log.get(seat, ()) if rnd is not None else ()
+    return {"seat": seat, "hand": _cards(hand), "passed_kind": passed,
+            "pass_log": [{"step": i + 1, "passed": p, "received": r} for i, (p, r) in enumerate(log)],
+            "legal_actions": legal_actions(m, seat, now)}
+
+
+def seat_view(m: SakapussMatch, seat: int, now: int) -> SeatView:
+    """A bot's input through the same projection as a human's (§7.1, DESIGN rule 3)."""
+    priv = private_view(m, seat, now)
+    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
+                    hand=tuple(priv["hand"]),
+                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]),
+                    own=MappingProxyType({"passed_kind": priv["passed_kind"],
+                                          "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])}))
+
+
+# §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and
+# the uniform range (s) to notice its own set; passing uses the same range as noticing.
+REACTION = {"easy": (1.6, 1.0, 3.0), "medium": (0.9, 0.6, 1.8), "hard": (0.55, 0.35, 1.0)}
+NOTICE = {"easy": (1.0, 3.0), "medium": (0.5, 1.2), "hard": (0.35, 0.8)}
+SIGMA = 0.35
+
+
+def _unit(key: bytes, opened_seq: int, seat: int) -> float:
+    """A deterministic u in (0, 1) from HMAC(key, opened_seq, seat)."""
+    digest = hmac.new(key, f"bot_reaction/{opened_seq}/{seat}".encode(), hashlib.sha256).digest()
+    return (int.from_bytes(digest[:8], "big") + 0.5) / 2.0 ** 64
+
+
+def bot_delay_ms(m: SakapussMatch, seat: int, opened_seq: int, race: bool) -> int:
+    """§7.5 bot reaction delay, never under ``bot_min_reaction_ms``."""
+    strength = m.seats[seat].strength or "easy"
+    # RULES §7.1(5): keyed by the secret match seed (revealed when the match ends), never by the
+    # public game id, so a spectator cannot predict when a bot passes or slaps
+    u = _unit(bytes.fromhex(m.match_seed) if m.match_seed else m.id.encode(), opened_seq, seat)
+    if race:
+        median, lo, hi = REACTION.get(strength, REACTION["easy"])
+        secs = min(hi, max(lo, median * math.exp(SIGMA * NormalDist().inv_cdf(u))))
+    else:
+        lo, hi = NOTICE.get(strength, NOTICE["easy"])
+        secs = lo + (hi - lo) * u
+    return max(int(m.options["bot_min_reaction_ms"]), int(secs * 1000))
+
+
+def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
+    """§2.6(4), §2.8, §7.1(3): scoring, the next deal, step/race timers and bot reactions."""
+    if m is None or m.status != "running" or m.rnd is None:
+        return ()
+    rnd = m.rnd
+    absent = absence_work(m) if any(s.absent for s in m.seats) else ()
+    if rnd.phase == SCORING:
+        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absent
+    if rnd.phase == INTERMISSION:
+        at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
+        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absent
+    out: list[Due] = []
+    if rnd.phase == PASSING:
+        out.append(Due("timer", pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
+        if absent and absent_missing(m):  # K-12: absent seats pass with no waiting
+            out.append(Due("timer", absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
+        waiting = [s for s in rnd.seats if s not in rnd.passes]
+        opened, at, race = rnd.step_opened_seq, rnd.step_opened_at, False
+    elif rnd.phase == SLAP_RACE:
+        out.append(Due("timer", race_key(m), rnd.race.deadline, None, rnd.race.opened_seq))
+        waiting = [s for s in rnd.seats if s not in rnd.race.slaps]
+        opened, at, race = rnd.race.opened_seq, rnd.race.opened_at, True
+    else:
+        return absent
+    for s in waiting:
+        if (m.seats[s].kind == "bot" and m.seats[s].state == "active") or autopiloted(m, s):
+            out.append(Due("bot", f"{s}-{opened}", at + bot_delay_ms(m, s, opened, race), s, opened))
+    return tuple(out) + absent
+
+
+__all__ = ["legal_actions", "public_view", "private_view", "seat_view", "pending_work",
+           "bot_delay_ms", "complete"]

@@ -1,0 +1,224 @@
+"""decide for seat actions in a shedding round (§3.4-§3.8): validation, then effects."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from service.games.shedding.actions import legal_actions
+from service.games.shedding.cards import RANK, SUIT, SUITS
+from service.games.shedding.core import (calls_suit, can_arm, draw_allowed, in_grace, next_active, pass_kind,
+                   permitted_cards)
+from service.games.kernel.model import AcceptSkip, Announce, Draw, Pass, Play, RuleViolation, TakePenalty
+from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
+                    Match)
+from service.games.shedding.tx import Tx, advance, draw_cards
+
+PHASE_ACTIONS = {
+    PLAY: ("play", "draw", "pass"),
+    RESPOND_SEVEN: ("play", "take_penalty"),
+    RESPOND_SKIP: ("play", "accept_skip"),
+    AFTER_DRAW: ("play", "pass", "draw"),
+    ACE_FOLLOWUP: ("play", "pass", "draw"),
+}
+KIND = {Play: "play", Draw: "draw", Pass: "pass", TakePenalty: "take_penalty",
+        AcceptSkip: "accept_skip", Announce: "announce"}
+
+
+def refuse(m: Match, seat: int, now: int, code: str, detail: str) -> RuleViolation:
+    """§2.6(2): a refusal carrying the caller's legal actions."""
+    return RuleViolation(code, detail, legal_actions=legal_actions(m, seat, now))
+
+
+def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
+    """§3.4: only `current` acts, in its phase, outside another seat's grace, legally."""
+    seat = cmd.seat
+    kind = KIND.get(type(cmd))
+    if kind is None:
+        raise refuse(m, seat, tx.at, "invalid_action",
+                     f"{type(cmd).__name__} is not an action of this variant")
+    if kind == "announce":
+        announce(tx, seat)
+        return
+    rnd = m.rnd
+    now = tx.at
+    if kind == "accept_skip" and not m.rules.skip_counterable:
+        raise refuse(m, seat, now, "invalid_action", "accept_skip is not an action of this variant")
+    if rnd is None or rnd.phase not in TURN_PHASES:
+        raise refuse(m, seat, now, "wrong_phase", "no turn is open")
+    if rnd.current != seat or m.seats[seat].state != "active":
+        raise refuse(m, seat, now, "not_your_turn", f"it is seat {rnd.current}'s turn")
+    if kind not in PHASE_ACTIONS[rnd.phase]:
+        raise refuse(m, seat, now, "wrong_phase", f"{kind} is not allowed in {rnd.phase}")
+    if in_grace(m, seat, now):
+        raise refuse(m, seat, now, "announce_grace", "another seat's announcement grace is running")
+    ACTIONS[kind](tx, m, cmd)
+
+
+def close_windows(tx: Tx, seat: int, flag: bool) -> None:
+    """§3.8.3: the seat's own flag first, then the automatic penalty of an unsatisfied window."""
+    rnd = tx.state.rnd
+    w = rnd.window
+    if w is None:
+        return
+    if flag and w.seat == seat and not w.satisfied and tx.state.rules.announce_mode != "auto":
+        tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "satisfied"})
+        return
+    if not w.satisfied:
+        k = tx.state.rules.announce_penalty
+        tx.emit("AnnouncementMissed", w.seat, {"seat": w.seat, "penalty": k})
+        draw_cards(tx, w.seat, k, "missed_announcement")
+
+
+def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
+    """§2.2, §3.3 and §3.5 step 3: the card is in hand, permitted now, and carries a suit if it calls."""
+    rnd = m.rnd
+    seat = cmd.seat
+    hand = rnd.hands[seat]
+    text = cmd.card
+    card = None
+    if text.__class__ is str:
+        if ":" in text:
+            if text in hand:
+                card = text
+        else:
+            for c in hand:
+                if c[:-2] == text and (card is None or c < card):
+                    card = c
+    if card is None:
+        raise refuse(m, seat, tx.at, "card_not_in_hand", f"{cmd.card!r} is not in your hand")
+    short = card[:-2]
+    for c in permitted_cards(m, seat):
+        if c[:-2] == short:
+            break
+    else:
+        raise refuse(m, seat, tx.at, "illegal_card", f"{card} cannot be played now")
+    r = m.rules
+    if RANK[card] == r.wild and calls_suit(card, len(hand) - 1, rnd, r):
+        if cmd.called_suit is None and not _window_open_unsat(m, seat):
+            raise refuse(m, seat, tx.at, "must_choose_suit", f"{card} needs called_suit")
+        if cmd.called_suit is not None and cmd.called_suit not in SUITS:
+            raise refuse(m, seat, tx.at, "invalid_suit", "called_suit must be one of C D H S")
+    return card
+
+
+def _window_open_unsat(m: Match, seat: int) -> bool:
+    w = m.rnd.window
+    return w is not None and w.seat == seat and not w.satisfied
+
+
+def _default_suit(hand: tuple[str, ...]) -> str:
+    """§3.4: the suit the rest of the hand holds most of (ties C, D, H, S)."""
+    counts = Counter(SUIT[c] for c in hand)
+    return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
+
+
+def do_play(tx: Tx, m: Match, cmd: Play) -> None:
+    """§3.5: effects of an accepted play, in order."""
+    card = _play_checks(tx, m, cmd)
+    seat = cmd.seat
+    rnd = m.rnd
+    prev_pending = rnd.pending_draw
+    if rnd.window is not None:
+        close_windows(tx, seat, cmd.announce)
+        rnd = tx.state.rnd
+    r = m.rules
+    left = len(rnd.hands[seat]) - 1
+    rank = RANK[card]
+    tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "announce": bool(cmd.announce),
+                                 "hand_size": left})
+    if rank == r.wild and calls_suit(card, left, rnd, r):
+        suit = cmd.called_suit if cmd.called_suit in SUITS else _default_suit(tx.state.rnd.hands[seat])
+        tx.emit("SuitCalled", seat, {"seat": seat, "suit": suit})
+    if left == 0:
+        go_out(tx, seat, card, prev_pending)
+        return
+    if rank == r.extra:
+        return  # §5.5.7: ACE_FOLLOWUP for the same seat
+    if rank == r.reverse:
+        tx.emit("DirectionReversed", seat, {"direction": -rnd.direction})
+    advance(tx, seat)
+
+
+def go_out(tx: Tx, seat: int, card: str, prev_pending: int) -> None:
+    """§3.9.1: going out, with the final seven and the ace_last_card_wins exception (§3.5 step 5)."""
+    m = tx.state
+    r = m.rules
+    rank = RANK[card]
+    if rank == r.extra and not r.ace_last_wins:
+        draw_cards(tx, seat, 1, "ace_last_card")
+        if tx.state.rnd.hands[seat]:
+            advance(tx, seat)
+            return
+        # [DECISION] nothing left to draw: he cannot be made to hold a card, so he goes out
+    elif rank == r.draw and r.final_seven:
+        amount = r.seven_count if r.final_seven_fixed else (
+            prev_pending + r.seven_count if r.seven_accumulate else r.seven_count)
+        victim = next_active(m, seat, m.rnd.direction)
+        if victim != seat:
+            draw_cards(tx, victim, amount, "final_seven")
+    tx.emit("RoundEnded", None, {"reason": "out", "cause": None, "winner": seat})
+
+
+def do_draw(tx: Tx, m: Match, cmd: Draw) -> None:
+    """§3.6 and §5.5.7: a turn draw of one card; ends the turn unless AFTER_DRAW applies."""
+    rnd = m.rnd
+    r = m.rules
+    seat = cmd.seat
+    if not draw_allowed(m, seat):
+        raise refuse(m, seat, tx.at, "illegal_action", "drawing is not allowed now")
+    phase = rnd.phase
+    close_windows(tx, seat, cmd.announce)
+    draw_cards(tx, seat, 1, "turn")
+    if phase == ACE_FOLLOWUP or r.play_after_draw == "none" or tx.state.rnd.phase != AFTER_DRAW:
+        advance(tx, seat)
+
+
+def do_pass(tx: Tx, m: Match, cmd: Pass) -> None:
+    """§3.6 blocked pass / §5.5.7 optional ace pass / AFTER_DRAW pass; blocked-round check."""
+    seat = cmd.seat
+    kind = pass_kind(m, seat)
+    if kind is None:
+        raise refuse(m, seat, tx.at, "illegal_action", "passing is not allowed now")
+    close_windows(tx, seat, cmd.announce)
+    blocked = kind == "blocked"
+    tx.emit("TurnPassed", seat, {"seat": seat, "turn_id": m.rnd.turn_id, "blocked": blocked})
+    if blocked and tx.state.rnd.blocked_passes >= len(tx.state.active_seats()):
+        tx.emit("RoundEnded", None, {"reason": "blocked", "cause": "stuck", "winner": None})
+        return
+    advance(tx, seat)
+
+
+def do_take_penalty(tx: Tx, m: Match, cmd: TakePenalty) -> None:
+    """§3.7 take_penalty: draw the pending sevens, lose the turn."""
+    seat = cmd.seat
+    close_windows(tx, seat, cmd.announce)
+    amount = tx.state.rnd.pending_draw
+    tx.emit("PenaltyTaken", seat, {"seat": seat, "amount": amount})
+    draw_cards(tx, seat, amount, "seven")
+    advance(tx, seat)
+
+
+def do_accept_skip(tx: Tx, m: Match, cmd: AcceptSkip) -> None:
+    """§3.7 accept_skip: clear the skip and advance."""
+    seat = cmd.seat
+    close_windows(tx, seat, cmd.announce)
+    tx.emit("SkipAccepted", seat, {"seat": seat})
+    advance(tx, seat)
+
+
+def announce(tx: Tx, seat: int) -> None:
+    """§3.8.2/§3.8.5: satisfy an open window, arm, or no effect (never a penalty)."""
+    m = tx.state
+    rnd = m.rnd
+    if m.rules.announce_mode == "flag_or_window" and rnd is not None and rnd.phase in TURN_PHASES:
+        if _window_open_unsat(m, seat):
+            tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "satisfied"})
+            return
+        if can_arm(m, seat):
+            tx.emit("AnnouncementArmed", seat, {"seat": seat})
+            return
+    tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "none"})
+
+
+ACTIONS = {"play": do_play, "draw": do_draw, "pass": do_pass, "take_penalty": do_take_penalty,
+           "accept_skip": do_accept_skip}

@@ -1,0 +1,146 @@
+"""§8.5 validation helpers: per-option type/range checks (rules 1-2 cross checks)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from service.games.shedding.cards import RANKS
+
+if TYPE_CHECKING:
+    from service.games.shedding.options import OptionSpec
+
+UNSUPPORTED: dict[str, Any] = {"announce_penalty_requires_challenge": True}
+"""Values valid in RULES §8 that this engine does not implement yet (rejected explicitly)."""
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_value(spec: "OptionSpec", v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:
+    """§8 types: None when ``v`` is a valid value of ``spec``, else a reason."""
+    t = spec.type
+    if spec.name in UNSUPPORTED and v == UNSUPPORTED[spec.name]:
+        return "not supported yet"
+    if t == "bool":
+        return None if isinstance(v, bool) else "must be a boolean"
+    if t == "int":
+        hi = spec.hi
+        if spec.name == "bot_seats" and resolved is not None:
+            hi = resolved["max_players"] - 1
+        if not _is_int(v):
+            return "must be an integer"
+        return None if spec.lo <= v <= hi else f"must be in [{spec.lo}, {hi}]"
+    if t == "float":
+        if not (isinstance(v, (int, float)) and not isinstance(v, bool)):
+            return "must be a number"
+        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}]"
+    if t == "enum":
+        return None if v in spec.values else f"must be one of {list(spec.values)}"
+    if t == "rank":
+        return None if isinstance(v, str) and v in RANKS else "must be a rank"
+    if t == "string":
+        return None if isinstance(v, str) and 0 < len(v) <= 40 else "must be a string of 1-40 chars"
+    if t == "null":
+        return None if v is None else "only null is supported"
+    if t == "int_or_null":
+        if v is None:
+            return None
+        if not _is_int(v):
+            return "must be an integer or null"
+        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}] or null"
+    if t == "ranks":
+        return _check_ranks(v)
+    if t == "points":
+        return _check_points(v, spec)
+    if t == "delays":
+        return _check_delays(v, spec)
+    return "unknown type"
+
+
+def _check_ranks(v: Any) -> str | None:
+    if not isinstance(v, list) or not v or any(not isinstance(r, str) or r not in RANKS for r in v):
+        return "must be a non-empty list of ranks"
+    return None if len(set(v)) == len(v) else "ranks must be distinct"
+
+
+def _check_points(v: Any, spec: "OptionSpec") -> str | None:
+    if not isinstance(v, dict) or set(v) != set(RANKS) & set(v) or not v:
+        return "must map ranks to integers"
+    if any(not _is_int(p) or not spec.lo <= p <= spec.hi for p in v.values()):
+        return f"every value must be an integer in [{spec.lo}, {spec.hi}]"
+    return None
+
+
+def _check_delays(v: Any, spec: "OptionSpec") -> str | None:
+    if not isinstance(v, dict):
+        return "must map strength to [min, max]"
+    for key, pair in v.items():
+        if key not in ("easy", "medium", "hard"):
+            return f"unknown strength {key!r}"
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(_is_int(x) for x in pair)
+                or not spec.lo <= pair[0] <= pair[1] <= spec.hi):
+            return f"{key}: must be [min, max] with {spec.lo} <= min <= max <= {spec.hi}"
+    return None
+
+
+EFFECTS = (("wild_rank", "jack_wild"), ("draw_rank", "seven_draw_penalty"),
+           ("skip_rank", "eight_skips"), ("reverse_rank", "nine_reverses"),
+           ("extra_card_rank", "ace_plays_again"), ("lock_rank", "queen_only_king_same_suit"))
+
+
+def cross_checks(r: Mapping[str, Any], explicit: set[str]) -> list[dict[str, Any]]:
+    """§8.5 rules 1 and 2 (and card points for every deck rank), naming the explicit options.
+
+    A conflict is always caused by an explicit value (every preset is valid); if none of the
+    options involved is explicit, the request's max_players is the one named."""
+    errors: list[dict[str, Any]] = []
+    missing = [rk for rk in r["deck_ranks"] if rk not in r["card_points"]]
+    if missing:
+        _name(errors, ("card_points", "deck_ranks"), explicit, f"no card_points for ranks {missing}")
+    deck = len(r["deck_ranks"]) * 4 * r["deck_copies"]
+    if r["max_players"] * r["hand_size"] + 4 > deck:
+        _name(errors, ("max_players", "hand_size", "deck_ranks", "deck_copies"), explicit,
+              f"rule 1: {r['max_players']} x {r['hand_size']} + 4 cards exceed the deck of {deck}")
+    seen: dict[str, list[str]] = {}
+    for rank_opt, flag in EFFECTS:
+        if r[flag]:
+            seen.setdefault(r[rank_opt], []).extend([rank_opt, flag])
+    for rank, names in seen.items():
+        if len(names) > 2:
+            _name(errors, tuple(names), explicit, f"rule 2: rank {rank} carries two enabled effects")
+    return errors
+
+
+def _name(errors: list[dict[str, Any]], involved: tuple[str, ...], explicit: set[str], detail: str) -> None:
+    named = [n for n in involved if n in explicit] or ["max_players"]
+    for name in named:
+        if not any(e["option"] == name for e in errors):
+            errors.append({"option": name, "detail": detail})
+
+
+def catalog_option(spec: "OptionSpec", default: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """GET /v1/variants: one option's type, default and accepted range.
+
+    ``range`` is ``[min, max]`` for numbers (for ``points`` and ``delays`` the bounds of each
+    value, for ``string`` of its length) and the list of accepted values otherwise."""
+    t = spec.type
+    item: dict[str, Any] = {"name": spec.name, "type": t, "default": default}
+    if t in ("int", "int_or_null", "float", "points", "delays"):
+        hi = defaults["max_players"] - 1 if spec.name == "bot_seats" else spec.hi
+        item["range"] = [spec.lo, hi]
+    elif t == "string":
+        item["range"] = [1, 40]
+    elif t == "bool":
+        item["range"] = [v for v in (False, True) if UNSUPPORTED.get(spec.name) is not v]
+    elif t == "enum":
+        item["range"] = list(spec.values)
+        item["enum"] = list(spec.values)
+    elif t in ("rank", "ranks"):
+        item["range"] = list(RANKS)
+    elif t == "null":
+        item["range"] = [None]
+    if t == "int_or_null":
+        item["nullable"] = True
+    if spec.parent:
+        item["parent"] = {"option": spec.parent[0], "value": spec.parent[1]}
+    return item

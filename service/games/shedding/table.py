@@ -1,0 +1,105 @@
+"""decide for table-level commands: create, join (§3.10), start, leave (§3.10), score, deal."""
+from __future__ import annotations
+
+from service.games.shedding.core import next_active
+from service.games.shedding.flow import deal_round, end_match, score_round
+from service.games.kernel.model import DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.shedding.options import BOT_STRENGTHS
+from service.games.shedding.state import TURN_PHASES
+from service.games.kernel.common import require_intermission, require_scoring
+from service.games.shedding.tx import Tx, shuffle, start_turn
+from service.games.shedding.state import PLAY
+
+
+def join(tx: Tx, cmd: JoinSeat) -> None:
+    """§3.10 joining: active before the start, waiting while running; game_full, joining_closed."""
+    m = tx.state
+    if cmd.creator and any(s.creator and s.state != "left" for s in m.seats):
+        raise RuleViolation("already_seated", "the owner already has a seat")
+    if m.status == "finished" or (m.status == "running" and not m.options["allow_join_between_rounds"]):
+        raise RuleViolation("joining_closed", "this match takes no new seats")
+    if sum(1 for s in m.seats if s.state in ("active", "waiting")) >= m.max_players:
+        raise RuleViolation("game_full", "the table is full")
+    if cmd.kind not in ("human", "bot"):
+        raise RuleViolation("invalid_request", "kind must be human or bot")
+    strength = None
+    if cmd.kind == "bot":
+        strength = cmd.strength or m.options["bot_strength"]
+        if strength not in BOT_STRENGTHS:
+            raise RuleViolation("invalid_option", f"unknown bot strength {strength!r}",
+                                reason="unknown_strength",
+                                errors=[{"option": "strength", "detail": "unknown_strength"}])
+    creator = bool(cmd.creator) and cmd.kind == "human" and not any(s.creator for s in m.seats)
+    seat = len(m.seats)
+    data = {"seat": seat, "name": cmd.name, "kind": cmd.kind, "strength": strength}
+    if m.status == "open":
+        tx.emit("SeatJoined", seat, {**data, "creator": creator})
+    else:
+        tx.emit("SeatWaiting", seat, data)
+
+
+def start(tx: Tx, cmd: StartMatch) -> None:
+    """§5.9: the creator starts with at least min_players seats; round 1 is dealt at once."""
+    m = tx.state
+    if m.status != "open":
+        raise RuleViolation("already_started", "the match has already started")
+    if len(m.active_seats()) < int(m.options["min_players"]):
+        raise RuleViolation("not_enough_players", "not enough seats are taken")
+    deal_round(tx, 1)
+
+
+def leave(tx: Tx, cmd: LeaveSeat) -> None:
+    """§3.10 leaving: struck; mid-round hand under the stock; pending penalty cancelled."""
+    m = tx.state
+    seat = cmd.seat
+    if not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}")
+    st = m.seats[seat].state
+    if st == "left":
+        raise RuleViolation("seat_left", f"seat {seat} has left")
+    if m.status == "finished":
+        raise RuleViolation("match_over", "the match is over")
+    data = {"seat": seat, "reason": cmd.reason}
+    if m.status == "open" or st != "active":
+        tx.emit("SeatLeft", seat, data)
+        return
+    if m.options["leaver_policy"] == "replace_with_bot":
+        bot = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
+        tx.emit("SeatLeft", seat, {**data, "replaced_by": bot})
+        return
+    rnd = m.rnd
+    mid = rnd is not None and rnd.phase in TURN_PHASES
+    hand = rnd.hands[seat] if mid and seat < len(rnd.hands) else ()
+    tx.emit("SeatLeft", seat, data, secret={"hand": list(hand)})
+    if hand:
+        shuffle(tx, "leaver_hand", hand, seat=seat)
+    _after_leave(tx, seat, mid)
+
+
+def _after_leave(tx: Tx, seat: int, mid: bool) -> None:
+    """§3.10 steps 3 and 5: a new turn if the leaver was current; abandon below 2 seats."""
+    m = tx.state
+    active = m.active_seats()
+    if len(active) < 2:
+        if mid:
+            tx.emit("RoundEnded", None, {"reason": "abandoned", "cause": None,
+                                         "winner": active[0] if active else None})
+        end_match(tx, "walkover" if active else "abandoned")
+        return
+    if mid and m.rnd.current == seat:
+        if m.rnd.turn_id >= m.rules.max_turns:  # §3.7 step 1: the leaver's turn was the last one
+            tx.emit("RoundEnded", None, {"reason": "blocked", "cause": "turn_limit", "winner": None})
+            return
+        start_turn(tx, next_active(m, seat, m.rnd.direction), PLAY)
+
+
+def score(tx: Tx, cmd: ScoreRound) -> None:
+    """§2.8 step 2: the scoring job, only while the round waits in ROUND_OVER."""
+    require_scoring(tx.state, cmd.round)
+    score_round(tx)
+
+
+def deal(tx: Tx, cmd: DealRound) -> None:
+    """§2.8 step 5: the deal job, only from INTERMISSION into the next round."""
+    require_intermission(tx.state, cmd.round)
+    deal_round(tx, cmd.round)

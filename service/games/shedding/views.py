@@ -1,0 +1,177 @@
+"""§2.4 per-viewer projection: the public view, a seat's private part, bot input, follow-ups."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from service.games.shedding.actions import legal_actions
+from service.games.shedding.cards import sort_hand
+from service.games.shedding.core import hand_of
+from service.games.shedding.inference import as_public
+from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
+from service.games.shedding.timeouts import autopiloted, turn_due, turn_key
+
+
+def _seats(m: Match) -> list[dict[str, Any]]:
+    rnd = m.rnd
+    live = rnd is not None and m.status == "running"
+    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
+             "state": "absent" if s.absent and s.state == "active" else s.state,
+             "hand_count": len(hand_of(rnd, s.seat)) if live else 0,
+             "score": s.total, "timeouts": s.timeouts,
+             "removal_deadline": s.removal_deadline if s.absent else None} for s in m.seats]
+
+
+def _table(m: Match) -> dict[str, Any] | None:
+    rnd = m.rnd
+    if rnd is None or not rnd.discard:
+        return None
+    return {"top_card": rnd.discard[-1], "called_suit": rnd.called_suit,
+            "pending_draw": rnd.pending_draw, "pending_skip": rnd.pending_skip,
+            "direction": rnd.direction, "stock_count": len(rnd.stock),
+            "discard_count": len(rnd.discard), "discard": list(rnd.discard),
+            "dealer": m.dealer, "drew_on": as_public(rnd.drew_on),
+            "played": record_items(rnd.played), "moves": [move_json(x) for x in record_items(rnd.moves)]}
+
+
+def move_json(mv: Move) -> dict[str, Any]:
+    """One entry of ``table.moves``: a public move and, for a decision, the table it was made on."""
+    out: dict[str, Any] = {"seat": mv.seat, "move": mv.kind}
+    if mv.card is not None:
+        out["card"] = mv.card
+        if mv.suit is not None:
+            out["called_suit"] = mv.suit
+    if mv.count:
+        out["count"] = mv.count
+    if mv.auto:
+        out["auto"] = True
+    b = mv.before
+    if b is not None:
+        out["before"] = {"phase": b.phase, "top_card": b.top, "called_suit": b.called_suit,
+                         "pending_draw": b.pending_draw, "pending_skip": b.pending_skip,
+                         "top_live": b.top_live, "direction": b.direction,
+                         "hand_counts": list(b.counts), "discard_count": b.discard_n,
+                         "played_count": b.played_n, "drew_on": as_public(b.drew_on)}
+    return out
+
+
+def _announcements(m: Match, now: int) -> list[dict[str, Any]]:
+    rnd = m.rnd
+    if rnd is None or rnd.window is None:
+        return []
+    w = rnd.window
+    grace = m.rules.grace_ms
+    return [{"seat": w.seat, "open": True, "satisfied": w.satisfied, "opened_at": w.opened_at,
+             "grace_until": w.opened_at + grace if grace and not w.satisfied else None,
+             "armed": rnd.armed == w.seat}]
+
+
+def public_view(m: Match, now: int) -> dict[str, Any]:
+    """API.md GET /v1/games/{id}: what every viewer may see."""
+    rnd = m.rnd
+    running = m.status == "running"
+    phase = rnd.phase if running and rnd is not None else None
+    turn = None
+    if running and rnd is not None and phase in TURN_PHASES:
+        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline}
+    return {
+        "id": m.id, "variant": m.variant, "name": m.name, "options": _options(m),
+        "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
+        "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
+        "announcements": _announcements(m, now) if running else [],
+        "armed": rnd.armed if running and rnd is not None else None,
+        "scores": [{"round": e.round, "points": {str(s): p for s, p in e.points},
+                    "totals": {str(s): t for s, t in e.totals}} for e in m.scores],
+        "standings": [dict(x) for x in m.standings] if m.status == "finished" else None,
+        "end_reason": m.end_reason,
+        "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
+        "match_seed_commitment": m.match_seed_commitment,
+    }
+
+
+def _options(m: Match) -> Mapping[str, Any]:
+    """The resolved options as plain JSON data: built once per match (MatchCreated), shared by
+    every view of it. Treat it as read-only."""
+    plain = m.plain_options
+    return plain if plain is not None else _plain(m.options)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def private_view(m: Match, seat: int, now: int) -> dict[str, Any]:
+    """The seat token's extra part (`you`): own hand and legal actions."""
+    rnd = m.rnd
+    hand = hand_of(rnd, seat) if rnd is not None and m.status == "running" else ()
+    return {"seat": seat, "hand": sort_hand(hand), "legal_actions": legal_actions(m, seat, now)}
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The only input of a bot (§7.1): the public view, its own hand, its legal actions."""
+
+    seat: int
+    now: int
+    public: Mapping[str, Any]
+    hand: tuple[str, ...]
+    legal_actions: tuple[Mapping[str, Any], ...]
+    own: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The rest of the seat's private view (Sakapuss: ``passed_kind``, ``pass_log``)."""
+
+
+def seat_view(m: Match, seat: int, now: int) -> SeatView:
+    """Build a bot's view through the same projection as a human's (DESIGN rule 3)."""
+    priv = private_view(m, seat, now)
+    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
+                    hand=tuple(priv["hand"]),
+                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
+
+
+@dataclass(frozen=True)
+class Due:
+    """A follow-up the state calls for: a bot move, scoring, or the next deal."""
+
+    kind: str  # bot | score | deal | timer
+    key: str
+    due_at: int
+    seat: int | None
+    opened_seq: int
+
+
+def absence_work(m: Any) -> tuple[Due, ...]:
+    """§2.7: the removal timer of every open absence (all games, in every phase of the match)."""
+    return tuple(Due("timer", f"absent-{s.seat}-{s.absences}", s.removal_deadline or 0, s.seat, 0)
+                 for s in m.seats if s.absent and s.state == "active")
+
+
+def pending_work(m: Match | None) -> tuple[Due, ...]:
+    """§2.8, §2.7 and §7.1(3): what the dispatcher should schedule for the current state."""
+    if m is None or m.status != "running" or m.rnd is None:
+        return ()
+    rnd = m.rnd
+    if rnd.phase == SCORING:
+        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
+    if rnd.phase == INTERMISSION:
+        at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
+        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absence_work(m)
+    if rnd.phase not in TURN_PHASES:
+        return absence_work(m)
+    seat = rnd.current
+    out: list[Due] = []
+    st = m.seats[seat]
+    if st.state == "active" and (st.kind == "bot" or autopiloted(m, seat)):
+        due = rnd.phase_at
+        w = rnd.window
+        if w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms:
+            due = max(due, w.opened_at + m.rules.grace_ms)
+        out.append(Due("bot", f"{seat}-{rnd.phase_seq}", due, seat, rnd.phase_seq))
+    timer = turn_due(m)
+    if timer is not None:
+        out.append(Due("timer", turn_key(m), timer, seat, rnd.turn_seq))
+    return tuple(out) + absence_work(m) if any(s.absent for s in m.seats) else tuple(out)
