@@ -3,7 +3,7 @@
 One playout is one whole match (create, seats, deal, every move, scoring, next deals, match end).
 ``meow <preset>`` drives the event engine through its public API exactly as the application
 does: for every move the seat's ``legal_actions``, one uniformly random closing action,
-``decide``, and the fold of the returned events with ``evolve``. ``meow-sim <preset>`` plays the
+``engine.outcome`` (decide, which hands back the events and the state they fold to). ``meow-sim <preset>`` plays the
 same matches with the same policy in the playout core (``service/games/<game>/playout.py``: mutable state, no
 events; what the hard bots' rollouts use), which tests/unit/sim checks move for move against
 the event engine. The same run measures RLCard's UNO (``rlcard.make('uno')``,
@@ -21,12 +21,13 @@ import random
 import time
 from typing import Any, Callable
 
-from service.games.engine import decide, evolve, legal_actions, pending_work
-from service.games.kernel.model import (AcceptSkip, Announce, Context, CreateMatch, DealRound, Draw, FireTimer, JoinSeat, Pass,
-                                 PassCard, Play, Slap,
-                                 ScoreRound, StartMatch, TakePenalty)
-from service.games.shedding.options import PRESETS, resolve_options
-from service.games.kernel.common import RULES_VERSION
+from service.games.engine import legal_actions, outcome, pending_work
+from service.games.kernel.model import Context, CreateMatch, DealRound, FireTimer, JoinSeat, ScoreRound, StartMatch
+from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.shedding.options import PRESETS
+from service.games.registry import resolve_options
+from service.games.kernel.table import RULES_VERSION
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
 LIMITED = {"penalty_limit": 50}  # short matches: several rounds each, like a quick table
@@ -61,8 +62,7 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
     def run(cmd: Any, now: int) -> None:
         nonlocal state, k
         k += 1
-        for ev in decide(state, cmd, Context(now, POOL[k % len(POOL)])):
-            state = evolve(state, ev)
+        state = outcome(state, cmd, Context(now, POOL[k % len(POOL)])).state
 
     run(CreateMatch(f"b{n}", preset, opts, 5, rules_version=RULES_VERSION), now)
     for i in range(players):
@@ -92,8 +92,7 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
                 continue
             closing = acts
         a = closing[int(rng.random() * len(closing))]
-        for ev in decide(state, _command(seat, a), ctx):
-            state = evolve(state, ev)
+        state = outcome(state, _command(seat, a), ctx).state
         moves += 1
     return moves
 
@@ -107,8 +106,7 @@ def sakapuss_playout(rng: random.Random, players: int, n: int) -> int:
     def run(cmd: Any) -> None:
         nonlocal state, k
         k += 1
-        for ev in decide(state, cmd, Context(now, POOL[k % len(POOL)])):
-            state = evolve(state, ev)
+        state = outcome(state, cmd, Context(now, POOL[k % len(POOL)])).state
 
     run(CreateMatch(f"s{n}", "sakapuss", opts, 5))
     for i in range(players):
@@ -252,7 +250,7 @@ def main() -> None:
         rate = moves / secs
         ratio = f"{rate / uno_rate:.2f}" if uno_rate else "-"
         print(f"{name:<28}{rate:>12,.0f}{games / secs:>12,.1f}{ratio:>8}{moves:>10}{secs:>8.1f}")
-    print("moves = seat actions (legal_actions + decide + evolve for meow; legal + step for meow-sim;"
+    print("moves = seat actions (legal_actions + decide with its fold for meow; legal + step for meow-sim;"
           " env.step for UNO; apply_action of a player for OpenSpiel); times are process CPU seconds")
 
 

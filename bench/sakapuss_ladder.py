@@ -22,8 +22,9 @@ from typing import Any, Callable
 
 from bench.tournament import wilson
 from service.games.engine import decide, evolve, seat_view
-from service.games.kernel.model import Context, CreateMatch, JoinSeat, PassCard, StartMatch
-from service.games.shedding.options import resolve_options
+from service.games.kernel.model import Context, CreateMatch, JoinSeat, StartMatch
+from service.games.sakapuss.commands import PassCard
+from service.games.registry import resolve_options
 from service.games.sakapuss.state import complete
 
 T0 = 1_700_000_000_000

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from service.games.engine import decide, evolve, seat_view
-from service.games.kernel.model import (SEAT_ACTIONS, Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds,
-                                 ScoreRound, StartMatch)
-from service.games.shedding.options import resolve_options
-from service.games.kernel.common import RULES_VERSION
+from service.games.kernel.model import Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds, ScoreRound, StartMatch
+from service.games.registry import SEAT_ACTIONS
+from service.games.registry import resolve_options
+from service.games.kernel.table import RULES_VERSION
 
 T0 = 1_700_000_000_000
 Policy = Callable[..., dict[str, Any]]

@@ -15,7 +15,7 @@ from service.api.client import guard_stream_socket, watch_peer
 from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
                               service, settings, stream_slots)
 from service.app.auth import SPECTATOR, Caller
-from service.games.shedding.options import variants_catalog
+from service.games.registry import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
 ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)

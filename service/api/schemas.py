@@ -6,19 +6,15 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-SUITS = ("C", "D", "H", "S")
-ACTION_TYPES = ("play", "draw", "pass", "take_penalty", "accept_skip", "announce", "pass_card", "slap")
-FIELDS_BY_TYPE = {
-    "play": {"card", "called_suit", "announce"},
-    "draw": {"announce"},
-    "pass": {"announce"},
-    "take_penalty": {"announce"},
-    "accept_skip": {"announce"},
-    "announce": set(),
-    "pass_card": {"kind", "step"},
-    "slap": {"seen_step"},
-}
-REQUIRED_BY_TYPE = {"play": {"card"}, "pass_card": {"kind", "step"}, "slap": {"seen_step"}}
+from service.games import registry
+
+# Every game contributes its actions, their fields and its card ids (service/games/registry.py).
+SUITS = tuple(dict.fromkeys(s for g in registry.GAMES for s in g.suits))
+ACTION_TYPES = tuple(registry.ACTIONS)
+FIELDS_BY_TYPE = {name: set(a.fields) for name, a in registry.ACTIONS.items()}
+REQUIRED_BY_TYPE = {name: set(a.required) for name, a in registry.ACTIONS.items() if a.required}
+_CARDS = [g.card_pattern for g in registry.GAMES if g.card_pattern]
+CARD = f"^{_CARDS[0]}$" if len(_CARDS) == 1 else "^(" + "|".join(f"(?:{c})" for c in _CARDS) + ")$"
 MAX_SEQ = 2**53  # JSON-safe; no game gets near it
 
 
@@ -85,7 +81,7 @@ class TakeSeat(Strict):
 
 class Action(Strict):
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
-    card = fields.String(validate=validate.Regexp(r"^(10|[2-9JQKA])[CDHS](:[0-9])?$"), metadata={"example": "JH:0"})
+    card = fields.String(validate=validate.Regexp(CARD), metadata={"example": "JH:0"})
     called_suit = fields.String(validate=validate.OneOf(SUITS), allow_none=True)
     announce = StrictBoolean()
     kind = fields.String(validate=validate.Length(1, 20))

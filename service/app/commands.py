@@ -4,14 +4,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
+from service.games import registry
 from service.games.kernel import model
 
 # Stored command names come from this registry, never from import paths.
+# The kernel's table commands and every game's seat commands (each game lists its own).
 COMMANDS: dict[str, type] = {
     cls.__name__: cls
-    for cls in vars(model).values()
+    for cls in (*vars(model).values(), *registry.COMMANDS)
     if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls not in (model.Event, model.Context)
 }
+assert len(set(COMMANDS.values())) == len(COMMANDS), "two commands share a recorded name"
 
 
 def to_record(cmd: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import hmac
 from typing import Any
 
 from service.eventstore.contract import FollowUp
-from service.games import engine
+from service.games import engine, registry
 
 
 def job_id(game_id: str, due: Any) -> str:
@@ -32,11 +32,12 @@ def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
 
 
 def search_budget_ms(state: Any, seat: int, max_budget_ms: int) -> int:
-    """The time a bot in ``seat`` searches before it answers: a hard shedding bot's
-    ``hard_bot_budget_ms`` under the operator's cap; 0 for the bots that answer at once."""
+    """The time a bot in ``seat`` searches before it answers: a searching strength's (its game
+    says which) ``hard_bot_budget_ms`` under the operator's cap; 0 for the bots that answer at once."""
     found = next((s for s in state.seats if s.seat == seat), None)
     budget = state.options.get("hard_bot_budget_ms")
-    if found is None or found.strength != "hard" or budget is None or getattr(found, "absent", False):
+    if (found is None or found.strength not in registry.of(state).searching or budget is None
+            or getattr(found, "absent", False)):
         return 0
     return max(1, min(int(budget), max_budget_ms))
 

@@ -20,24 +20,10 @@ from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, encode_batch
 from service.eventstore.contract import AppendRequest, EventStore, FollowUp, IdemWrite, Listing
 from service.games import engine
-from service.games.kernel.common import RULES_VERSION
-from service.games.kernel.model import (
-    RACE_TOLERANT,
-    SEAT_ACTIONS,
-    Autopilot,
-    Context,
-    CreateMatch,
-    DealRound,
-    FireTimer,
-    Event,
-    JoinSeat,
-    LeaveSeat,
-    NeedMoreSeeds,
-    RuleViolation,
-    ScoreRound,
-    StartMatch,
-)
-from service.games.shedding.options import preset_defaults, resolve_options
+from service.games.kernel.table import RULES_VERSION
+from service.games.kernel.model import Autopilot, Context, CreateMatch, DealRound, FireTimer, Event, JoinSeat, LeaveSeat, NeedMoreSeeds, RuleViolation, ScoreRound, StartMatch
+from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
+from service.games import registry
 from service import metrics
 from service.settings import Settings
 
@@ -447,10 +433,7 @@ class GameService:
                 raise pre.error(version)
             now = self.clock()
             cmd = build(state)
-            events = self._decide(state, cmd, now)
-            after = state
-            for event in events:
-                after = engine.evolve(after, event)
+            events, after = self._decide(state, cmd, now)
             out_extra = dict(extra or {})
             if extra_from:
                 out_extra.update(extra_from(events))
@@ -464,7 +447,7 @@ class GameService:
             if tokens_from:
                 all_tokens.update(tokens_from(events))
             cmd_record = commands.to_record(cmd)
-            payloads = encode_batch(events, head, cmd_record)
+            payloads = encode_batch(events, head, cmd_record, registry.of(after).name)
             followups = fu.new_followups(game_id, state, after, self.settings.max_bot_budget_ms)
             if new_game:  # a table nobody starts goes away with all its keys (no sweeper)
                 followups.append(fu.expiry(game_id, after.created_at + self.settings.open_game_ttl_s * 1000))
@@ -489,11 +472,11 @@ class GameService:
                 raise pre.error(result.version)
         raise AppError("version_conflict", "the game kept changing; try again", version=self.store.version(game_id))
 
-    def _decide(self, state: Any, cmd: Any, now: int) -> tuple[Event, ...]:
+    def _decide(self, state: Any, cmd: Any, now: int) -> engine.Decided:
         seeds = 4
         while True:
             try:
-                return engine.decide(state, cmd, Context(now, tuple(secrets.token_bytes(32) for _ in range(seeds))))
+                return engine.outcome(state, cmd, Context(now, tuple(secrets.token_bytes(32) for _ in range(seeds))))
             except NeedMoreSeeds as more:
                 seeds = max(more.needed, seeds * 4)
             except RuleViolation as rv:
@@ -554,9 +537,10 @@ def _require_seat(caller: Caller) -> None:
 
 def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> tuple[dict[str, Any], list]:
     try:
+        game = registry.for_variant(variant)
         if max_players is None:
-            max_players = options.get("max_players", preset_defaults(variant)["max_players"])
-        return resolve_options(variant, options, max_players)
+            max_players = options.get("max_players", game.preset_defaults(variant)["max_players"])
+        return game.resolve_options(variant, options, max_players)
     except RuleViolation as rv:
         raise AppError(rv.code, rv.detail, **rv.extra) from rv
 

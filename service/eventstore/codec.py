@@ -1,4 +1,4 @@
-"""Event <-> bytes. Stored type names come from the explicit registry, never import paths.
+"""Event <-> bytes. Stored type names come from the games' registries, never import paths.
 
 Stored form (one stream entry field ``e``): orjson of
 ``{"t": type, "v": schema_version, "at": ms, "r": round, "s": seat|null, "d": public,
@@ -16,8 +16,10 @@ from service.eventstore import chain
 from service.games.kernel.model import EMPTY, Event
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-# (type, stored schema version) -> function lifting the stored dict one version up.
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+# (game, type, stored schema version) -> function lifting the stored dict one version up. Each game
+# contributes its own (Game.upcasters); the game of a stream is named by its MatchCreated.
+UPCASTERS: dict[tuple[str, str, int], Upcaster] = {}
+_TABLES: dict[str, Any] = {}
 
 
 class CorruptEvent(Exception):
@@ -41,15 +43,40 @@ def to_json(value: Any) -> bytes:
     return orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS)
 
 
-def _schema_versions() -> Mapping[str, int]:
-    from service.games.kernel.events import EVENT_TYPES
+def _registry() -> Any:
+    from service.games import registry  # the games import this package's Event: load them late
 
-    return EVENT_TYPES
+    if not _TABLES:
+        agreed: dict[str, int] = {}
+        clashing: set[str] = set()
+        for g in registry.GAMES:
+            for name, v in g.event_types.items():
+                if agreed.setdefault(name, v) != v:
+                    clashing.add(name)
+        _TABLES["agreed"] = {k: v for k, v in agreed.items() if k not in clashing}
+        for key, fn in registry.upcasters().items():
+            UPCASTERS.setdefault(key, fn)
+    return registry
 
 
-def body_of(event: Event, command: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The stored body of an event (without its chain hash)."""
-    versions = _schema_versions()
+def _schema_versions(game: str | None = None) -> Mapping[str, int]:
+    """A game's table, or (no game named) the types whose version every game agrees on."""
+    reg = _registry()
+    return reg.event_versions(game) if game is not None else _TABLES["agreed"]
+
+
+def game_of_created(raw: bytes) -> str | None:
+    """The game (registry name) a stored MatchCreated names; None for anything else."""
+    try:
+        body = orjson.loads(raw)
+        return _registry().for_variant(body["d"]["variant"]).name if body.get("t") == "MatchCreated" else None
+    except Exception:  # noqa: BLE001 - an unreadable first event: nothing to upcast with
+        return None
+
+
+def body_of(event: Event, command: Mapping[str, Any] | None = None, game: str | None = None) -> dict[str, Any]:
+    """The stored body of an event (without its chain hash), at its game's schema version."""
+    versions = _schema_versions(game)
     if event.type not in versions:
         raise ValueError(f"unregistered event type {event.type!r}")
     body: dict[str, Any] = {
@@ -74,11 +101,12 @@ def encode(event: Event) -> bytes:
     return to_json(body_of(event))
 
 
-def encode_batch(events: Sequence[Event], prev_hash: str | None, command: Mapping[str, Any] | None) -> list[bytes]:
+def encode_batch(events: Sequence[Event], prev_hash: str | None, command: Mapping[str, Any] | None,
+                 game: str | None = None) -> list[bytes]:
     """The events of one command, each carrying its chain hash ``h``; the first carries the command ``c``."""
     out: list[bytes] = []
     for i, event in enumerate(events):
-        body = body_of(event, command if i == 0 else None)
+        body = body_of(event, command if i == 0 else None, game)
         if event.to_seat or event.secret:
             # a random nonce keeps a visible chain hash from confirming a guess of a hidden card
             body["n"] = secrets.token_hex(16)
@@ -100,25 +128,34 @@ class Stored:
     command: Mapping[str, Any] | None
 
 
-def decode_stored(seq: int, raw: bytes) -> Stored:
+GameOf = Callable[[], "str | None"]
+"""Names the game of the stream being read (read lazily: only an old schema version needs it)."""
+
+
+def decode_stored(seq: int, raw: bytes, game_of: GameOf | None = None) -> Stored:
     try:
         body = orjson.loads(raw)
     except Exception as exc:  # noqa: BLE001
         raise CorruptEvent(seq, f"{type(exc).__name__}: {exc}") from exc
-    event = decode(seq, raw)
+    event = decode(seq, raw, game_of)
     if not isinstance(body, dict):
         raise CorruptEvent(seq, "not an object")
     return Stored(event, body, body.get("h"), body.get("c"))
 
 
-def decode(seq: int, raw: bytes) -> Event:
-    """Parse and upcast one stored event; raise CorruptEvent if it cannot be read."""
+def decode(seq: int, raw: bytes, game_of: GameOf | None = None) -> Event:
+    """Parse and upcast one stored event with its game's upcasters; raise CorruptEvent if it
+    cannot be read. A body at the version every game agrees on needs no game (the common case)."""
     try:
         body = orjson.loads(raw)
-        versions = _schema_versions()
-        current = versions[body["t"]]
-        while body["v"] < current:
-            body = UPCASTERS[(body["t"], body["v"])](body)
+        name = body["t"]
+        if body["v"] != _schema_versions().get(name):
+            game = game_of() if game_of is not None else None
+            if game is None:
+                raise CorruptEvent(seq, f"{name} v{body['v']}: no game named to upcast it")
+            current = _schema_versions(game)[name]
+            while body["v"] < current:
+                body = UPCASTERS[(game, name, body["v"])](body)
         to_seat = body.get("p")
         return Event(
             seq=seq,

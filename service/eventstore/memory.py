@@ -4,10 +4,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
+from typing import Callable
 
 import orjson
 
-from service.eventstore.codec import Stored, decode, decode_stored, to_json
+from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
 from service.games.kernel.model import Event
 
@@ -68,14 +69,25 @@ class MemoryEventStore:
     def read(self, game_id: str, after: int = 0) -> list[Event]:
         with self._lock:
             rows = list(self._streams.get(game_id, ())[after:])
-        return [decode(after + i + 1, raw) for i, raw in enumerate(rows)]
+        game_of = self._game_of(game_id)
+        return [decode(after + i + 1, raw, game_of) for i, raw in enumerate(rows)]
 
     def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]:
         with self._lock:
             rows = list(self._streams.get(game_id, ())[after:])
         if count is not None:
             rows = rows[:count]
-        return [decode_stored(after + i + 1, raw) for i, raw in enumerate(rows)]
+        game_of = self._game_of(game_id)
+        return [decode_stored(after + i + 1, raw, game_of) for i, raw in enumerate(rows)]
+
+    def _game_of(self, game_id: str) -> Callable[[], str | None]:
+        """The stream's game, read from its MatchCreated only if an old schema version needs it."""
+        def game_of() -> str | None:
+            with self._lock:
+                stream = self._streams.get(game_id)
+                first = stream[0] if stream else None
+            return game_of_created(first) if first is not None else None
+        return game_of
 
     def version(self, game_id: str) -> int:
         with self._lock:

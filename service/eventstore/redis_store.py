@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
-from service.eventstore.codec import Stored, decode, decode_stored, to_json
+from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.contract import (
     SHARDS,
     AppendRequest,
@@ -79,11 +79,20 @@ class RedisEventStore:
     # ------------------------------------------------------------------ reads
     def read(self, game_id: str, after: int = 0) -> list[Event]:
         rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1))
-        return [decode(_seq(rid), fields.get(b"e", b"")) for rid, fields in rows]
+        game_of = self._game_of(game_id)
+        return [decode(_seq(rid), fields.get(b"e", b""), game_of) for rid, fields in rows]
 
     def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]:
         rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1), count=count)
-        return [decode_stored(_seq(rid), fields.get(b"e", b"")) for rid, fields in rows]
+        game_of = self._game_of(game_id)
+        return [decode_stored(_seq(rid), fields.get(b"e", b""), game_of) for rid, fields in rows]
+
+    def _game_of(self, game_id: str) -> Callable[[], str | None]:
+        """The stream's game, read from its MatchCreated only if an old schema version needs it."""
+        def game_of() -> str | None:
+            first = self.r.xrange(self.keys.stream(game_id), count=1)
+            return game_of_created(first[0][1].get(b"e", b"")) if first else None
+        return game_of
 
     def version(self, game_id: str) -> int:
         last = self.r.xrevrange(self.keys.stream(game_id), count=1)

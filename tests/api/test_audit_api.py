@@ -105,14 +105,46 @@ def test_a_poison_event_fails_only_its_game(table: Table) -> None:
 
 
 def test_an_old_schema_version_is_upcast_on_read(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stored TurnPassed of (pretend) version 0 named its seat 'who'; the upcaster renames it."""
+    """A stored TurnPassed of (pretend) version 0 named its seat 'who'; the shedding games' upcaster
+    renames it. Upcasters are keyed by (game, type, version): another game's never applies."""
     from service.games.kernel.model import Event
 
-    monkeypatch.setitem(codec.UPCASTERS, ("TurnPassed", 0), lambda b: {**b, "v": 1, "d": {
+    codec._registry()  # the games' own upcasters are loaded first; the test adds one
+    monkeypatch.setitem(codec.UPCASTERS, ("shedding", "TurnPassed", 0), lambda b: {**b, "v": 1, "d": {
         **{k: v for k, v in b["d"].items() if k != "who"}, "seat": b["d"]["who"]}})
+    monkeypatch.setitem(codec.UPCASTERS, ("sakapuss", "CardsDealt", 0), lambda b: {**b, "v": 1, "d": {"upcast": True}})
     raw = codec.to_json({"t": "TurnPassed", "v": 0, "at": 1, "r": 1, "s": 2, "d": {"who": 2, "turn_id": 4, "blocked": False}})
-    event = codec.decode(7, raw)
+    event = codec.decode(7, raw, lambda: "shedding")
     assert event == Event(7, "TurnPassed", 1, 1, 2, {"seat": 2, "turn_id": 4, "blocked": False})
+    dealt = codec.to_json({"t": "CardsDealt", "v": 0, "at": 1, "r": 1, "s": None, "d": {"hand_sizes": {}}})
+    assert codec.decode(3, dealt, lambda: "sakapuss").data == {"upcast": True}
+    with pytest.raises(codec.CorruptEvent):  # the shedding games have no CardsDealt v0 upcaster
+        codec.decode(3, dealt, lambda: "shedding")
+    with pytest.raises(codec.CorruptEvent):  # an old version with no game to name its upcaster
+        codec.decode(7, raw)
+
+
+def test_a_stores_reads_upcast_with_the_streams_own_game(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading through the store names the game from the stream's MatchCreated."""
+    gid, _owner = _finished(table)
+    store = table.service.store
+    codec._registry()
+    seen: list[str] = []
+
+    def lift(b):
+        seen.append(b["t"])
+        return {**b, "v": 1}
+
+    monkeypatch.setitem(codec.UPCASTERS, ("shedding", "TurnStarted", 0), lift)
+    raws = store._streams[gid]
+    i = next(i for i, raw in enumerate(raws) if b'"TurnStarted"' in raw)
+    original = raws[i]
+    raws[i] = original.replace(b'"v":1', b'"v":0', 1)
+    try:
+        events = store.read(gid)
+    finally:
+        raws[i] = original
+    assert seen == ["TurnStarted"] and events[i].type == "TurnStarted"
 
 
 def test_server_sent_events_stream_and_resume(table: Table) -> None:

@@ -1,15 +1,28 @@
-"""Event type registry (DESIGN rule 4): wire names and their schema versions (RULES §2.9)."""
+"""Event types and their schema versions (DESIGN rule 4, RULES §2.9), per game.
+
+Wire names stay as they are: both games write ``CardsDealt``, ``RoundStarted`` and
+``RoundEnded``, with different payloads, so a schema version and an upcaster belong to a
+(game, type, version), never to a type alone. The table events every game writes are listed once
+here; each game adds its own (its package's ``EVENT_TYPES``).
+"""
 from __future__ import annotations
 
-EVENT_TYPES: dict[str, int] = {
-    "MatchCreated": 1, "SeatJoined": 1, "SeatWaiting": 1, "SeatActivated": 1, "SeatLeft": 1,
-    "RoundStarted": 1, "ShuffleCommitted": 1, "CardsDealt": 1, "RoundEnded": 1,
-    "HandsRevealed": 1, "RoundScored": 1, "SeatEliminated": 1, "MatchEnded": 1,
-    "SeedsRevealed": 1, "TimedOut": 1,
-    "StarterTurned": 1, "StarterCovered": 1, "TurnStarted": 1, "CardPlayed": 1, "SuitCalled": 1,
-    "CardDrawn": 1, "StockReshuffled": 1, "DrawShortfall": 1, "PenaltyTaken": 1,
-    "SkipAccepted": 1, "TurnSkipped": 1, "DirectionReversed": 1, "TurnPassed": 1,
-    "AnnouncementMade": 1, "AnnouncementArmed": 1, "AnnouncementMissed": 1, "ChallengeMade": 1,
-    "PassSubmitted": 1, "PassesResolved": 1, "SlapMade": 1, "RaceResolved": 1,
-    "ChanceCardDrawn": 1, "ChanceDeckEmpty": 1,
+from typing import Any, Callable, Mapping
+
+TABLE_EVENTS: Mapping[str, int] = {
+    "MatchCreated": 1, "SeatJoined": 1, "SeatLeft": 1, "RoundStarted": 1, "ShuffleCommitted": 1,
+    "CardsDealt": 1, "RoundEnded": 1, "RoundScored": 1, "MatchEnded": 1, "SeedsRevealed": 1,
+    "TimedOut": 1,
 }
+"""Written by every game (their payloads may still differ by game)."""
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""Rewrites one stored body of (game, type, version v) into version v + 1."""
+
+
+def with_table_events(own: Mapping[str, int]) -> dict[str, int]:
+    """A game's full table: the table events plus its own (a clash is a bug)."""
+    clash = set(TABLE_EVENTS) & set(own)
+    if clash:
+        raise ValueError(f"event types listed twice: {sorted(clash)}")
+    return {**TABLE_EVENTS, **own}

@@ -6,23 +6,19 @@ chance-deck order from ``secret``: the server folds the full events; views redac
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
-from service.games.shedding.evolve import present, timed_out_seats
-from service.games.shedding.state import rep_round
+from service.games.kernel.absence import present
+from service.games.kernel.fold import Fold, table_handlers
+from service.games.kernel.state import rep_round, rep_version
 from service.games.kernel.model import Event
 from service.games.sakapuss.state import (INTERMISSION, PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, ScoreEntry,
                     Seat, SRound, rep)
 
-Handler = Callable[[Any, Event], SakapussMatch]
-HANDLERS: dict[str, Handler] = {}
-
-
-def on(name: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        HANDLERS[name] = fn
-        return fn
-    return deco
+FOLD = Fold()
+HANDLERS = FOLD.handlers
+on = FOLD.on
+table_handlers(FOLD)  # SeatJoined, TimedOut, MatchEnded, SeedsRevealed: as every game folds them
 
 
 def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -33,15 +29,12 @@ def evolve(state: SakapussMatch | None, event: Event) -> SakapussMatch:
     """Apply one event; unknown types only bump the version."""
     fn = HANDLERS.get(event.type)
     if fn is None:
-        return rep(state, version=event.seq)  # type: ignore[arg-type]
+        return rep_version(state, event.seq)  # type: ignore[arg-type]
     return fn(state, event)
 
 
 def replay(events: Iterable[Event]) -> SakapussMatch | None:
-    state: SakapussMatch | None = None
-    for e in events:
-        state = evolve(state, e)
-    return state
+    return FOLD.replay(events)
 
 
 def _rnd(m: SakapussMatch, e: Event, **kw: Any) -> SakapussMatch:
@@ -58,14 +51,6 @@ def _created(_m: None, e: Event) -> SakapussMatch:
         chance_deck=(), parasites=fz({}), rnd=None, scores=(), intermission_deadline=None,
         standings=(), match_seed=e.secret.get("match_seed", ""),
         match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at)
-
-
-@on("SeatJoined")
-def _joined(m: SakapussMatch, e: Event) -> SakapussMatch:
-    d = e.data
-    seat = Seat(seat=d["seat"], name=d["name"], kind=d["kind"], strength=d.get("strength"),
-                state="active", total=0, creator=bool(d.get("creator", False)))
-    return rep(m, version=e.seq, seats=m.seats + (seat,))
 
 
 @on("SeatLeft")
@@ -187,12 +172,6 @@ def _chance(m: SakapussMatch, e: Event) -> SakapussMatch:
     return rep(m, version=e.seq, chance_deck=deck, parasites=fz({**m.parasites, seat: mine}))
 
 
-@on("TimedOut")
-def _timed_out(m: SakapussMatch, e: Event) -> SakapussMatch:
-    """§2.7/K-12: one more consecutive timeout; the event that marks the seat absent says so."""
-    return rep(m, version=e.seq, seats=timed_out_seats(m.seats, e))
-
-
 @on("RoundEnded")
 def _round_ended(m: SakapussMatch, e: Event) -> SakapussMatch:
     return _rnd(m, e, phase=SCORING, phase_seq=e.seq, phase_at=e.at, race=None, passes=fz({}),
@@ -209,14 +188,3 @@ def _scored(m: SakapussMatch, e: Event) -> SakapussMatch:
     return rep(m, version=e.seq, seats=seats, scores=m.scores + (entry,),
                intermission_deadline=d.get("intermission_deadline"),
                rnd=rep(m.rnd, phase=INTERMISSION, phase_seq=e.seq, phase_at=e.at))
-
-
-@on("MatchEnded")
-def _match_ended(m: SakapussMatch, e: Event) -> SakapussMatch:
-    return rep(m, version=e.seq, status="finished", end_reason=e.data["reason"],
-               standings=tuple(e.data["standings"]), intermission_deadline=None)
-
-
-@on("SeedsRevealed")
-def _seeds(m: SakapussMatch, e: Event) -> SakapussMatch:
-    return rep(m, version=e.seq, seeds_revealed=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from service.games.shedding.option_checks import check_value
-from service.games.shedding.options import BOT_STRENGTHS, OptionError, OptionSpec
+from service.games.kernel.options import OptionError, OptionSpec
+from service.games.kernel.options import copy as _copy
+from service.games.kernel.options import check_basic as check_value
+from service.games.kernel.table import BOT_STRENGTHS
 
 VARIANT = "sakapuss"
 PARASITES = {"lice": [1, 1, 2, 2, 3, 3], "fleas": [1, 1, 2, 2, 3, 3], "ticks": [1, 1, 2, 2, 3, 3]}
@@ -53,14 +55,6 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("round_intermission_s", "int", 5, lo=0, hi=60),
 )
 SPEC_BY_NAME = {s.name: s for s in SPECS}
-
-
-def _copy(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _copy(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_copy(x) for x in v]
-    return v
 
 
 def defaults() -> dict[str, Any]:

@@ -1,13 +1,17 @@
 """§6.4-§6.7: sealed pass steps, slaps and races, chance cards, timers, stalemate guard."""
 from __future__ import annotations
 
-from service.games.kernel.model import FireTimer, LeaveSeat, PassCard, RuleViolation, Slap
+from service.games.kernel.model import FireTimer, LeaveSeat, RuleViolation
+
+from service.games.sakapuss.actions import legal_actions
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.sakapuss.table import leave
+from service.games.kernel.absence import absent_seat, marks_absent
 from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
 from service.games.sakapuss.tx import Tx, choice
 
 
 def _no(m: SakapussMatch, seat: int, code: str, detail: str, now: int) -> RuleViolation:
-    from service.games.sakapuss.views import legal_actions
     return RuleViolation(code, detail, legal_actions=legal_actions(m, seat, now))
 
 
@@ -209,12 +213,10 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
         _auto_pass(tx, pass_key(m), absent_missing(m))  # K-12: absent seats pass with no waiting
         return
     if live and isinstance(cmd.key, str) and cmd.key.startswith("absent-"):
-        from service.games.shedding.timeouts import _absent_seat
-        seat = _absent_seat(m, cmd.key)
+        seat = absent_seat(m, cmd.key)
         if seat is not None:
             if tx.at < (m.seats[seat].removal_deadline or 0):
                 raise RuleViolation("nothing_to_do", f"{cmd.key} is not due yet")
-            from service.games.sakapuss.decide import leave
             leave(tx, LeaveSeat(seat, "absent_removed"))  # K-15: a bot takes the seat over
             return
     raise RuleViolation("nothing_to_do", f"{cmd.key} has already closed")
@@ -236,7 +238,6 @@ def absent_missing(m: SakapussMatch) -> list[int]:
 def _auto_pass(tx: Tx, key: str, only: list[int] | None = None) -> None:
     """§6.4(2), K-12: each missing seat (or only the absent ones) passes a uniformly random card
     of its hand; §2.7: the timeout that reaches max_consecutive_timeouts marks the seat absent."""
-    from service.games.shedding.timeouts import marks_absent
     m = tx.m
     rnd = m.rnd
     for seat in rnd.seats:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from service.games.shedding.state import ScoreEntry, Seat, rep
+from service.games.kernel.state import ScoreEntry, Seat, rep
 
 PASSING = "passing"
 SLAP_RACE = "slap_race"

@@ -8,32 +8,11 @@ from statistics import NormalDist
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from service.games.shedding.views import Due, SeatView
-from service.games.shedding.timeouts import autopiloted
-from service.games.shedding.views import absence_work
+from service.games.kernel.absence import autopiloted
+from service.games.kernel.views import Due, SeatView, absence_work, plain
+from service.games.sakapuss.actions import legal_actions  # noqa: F401  (part of the views)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete
-
-
-def legal_actions(m: SakapussMatch | None, seat: int, now: int) -> list[dict[str, Any]]:
-    """Every action the seat may POST now: its sealed pass (one per kind held) and a slap."""
-    if m is None or m.status != "running":
-        return []
-    rnd = m.rnd
-    if rnd is None or rnd.phase not in LIVE or seat not in rnd.seats or m.seats[seat].state != "active":
-        return []
-    r = rnd.resolved
-    if rnd.phase == SLAP_RACE:
-        race = rnd.race
-        return [] if seat in race.slaps or now > race.deadline else [{"type": "slap", "seen_step": r}]
-    out: list[dict[str, Any]] = []
-    if seat not in rnd.passes:
-        step = rnd.step
-        out = [{"type": "pass_card", "kind": k, "step": step} for k in sorted(set(rnd.hands[seat]))]
-    slap = {"type": "slap", "seen_step": r}
-    if r > 0 or m.options["allow_slap_before_first_pass"]:
-        out.append(slap)
-    return out
 
 
 def _cards(hand: tuple[str, ...]) -> list[str]:
@@ -87,7 +66,7 @@ def public_view(m: SakapussMatch, now: int) -> dict[str, Any]:
     elif phase == SLAP_RACE:
         turn = {"seat": None, "deadline": rnd.race.deadline, "race": rnd.race.id}
     return {
-        "id": m.id, "variant": m.variant, "name": m.name, "options": _plain(m.options),
+        "id": m.id, "variant": m.variant, "name": m.name, "options": plain(m.options),
         "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
         "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
         "announcements": [], "armed": None,
@@ -98,14 +77,6 @@ def public_view(m: SakapussMatch, now: int) -> dict[str, Any]:
         "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
         "match_seed_commitment": m.match_seed_commitment,
     }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.games.shedding.scoring import default_suit
 from service.games.shedding.cards import RANK, RANK_ORDER, SUIT, SUITS
 from service.games.shedding.core import (can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards,
                    turn_options)
@@ -117,7 +118,6 @@ def _best_play(m: Match, seat: int, cards: list[str]) -> dict[str, Any]:
         if "called_suit" in a:
             hand = list(m.rnd.hands[seat])
             hand.remove(card)
-            counts = {s: sum(1 for c in hand if SUIT[c] == s) for s in SUITS}
-            action["called_suit"] = max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
+            action["called_suit"] = default_suit(hand)
         break
     return action

@@ -8,7 +8,8 @@ from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.core import (calls_suit, can_arm, draw_allowed, in_grace, next_active, pass_kind,
                    permitted_cards)
-from service.games.kernel.model import AcceptSkip, Announce, Draw, Pass, Play, RuleViolation, TakePenalty
+from service.games.kernel.model import RuleViolation
+from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
                     Match)
 from service.games.shedding.tx import Tx, advance, draw_cards

@@ -1,46 +1,19 @@
-"""evolve(state, event) -> state for every event type: never validates (DESIGN rule 1)."""
+"""evolve handlers for the table and the deal (§2.1-§3.2, §3.10); shedding/fold.py assembles the fold."""
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Callable
 
 from service.games.shedding.cards import RANK
 from service.games.shedding.core import rules_from_options
+from service.games.kernel.fold import Fold, new_seat, table_handlers
 from service.games.kernel.model import Event
+from service.games.kernel.views import plain
 from service.games.shedding.state import (ACE_FOLLOWUP, appended, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat,
                     Window, rep, rep_round, rep_version)
 
-Handler = Callable[[Match, Event], Match]
-HANDLERS: dict[str, Handler] = {}
-
-
-def on(name: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        HANDLERS[name] = fn
-        return fn
-    return deco
-
-
-MEMO: dict[int, tuple[Event, "Match | None", Match]] = {}
-"""Results decide already folded, keyed by event identity (pure memoization, bounded by Tx)."""
-
-
-def remember(event: Event, before: "Match | None", after: Match) -> None:
-    """Record evolve(before, event) == after so the caller's fold need not recompute it."""
-    if len(MEMO) >= 256:
-        MEMO.clear()
-    MEMO[id(event)] = (event, before, after)
-
-
-def evolve(state: Match | None, event: Event) -> Match:
-    """Apply one event; unknown types only bump the version."""
-    hit = MEMO.get(id(event))
-    if hit is not None and hit[0] is event and hit[1] is state:
-        return hit[2]
-    fn = HANDLERS.get(event.type)
-    if fn is None:
-        return rep_version(state, event.seq)  # type: ignore[arg-type]
-    return fn(state, event)  # type: ignore[arg-type]
+TABLE = Fold()
+on = TABLE.on
+table_handlers(TABLE)
 
 
 def _r(m: Match, e: Event, rnd: Round) -> Match:
@@ -61,15 +34,6 @@ def _set_hand(rnd: Round, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, 
     return tuple(hands)
 
 
-def plain(value: object) -> object:
-    """A JSON-ready deep copy (dicts and lists) of an option value."""
-    if isinstance(value, dict) or isinstance(value, MappingProxyType):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
 @on("MatchCreated")
 def _created(_m: Match | None, e: Event) -> Match:
     d = e.data
@@ -84,21 +48,9 @@ def _created(_m: Match | None, e: Event) -> Match:
                  rules_version=int(d.get("rules_version", 1)))
 
 
-def _new_seat(m: Match, e: Event, state: str) -> Match:
-    d = e.data
-    seat = Seat(seat=d["seat"], name=d["name"], kind=d["kind"], strength=d.get("strength"),
-                state=state, total=0, creator=bool(d.get("creator", False)))
-    return rep(m, version=e.seq, seats=m.seats + (seat,))
-
-
-@on("SeatJoined")
-def _joined(m: Match, e: Event) -> Match:
-    return _new_seat(m, e, "active")
-
-
 @on("SeatWaiting")
 def _waiting(m: Match, e: Event) -> Match:
-    return _new_seat(m, e, "waiting")
+    return new_seat(m, e, "waiting")
 
 
 @on("SeatActivated")
@@ -202,52 +154,3 @@ def _turn(m: Match, e: Event) -> Match:
                                 "draws_this_turn": 0, "drawn_card": None, "armed": None,
                                 "phase_seq": e.seq, "phase_at": e.at, "deadline": d.get("deadline"),
                                 "turn_seq": e.seq, "turn_at": e.at})
-
-
-@on("TimedOut")
-def _timed_out(m: Match, e: Event) -> Match:
-    """§2.7: one more consecutive timeout; the event that marks the seat absent says so."""
-    return rep(m, version=e.seq, seats=timed_out_seats(m.seats, e))
-
-
-def timed_out_seats(seats: tuple[Seat, ...], e: Event) -> tuple[Seat, ...]:
-    """§2.7 (all games): count the timeout; ``absent`` starts an absence with its removal deadline."""
-    d = e.data
-    s = d["seat"]
-    old = seats[s]
-    kw: dict[str, object] = {"timeouts": old.timeouts + 1}
-    if d.get("absent"):
-        kw.update(absent=True, absences=old.absences + 1, removal_deadline=d.get("removal_deadline"))
-    out = list(seats)
-    out[s] = rep(old, **kw)
-    return tuple(out)
-
-
-def present(m: Match, e: Event) -> Match:
-    """§2.7: an accepted action of the seat itself (not a default, not the autopilot) clears its
-    consecutive timeouts and its absence, which closes the removal timer."""
-    seat = e.seat
-    if seat is None or seat >= len(m.seats):
-        return m
-    old = m.seats[seat]
-    if (not old.timeouts and not old.absent) or e.data.get("auto"):
-        return m
-    seats = list(m.seats)
-    seats[seat] = rep(old, timeouts=0, absent=False, removal_deadline=None)
-    return rep(m, seats=tuple(seats))
-
-
-from service.games.shedding import evolve_play  # noqa: E402,F401  (registers the in-round handlers)
-from service.games.shedding import evolve_table  # noqa: E402,F401
-
-
-def replay(events: "list[Event] | tuple[Event, ...]") -> Match:
-    """Fold a whole stream into the state."""
-    state: Match | None = None
-    for ev in events:
-        state = evolve(state, ev)
-    assert state is not None
-    return state
-
-
-__all__ = ["evolve", "replay", "HANDLERS", "ACE_FOLLOWUP", "AFTER_DRAW", "PLAY", "Window", "ScoreEntry"]

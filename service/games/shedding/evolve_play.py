@@ -3,11 +3,15 @@ from __future__ import annotations
 
 from service.games.shedding.cards import RANK
 from service.games.shedding import inference
-from service.games.shedding.evolve import on, present
+from service.games.kernel.absence import present
+from service.games.kernel.fold import Fold
 from service.games.kernel.model import Event
 from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Move, Round, Window, appended, decision,
                     rep_round, rep_version, with_last)
 
+
+PLAY_EVENTS = Fold()
+on = PLAY_EVENTS.on
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """``hands`` with seat's hand replaced (padding seats not dealt in)."""

@@ -1,10 +1,14 @@
 """evolve handlers for scoring and match end (§2.8, §5.8)."""
 from __future__ import annotations
 
-from service.games.shedding.evolve import _seat, on
+from service.games.kernel.fold import Fold
+from service.games.shedding.evolve import _seat
 from service.games.kernel.model import Event
 from service.games.shedding.state import INTERMISSION, Match, ScoreEntry, rep
 
+
+SCORING_EVENTS = Fold()
+on = SCORING_EVENTS.on
 
 @on("HandsRevealed")
 def _revealed(m: Match, e: Event) -> Match:
@@ -30,14 +34,3 @@ def _scored(m: Match, e: Event) -> Match:
 def _eliminated(m: Match, e: Event) -> Match:
     seats = _seat(m, e.data["seat"], state="eliminated", elim_round=e.round)
     return rep(m, version=e.seq, seats=seats)
-
-
-@on("MatchEnded")
-def _match_ended(m: Match, e: Event) -> Match:
-    return rep(m, version=e.seq, status="finished", end_reason=e.data["reason"],
-               standings=tuple(e.data["standings"]), intermission_deadline=None)
-
-
-@on("SeedsRevealed")
-def _seeds(m: Match, e: Event) -> Match:
-    return rep(m, version=e.seq, seeds_revealed=True)

@@ -6,6 +6,7 @@ from typing import Any
 from service.games.kernel import randomness
 from service.games.shedding.cards import RANK, build_deck, hand_points, sort_hand
 from service.games.shedding.core import next_active
+from service.games.shedding.scoring import exceeds, next_dealer, round_points
 from service.games.shedding.state import Match
 from service.games.shedding.tx import Tx, advance, shuffle
 
@@ -31,19 +32,9 @@ def choose_dealer(m: Match, round_no: int, active: tuple[int, ...]) -> int:
                     return s.seat
         seed = bytes.fromhex(m.match_seed)
         return active[randomness.choice_index(seed, "first_dealer", len(active))]
-    rot = o["dealer_rotation"]
-    if rot != "clockwise" and m.scores:
-        pts = dict(m.scores[-1].points)
-        cand = [s for s in active if s in pts]
-        if cand:
-            best = max(pts[s] for s in cand) if rot == "loser_deals" else min(pts[s] for s in cand)
-            chosen = {s for s in cand if pts[s] == best}
-            s = m.dealer
-            for _ in range(len(m.seats)):
-                s = next_active(m, s, 1)
-                if s in chosen:
-                    return s
-    return next_active(m, m.dealer, 1)
+    last = dict(m.scores[-1].points) if m.scores else None
+    return next_dealer(o["dealer_rotation"], last, active, m.dealer, len(m.seats),
+                       lambda s: next_active(m, s, 1))
 
 
 def deal_round(tx: Tx, round_no: int) -> None:
@@ -96,26 +87,13 @@ def score_round(tx: Tx) -> None:
     hands = {s: rnd.hands[s] if s < len(rnd.hands) else () for s in active}
     tx.emit("HandsRevealed", None, {"hands": {str(s): sort_hand(h) for s, h in hands.items()}})
     values = {s: hand_points(h, r.points) for s, h in hands.items()}
-    if rnd.end_reason == "out":
-        mult = 1
-        if (m.options["jack_ends_round_doubles"] and rnd.last_card is not None
-                and (m.options["jack_wild"] or m.rules_version < 2)  # v2: only a wild jack doubles
-                and RANK[rnd.last_card] == m.options["wild_rank"]):
-            mult = int(m.options["jack_end_multiplier"])
-        pts = {s: 0 if s == rnd.winner else v * mult for s, v in values.items()}
-    elif m.options["blocked_round_rule"] == "lowest_hand_wins" and values:
-        low = min(values.values())
-        pts = {s: 0 if v == low else v for s, v in values.items()}
-    else:
-        pts = dict(values)
+    pts = round_points(values, m.options, m.rules_version, rnd.end_reason, rnd.winner, rnd.last_card)
     totals = {s: m.seats[s].total + p for s, p in pts.items()}
     _finish_scoring(tx, pts, totals, values)
 
 
 def _exceeds(m: Match, total: int) -> bool:
-    """§5.8 / §8.1.8: gt exceeds the limit, gte reaches it."""
-    limit = m.options["penalty_limit"]
-    return total > limit if m.options["penalty_limit_comparison"] == "gt" else total >= limit
+    return exceeds(m.options, total)
 
 
 def _finish_scoring(tx: Tx, pts: dict[int, int], totals: dict[int, int], values: dict[int, int]) -> None:

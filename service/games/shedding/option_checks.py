@@ -1,60 +1,30 @@
 """§8.5 validation helpers: per-option type/range checks (rules 1-2 cross checks)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
+from service.games.kernel.options import OptionSpec, check_basic, is_int
 from service.games.shedding.cards import RANKS
-
-if TYPE_CHECKING:
-    from service.games.shedding.options import OptionSpec
 
 UNSUPPORTED: dict[str, Any] = {"announce_penalty_requires_challenge": True}
 """Values valid in RULES §8 that this engine does not implement yet (rejected explicitly)."""
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def check_value(spec: "OptionSpec", v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:
-    """§8 types: None when ``v`` is a valid value of ``spec``, else a reason."""
+def check_value(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:
+    """§8 types: None when ``v`` is a valid value of ``spec``, else a reason (the card types here,
+    the basic ones in the kernel)."""
     t = spec.type
     if spec.name in UNSUPPORTED and v == UNSUPPORTED[spec.name]:
         return "not supported yet"
-    if t == "bool":
-        return None if isinstance(v, bool) else "must be a boolean"
-    if t == "int":
-        hi = spec.hi
-        if spec.name == "bot_seats" and resolved is not None:
-            hi = resolved["max_players"] - 1
-        if not _is_int(v):
-            return "must be an integer"
-        return None if spec.lo <= v <= hi else f"must be in [{spec.lo}, {hi}]"
-    if t == "float":
-        if not (isinstance(v, (int, float)) and not isinstance(v, bool)):
-            return "must be a number"
-        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}]"
-    if t == "enum":
-        return None if v in spec.values else f"must be one of {list(spec.values)}"
     if t == "rank":
         return None if isinstance(v, str) and v in RANKS else "must be a rank"
-    if t == "string":
-        return None if isinstance(v, str) and 0 < len(v) <= 40 else "must be a string of 1-40 chars"
-    if t == "null":
-        return None if v is None else "only null is supported"
-    if t == "int_or_null":
-        if v is None:
-            return None
-        if not _is_int(v):
-            return "must be an integer or null"
-        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}] or null"
     if t == "ranks":
         return _check_ranks(v)
     if t == "points":
         return _check_points(v, spec)
     if t == "delays":
         return _check_delays(v, spec)
-    return "unknown type"
+    return check_basic(spec, v, resolved)
 
 
 def _check_ranks(v: Any) -> str | None:
@@ -63,21 +33,21 @@ def _check_ranks(v: Any) -> str | None:
     return None if len(set(v)) == len(v) else "ranks must be distinct"
 
 
-def _check_points(v: Any, spec: "OptionSpec") -> str | None:
+def _check_points(v: Any, spec: OptionSpec) -> str | None:
     if not isinstance(v, dict) or set(v) != set(RANKS) & set(v) or not v:
         return "must map ranks to integers"
-    if any(not _is_int(p) or not spec.lo <= p <= spec.hi for p in v.values()):
+    if any(not is_int(p) or not spec.lo <= p <= spec.hi for p in v.values()):
         return f"every value must be an integer in [{spec.lo}, {spec.hi}]"
     return None
 
 
-def _check_delays(v: Any, spec: "OptionSpec") -> str | None:
+def _check_delays(v: Any, spec: OptionSpec) -> str | None:
     if not isinstance(v, dict):
         return "must map strength to [min, max]"
     for key, pair in v.items():
         if key not in ("easy", "medium", "hard"):
             return f"unknown strength {key!r}"
-        if (not isinstance(pair, list) or len(pair) != 2 or not all(_is_int(x) for x in pair)
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(is_int(x) for x in pair)
                 or not spec.lo <= pair[0] <= pair[1] <= spec.hi):
             return f"{key}: must be [min, max] with {spec.lo} <= min <= max <= {spec.hi}"
     return None
@@ -118,7 +88,7 @@ def _name(errors: list[dict[str, Any]], involved: tuple[str, ...], explicit: set
             errors.append({"option": name, "detail": detail})
 
 
-def catalog_option(spec: "OptionSpec", default: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
+def catalog_option(spec: OptionSpec, default: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
     """GET /v1/variants: one option's type, default and accepted range.
 
     ``range`` is ``[min, max]`` for numbers (for ``points`` and ``delays`` the bounds of each

@@ -1,33 +1,20 @@
 """§8 configuration options: typed specs, presets, resolution and validation (§8.5)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping
 
 from service.games.shedding.cards import RANKS
 from service.games.kernel.model import RuleViolation
+from service.games.kernel.options import OptionError, OptionSpec, copy as _copy  # noqa: F401
+from service.games.kernel.table import BOT_STRENGTHS  # noqa: F401  (re-exported)
+from service.games.shedding.option_checks import catalog_option, check_value, cross_checks
 
 FACE = {r: int(r) for r in RANKS if r.isdigit()}
 PRSI_POINTS = {**FACE, "J": 20, "Q": 10, "K": 10, "A": 11}
 CLASSIC_POINTS = {"7": 7, "8": 8, "9": 9, "10": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 CLASSIC_RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
-BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium", "hard")
-"""Bot strengths of the §7.2 ladder (bots/: easy, medium, hard)."""
 DELAYS = {"easy": [1200, 2500], "medium": [900, 1800], "hard": [700, 1600]}
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option of §8: its type, range or enum, parent dependency and per-preset defaults."""
-
-    name: str
-    type: str  # bool | int | int_or_null | enum | rank | ranks | points | string | float | delays
-    classic: Any
-    prsi: Any
-    lo: float | None = None
-    hi: float | None = None
-    values: tuple[str, ...] = ()
-    parent: tuple[str, Any] | None = None  # (option, value that enables this one)
 
 
 def _s(name: str, typ: str, classic: Any, prsi: Any = "same", **kw: Any) -> OptionSpec:
@@ -148,19 +135,8 @@ PRESET_RANGES: dict[str, dict[str, tuple[int, int]]] = {
 """Per-preset narrower ranges of an option (§8.1.1: "classic allows 5, 6, 7")."""
 
 
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 def preset_defaults(variant: str) -> dict[str, Any]:
     """§8.4: the full default option set of a preset."""
-    if variant == "sakapuss":  # its own option set (service/games/sakapuss/options.py)
-        from service.games.sakapuss.options import defaults
-        return defaults()
     if variant not in PRESET_BASE:
         raise RuleViolation("unknown_variant", f"unknown variant {variant!r}", variant=variant)
     column, extra, _game = PRESET_BASE[variant]
@@ -172,16 +148,6 @@ def preset_defaults(variant: str) -> dict[str, Any]:
 PRESETS: dict[str, dict[str, Any]] = {name: preset_defaults(name) for name in PRESET_BASE}
 
 
-class OptionError(RuleViolation):
-    """``invalid_option`` naming every bad explicit option (§8.5)."""
-
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        names = ", ".join(e["option"] for e in errors)
-        super().__init__("invalid_option", f"invalid options: {names}", errors=errors)
-        self.errors = errors
-
-
-from service.games.shedding.option_checks import catalog_option, check_value, cross_checks  # noqa: E402
 
 
 def spec_for(variant: str, name: str) -> OptionSpec:
@@ -199,9 +165,6 @@ def resolve_options(variant: str, overrides: Mapping[str, Any] | None,
     and the cross checks of rules 1-2 together); inherited values are never rejected; an option
     whose parent is off is stored as given and ignored (rules 3-5); rule 7 is a warning.
     """
-    if variant == "sakapuss":
-        from service.games.sakapuss.options import resolve
-        return resolve(overrides, max_players)
     defaults = preset_defaults(variant)
     resolved = dict(defaults)
     overrides = dict(overrides or {})
@@ -262,5 +225,4 @@ def variants_catalog() -> list[dict[str, Any]]:
         out.append({"name": name, "game": game, "min_players": defaults["min_players"],
                     "max_players": defaults["max_players"], "options": options,
                     "bot_strengths": list(BOT_STRENGTHS)})
-    from service.games.sakapuss.options import catalog_entry
-    return out + [catalog_entry(list(BOT_STRENGTHS))]
+    return out

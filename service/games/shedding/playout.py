@@ -22,7 +22,8 @@ import random
 from typing import Any, Mapping, Protocol, Sequence
 
 from service.games.shedding import inference
-from service.games.kernel.common import RULES_VERSION
+from service.games.kernel.table import RULES_VERSION
+from service.games.shedding.scoring import default_suit, exceeds, next_dealer, round_points
 from service.games.shedding.cards import RANK, SUIT, SUITS, build_deck
 from service.games.shedding.core import (calls_suit, legal_cards_of, natural, next_active, rules_from_options,
                                 turn_options)
@@ -298,7 +299,7 @@ class SheddingSim:
             elif rank == r.extra:
                 self.phase = ACE_FOLLOWUP
         if calls:
-            self.called_suit = suit if suit in SUITS else _default_suit(hand)
+            self.called_suit = suit if suit in SUITS else default_suit(hand)
         if not left:
             self._go_out(seat, card, prev_pending)
             return
@@ -446,18 +447,9 @@ class SheddingSim:
         """§3.2 step 1: the first dealer by chance, then dealer_rotation."""
         if self.round_no == 1 or self.dealer is None:
             return self.chance.first_dealer(active)
-        rot = self.options["dealer_rotation"]
-        if rot != "clockwise" and self.scores:
-            pts = self.scores[-1][1]
-            cand = [s for s in active if s in pts]
-            if cand:
-                best = max(pts[s] for s in cand) if rot == "loser_deals" else min(pts[s] for s in cand)
-                s = self.dealer
-                for _ in range(len(self.seats)):
-                    s = self.next_active(s, 1)
-                    if s in cand and pts[s] == best:
-                        return s
-        return self.next_active(self.dealer, 1)
+        last = self.scores[-1][1] if self.scores else None
+        return next_dealer(self.options["dealer_rotation"], last, active, self.dealer, len(self.seats),
+                           lambda s: self.next_active(s, 1))
 
     def score(self) -> None:
         """§3.9.2/§3.9.3 and §5.8: points, totals, eliminations, the match end."""
@@ -465,25 +457,12 @@ class SheddingSim:
         pts_of = self.rules.points
         active = self.active()
         values = {s: sum(pts_of[RANK[c]] for c in self.hands[s]) for s in active}
-        if self.end_reason_round == "out":
-            mult = 1
-            if (o["jack_ends_round_doubles"] and self.last_card is not None
-                    and (o["jack_wild"] or self.rules_version < 2)
-                    and RANK[self.last_card] == o["wild_rank"]):
-                mult = int(o["jack_end_multiplier"])
-            pts = {s: 0 if s == self.winner else v * mult for s, v in values.items()}
-        elif o["blocked_round_rule"] == "lowest_hand_wins" and values:
-            low = min(values.values())
-            pts = {s: 0 if v == low else v for s, v in values.items()}
-        else:
-            pts = dict(values)
-        limit = o["penalty_limit"]
-        gt = o["penalty_limit_comparison"] == "gt"
+        pts = round_points(values, o, self.rules_version, self.end_reason_round, self.winner, self.last_card)
         out = []
         for s, p in pts.items():
             seat = self.seats[s]
             seat.total += p
-            if (seat.total > limit) if gt else (seat.total >= limit):
+            if exceeds(o, seat.total):
                 out.append(s)
         self.scores.append((self.round_no, pts))
         mode = o["match_end_mode"]
@@ -498,14 +477,6 @@ class SheddingSim:
         if ends:
             self.status = "finished"
             self.end_reason = "last_standing" if mode == "elimination" else mode
-
-
-def _default_suit(hand: Sequence[str]) -> str:
-    """§3.4: the suit the rest of the hand holds most of (ties C, D, H, S)."""
-    counts = {s: 0 for s in SUITS}
-    for c in hand:
-        counts[SUIT[c]] += 1
-    return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
 
 
 def action_of(a: Action) -> dict[str, Any]:

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from service.games.shedding.core import next_active
 from service.games.shedding.flow import deal_round, end_match, score_round
-from service.games.kernel.model import DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
-from service.games.shedding.options import BOT_STRENGTHS
+from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.shedding.state import TURN_PHASES
-from service.games.kernel.common import require_intermission, require_scoring
+from service.games.kernel.table import admit, round_jobs
 from service.games.shedding.tx import Tx, shuffle, start_turn
 from service.games.shedding.state import PLAY
 
@@ -14,23 +13,9 @@ from service.games.shedding.state import PLAY
 def join(tx: Tx, cmd: JoinSeat) -> None:
     """§3.10 joining: active before the start, waiting while running; game_full, joining_closed."""
     m = tx.state
-    if cmd.creator and any(s.creator and s.state != "left" for s in m.seats):
-        raise RuleViolation("already_seated", "the owner already has a seat")
-    if m.status == "finished" or (m.status == "running" and not m.options["allow_join_between_rounds"]):
-        raise RuleViolation("joining_closed", "this match takes no new seats")
-    if sum(1 for s in m.seats if s.state in ("active", "waiting")) >= m.max_players:
-        raise RuleViolation("game_full", "the table is full")
-    if cmd.kind not in ("human", "bot"):
-        raise RuleViolation("invalid_request", "kind must be human or bot")
-    strength = None
-    if cmd.kind == "bot":
-        strength = cmd.strength or m.options["bot_strength"]
-        if strength not in BOT_STRENGTHS:
-            raise RuleViolation("invalid_option", f"unknown bot strength {strength!r}",
-                                reason="unknown_strength",
-                                errors=[{"option": "strength", "detail": "unknown_strength"}])
-    creator = bool(cmd.creator) and cmd.kind == "human" and not any(s.creator for s in m.seats)
-    seat = len(m.seats)
+    closed = m.status == "finished" or (m.status == "running" and not m.options["allow_join_between_rounds"])
+    seated = sum(1 for s in m.seats if s.state in ("active", "waiting"))
+    seat, strength, creator = admit(m, cmd, "this match takes no new seats" if closed else None, seated)
     data = {"seat": seat, "name": cmd.name, "kind": cmd.kind, "strength": strength}
     if m.status == "open":
         tx.emit("SeatJoined", seat, {**data, "creator": creator})
@@ -93,13 +78,4 @@ def _after_leave(tx: Tx, seat: int, mid: bool) -> None:
         start_turn(tx, next_active(m, seat, m.rnd.direction), PLAY)
 
 
-def score(tx: Tx, cmd: ScoreRound) -> None:
-    """§2.8 step 2: the scoring job, only while the round waits in ROUND_OVER."""
-    require_scoring(tx.state, cmd.round)
-    score_round(tx)
-
-
-def deal(tx: Tx, cmd: DealRound) -> None:
-    """§2.8 step 5: the deal job, only from INTERMISSION into the next round."""
-    require_intermission(tx.state, cmd.round)
-    deal_round(tx, cmd.round)
+score, deal = round_jobs(score_round, deal_round)

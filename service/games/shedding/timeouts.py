@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.games.kernel.absence import absent_key, absent_seat, autopiloted, marks_absent  # noqa: F401
 from service.games.shedding.actions import default_action
+from service.games.shedding.commands import ACTIONS as COMMAND_OF
 from service.games.shedding.core import in_grace
-from service.games.kernel.model import (AcceptSkip, Autopilot, Context, Draw, FireTimer, LeaveSeat, Pass, Play,
-                    RuleViolation, TakePenalty)
+from service.games.kernel.model import Autopilot, Context, FireTimer, LeaveSeat, RuleViolation
+from service.games.shedding.commands import AcceptSkip, Draw, Pass, Play, TakePenalty
 from service.games.shedding.state import TURN_PHASES, Match, Seat
 from service.games.shedding.tx import Tx
 
@@ -23,21 +25,10 @@ def turn_key(m: Match) -> str:
     return f"turn-{m.round_no}-{m.rnd.turn_id}"
 
 
-def absent_key(seat: Seat) -> str:
-    """The key of the seat's current absence's removal timer."""
-    return f"absent-{seat.seat}-{seat.absences}"
-
-
 def plays_at_once(m: Match, seat: int) -> bool:
     """§2.7: an absent seat under ``default_actions`` gets its default with no waiting."""
     s = m.seats[seat]
     return s.absent and m.options.get("absent_policy", "default_actions") == "default_actions"
-
-
-def autopiloted(m: Any, seat: int) -> bool:
-    """§2.7: an absent seat under ``bot_autopilot`` is played by an ``easy`` bot."""
-    s = m.seats[seat]
-    return s.absent and s.state == "active" and m.options.get("absent_policy") == "bot_autopilot"
 
 
 def turn_due(m: Match) -> int | None:
@@ -71,7 +62,7 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
             time_out(tx, rnd.current, key)
             return
         if key.startswith("absent-"):
-            seat = _absent_seat(m, key)
+            seat = absent_seat(m, key)
             if seat is not None:
                 if tx.at < (m.seats[seat].removal_deadline or 0):
                     raise RuleViolation("nothing_to_do", f"{key} is not due yet")
@@ -79,28 +70,6 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
                 leave(tx, LeaveSeat(seat, "absent_removed"))
                 return
     raise RuleViolation("nothing_to_do", f"{key} has already closed")
-
-
-def _absent_seat(m: Any, key: str) -> int | None:
-    """The seat whose open absence ``key`` names, or None if that absence has closed."""
-    parts = key.split("-")
-    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
-        return None
-    seat = int(parts[1])
-    if seat >= len(m.seats):
-        return None
-    s = m.seats[seat]
-    ok = s.absent and s.state == "active" and s.absences == int(parts[2])
-    return seat if ok else None
-
-
-def marks_absent(m: Any, seat: int, at: int) -> dict[str, Any]:
-    """§2.7: the fields of the TimedOut that reaches max_consecutive_timeouts (bots never go absent)."""
-    s = m.seats[seat]
-    limit = m.options.get("max_consecutive_timeouts")
-    if s.absent or s.kind != "human" or limit is None or s.timeouts + 1 < int(limit):
-        return {}
-    return {"absent": True, "removal_deadline": at + int(m.options.get("absent_removal_s", 300)) * 1000}
 
 
 def time_out(tx: Tx, seat: int, key: str) -> None:
@@ -150,14 +119,13 @@ def command(seat: int, action: Any) -> Any:
 
 def autopilot(tx: Tx, cmd: Autopilot) -> None:
     """§2.7 bot_autopilot: the easy bot's action for an absent seat, marked as not the human's."""
-    from service.games.kernel.model import SEAT_ACTIONS
     from service.games.shedding.decide import decide_seat_action
     m = tx.state
     seat = cmd.seat
     if not isinstance(seat, int) or not 0 <= seat < len(m.seats) or not autopiloted(m, seat):
         raise RuleViolation("nothing_to_do", f"seat {seat} is not on autopilot")
     a = dict(cmd.action)
-    cls = SEAT_ACTIONS.get(a.pop("type", None))
+    cls = COMMAND_OF.get(a.pop("type", None))
     if cls is None:
         raise RuleViolation("invalid_action", "unknown autopilot action")
     tx.auto = seat

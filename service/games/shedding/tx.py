@@ -1,87 +1,23 @@
-"""The event emitter used by decide: appends events and folds them as it goes."""
+"""The shedding games' emitter and the turn mechanics decide builds on (§3.6, §3.7)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
-
+from service.games.kernel.tx import Tx as KernelTx
+from service.games.kernel.tx import shuffle  # noqa: F401  (re-exported for the game modules)
 from service.games.shedding.core import next_active
-from service.games.shedding.evolve import HANDLERS, MEMO, evolve
-from service.games.kernel.common import SeedTx, shuffle  # noqa: F401  (shuffle is re-exported for the game modules)
-from service.games.kernel.model import EMPTY, Context, Event
-from service.games.shedding.state import PLAY, RESPOND_SEVEN, RESPOND_SKIP, Match, rep_version
+from service.games.shedding.fold import HANDLERS
+from service.games.shedding.state import PLAY, RESPOND_SEVEN, RESPOND_SKIP
 
-_FIELDS = ("seq", "type", "at", "round", "seat", "data", "to_seat", "secret")
-try:  # Event is a frozen slots dataclass: fill its slots directly (2-3x faster than __init__)
-    _SETTERS = tuple(getattr(Event, f).__set__ for f in _FIELDS)
-except AttributeError:  # pragma: no cover - a dict-backed Event: fall back to the constructor
-    _SETTERS = ()
-_new = object.__new__
-MEMO_MAX = 64
 AUTO_MARKED = frozenset({"CardPlayed", "CardDrawn", "TurnPassed", "PenaltyTaken", "SkipAccepted",
                          "AnnouncementMade", "AnnouncementArmed"})
 """Events of a seat's own action: without ``auto`` they clear the seat's timeouts (§2.7)."""
 
 
-def make_event(seq: int, type_: str, at: int, round_: int, seat: int | None, data: Mapping[str, Any],
-               to_seat: Mapping[int, Mapping[str, Any]], secret: Mapping[str, Any]) -> Event:
-    """``Event(...)`` without the frozen-dataclass __init__ overhead (same object, same fields)."""
-    if not _SETTERS:
-        return Event(seq, type_, at, round_, seat, data, to_seat, secret)
-    e = _new(Event)
-    s0, s1, s2, s3, s4, s5, s6, s7 = _SETTERS
-    s0(e, seq)
-    s1(e, type_)
-    s2(e, at)
-    s3(e, round_)
-    s4(e, seat)
-    s5(e, data)
-    s6(e, to_seat)
-    s7(e, secret)
-    return e
-
-
-class Tx(SeedTx):
-    """One decide call of the shedding games: folds with the memoized shedding handlers."""
+class Tx(KernelTx):
+    """One decide call of the shedding games, folding with the shedding handlers."""
 
     __slots__ = ()
-
-    def __init__(self, state: Match | None, ctx: Context) -> None:
-        self.state = state  # SeedTx.__init__, inlined (one decide = one Tx)
-        self.events = []
-        self.at = ctx.now
-        self.seeds = ctx.seeds
-        self.seed_i = 0
-        self.auto = None
-        if len(MEMO) > MEMO_MAX:  # the memo only serves the caller's fold of recent decides
-            MEMO.clear()
-
-    def emit(self, type_: str, seat: int | None, data: Mapping[str, Any],
-             to_seat: Mapping[int, Mapping[str, Any]] = EMPTY,
-             secret: Mapping[str, Any] = EMPTY, round_: int | None = None) -> None:
-        """Append one event and evolve the working state with it (memoized for the caller's fold)."""
-        s = self.state
-        if self.auto is not None and seat == self.auto and type_ in AUTO_MARKED:
-            data = {**data, "auto": True}  # a default or autopilot action: not the human's (§2.7)
-        if s is None or not _SETTERS:
-            seq, rno = (1, 0) if s is None else (s.version + 1, s.round_no)
-            ev = make_event(seq, type_, self.at, rno if round_ is None else round_, seat, data,
-                            to_seat, secret)
-            new = evolve(s, ev)
-        else:
-            ev = _new(Event)  # make_event, inlined: this is the hottest path of the engine
-            s0, s1, s2, s3, s4, s5, s6, s7 = _SETTERS
-            s0(ev, s.version + 1)
-            s1(ev, type_)
-            s2(ev, self.at)
-            s3(ev, s.round_no if round_ is None else round_)
-            s4(ev, seat)
-            s5(ev, data)
-            s6(ev, to_seat)
-            s7(ev, secret)
-            fn = HANDLERS.get(type_)
-            new = fn(s, ev) if fn is not None else rep_version(s, ev.seq)
-        MEMO[id(ev)] = (ev, s, new)
-        self.state = new
-        self.events.append(ev)
+    HANDLERS = HANDLERS
+    AUTO_MARKED = AUTO_MARKED
 
 
 def draw_cards(tx: Tx, seat: int, k: int, reason: str) -> None:

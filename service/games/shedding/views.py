@@ -1,7 +1,6 @@
 """§2.4 per-viewer projection: the public view, a seat's private part, bot input, follow-ups."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -10,7 +9,10 @@ from service.games.shedding.cards import sort_hand
 from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
 from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
-from service.games.shedding.timeouts import autopiloted, turn_due, turn_key
+from service.games.kernel.absence import autopiloted
+from service.games.kernel.views import Due, SeatView, absence_work
+from service.games.kernel.views import plain as _plain
+from service.games.shedding.timeouts import turn_due, turn_key
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
@@ -97,32 +99,11 @@ def _options(m: Match) -> Mapping[str, Any]:
     return plain if plain is not None else _plain(m.options)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def private_view(m: Match, seat: int, now: int) -> dict[str, Any]:
     """The seat token's extra part (`you`): own hand and legal actions."""
     rnd = m.rnd
     hand = hand_of(rnd, seat) if rnd is not None and m.status == "running" else ()
     return {"seat": seat, "hand": sort_hand(hand), "legal_actions": legal_actions(m, seat, now)}
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """The only input of a bot (§7.1): the public view, its own hand, its legal actions."""
-
-    seat: int
-    now: int
-    public: Mapping[str, Any]
-    hand: tuple[str, ...]
-    legal_actions: tuple[Mapping[str, Any], ...]
-    own: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """The rest of the seat's private view (Sakapuss: ``passed_kind``, ``pass_log``)."""
 
 
 def seat_view(m: Match, seat: int, now: int) -> SeatView:
@@ -131,23 +112,6 @@ def seat_view(m: Match, seat: int, now: int) -> SeatView:
     return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
                     hand=tuple(priv["hand"]),
                     legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
-
-
-@dataclass(frozen=True)
-class Due:
-    """A follow-up the state calls for: a bot move, scoring, or the next deal."""
-
-    kind: str  # bot | score | deal | timer
-    key: str
-    due_at: int
-    seat: int | None
-    opened_seq: int
-
-
-def absence_work(m: Any) -> tuple[Due, ...]:
-    """§2.7: the removal timer of every open absence (all games, in every phase of the match)."""
-    return tuple(Due("timer", f"absent-{s.seat}-{s.absences}", s.removal_deadline or 0, s.seat, 0)
-                 for s in m.seats if s.absent and s.state == "active")
 
 
 def pending_work(m: Match | None) -> tuple[Due, ...]:

@@ -2,7 +2,8 @@ import random
 
 from service.games.shedding.bots.easy import choose
 from service.games.engine import decide, legal_actions, seat_view
-from service.games.kernel.model import SEAT_ACTIONS, Play
+from service.games.shedding.commands import Play
+from service.games.registry import SEAT_ACTIONS
 
 from tests.unit.rules.helpers import Game, crafted, to_command
 

@@ -5,7 +5,7 @@ import random
 from service.games.shedding.bots import hard
 from service.games.shedding.bots.determinize import Determinizer
 from service.games.engine import decide, seat_view
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 from tests.unit.rules.helpers import Game, apply, crafted, to_command
 

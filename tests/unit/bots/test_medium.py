@@ -3,7 +3,7 @@ import random
 
 from service.games.shedding.bots.medium import choose
 from service.games.engine import decide, legal_actions, seat_view
-from service.games.kernel.model import Play
+from service.games.shedding.commands import Play
 
 from bench.tournament import play_round
 from service.games.shedding.bots import easy

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.games.sakapuss.bots import hard as sakapuss_hard, medium as sakapuss_medium
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 KINDS = ["k0", "k1", "k2", "k3"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from service.games.sakapuss.bots import medium as sakapuss_medium
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 
 def _view(hand: list[str], phase: str = "passing", slap: bool = True) -> SeatView:
@@ -47,7 +47,7 @@ def test_a_tie_for_the_kind_to_keep_goes_to_the_kind_received_most_recently() ->
 def test_the_pass_log_reaches_the_bot_through_its_seat_view() -> None:
     """The engine's seat view carries the seat's own log, equal to what it passed and received."""
     from service.games import engine
-    from service.games.kernel.model import PassCard
+    from service.games.sakapuss.commands import PassCard
     from tests.unit.sakapuss.helpers import Sak
 
     g = Sak(players=3, seed="log")

@@ -10,9 +10,9 @@ from service.games.shedding.cards import build_deck
 from service.games.engine import decide, evolve, legal_actions, pending_work
 from service.games.kernel.model import (Context, CreateMatch, DealRound, Event, JoinSeat, RuleViolation,
                                  ScoreRound, StartMatch)
-from service.games.shedding.options import preset_defaults, resolve_options
+from service.games.registry import preset_defaults, resolve_options
 from service.games.shedding.state import Match
-from service.games.kernel.common import RULES_VERSION
+from service.games.kernel.table import RULES_VERSION
 
 T0 = 1_700_000_000_000
 
@@ -121,7 +121,7 @@ def conserved(m: Match) -> bool:
 
 
 def to_command(seat: int, action: dict) -> Any:
-    from service.games.kernel.model import SEAT_ACTIONS
+    from service.games.registry import SEAT_ACTIONS
     a = dict(action)
     cls = SEAT_ACTIONS[a.pop("type")]
     return cls(seat=seat, **a)

@@ -3,8 +3,10 @@ import pytest
 
 from service.games.shedding.actions import default_action
 from service.games.engine import decide, legal_actions
-from service.games.kernel.model import Draw, LeaveSeat, Pass, Play, RuleViolation, ScoreRound, TakePenalty
-from service.games.shedding.options import OptionError, resolve_options
+from service.games.kernel.model import LeaveSeat, RuleViolation, ScoreRound
+from service.games.shedding.commands import Draw, Pass, Play, TakePenalty
+from service.games.shedding.options import OptionError
+from service.games.registry import resolve_options
 from service.games.shedding.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, rep
 
 from .helpers import crafted

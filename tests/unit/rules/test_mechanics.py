@@ -6,8 +6,8 @@ import pytest
 from service.games.kernel import randomness
 from service.games.engine import (decide, legal_actions, pending_work, private_view, public_view,
                                   replay, seat_view)
-from service.games.kernel.model import (Announce, Context, DealRound, Draw, JoinSeat, LeaveSeat, Pass, Play,
-                                 RuleViolation, ScoreRound)
+from service.games.kernel.model import Context, DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound
+from service.games.shedding.commands import Announce, Draw, Pass, Play
 from service.games.shedding.state import rep
 
 from .helpers import Game, crafted, seeds

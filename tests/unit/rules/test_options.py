@@ -1,7 +1,8 @@
 import pytest
 
 from service.games.kernel.model import RuleViolation
-from service.games.shedding.options import OptionError, PRESETS, resolve_options, variants_catalog
+from service.games.shedding.options import OptionError, PRESETS
+from service.games.registry import resolve_options, variants_catalog
 from service.api.codes import status_of
 
 

@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.games.shedding.cards import RANKS, SHORT
-from service.games.engine import decide, evolve, legal_actions, pending_work
+from service.games.engine import decide, evolve, legal_actions, outcome, pending_work
 from service.games.engine import replay as _replay
-from service.games.shedding.evolve import MEMO
-from service.games.kernel.model import (Context, DealRound, FireTimer, JoinSeat, LeaveSeat, Play, RuleViolation,
-                                 ScoreRound, StartMatch)
-from service.games.shedding.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS, resolve_options
+from service.games.kernel.model import Context, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.shedding.commands import Play
+from service.games.shedding.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS
+from service.games.registry import resolve_options
 from service.games.shedding.state import TURN_PHASES
 
 from .helpers import Game, deck_of, to_command
@@ -55,18 +55,17 @@ class Run:
         state = replay(self.g.events[:self.base])
         events = iter(self.g.events[self.base:])
         for cmd, ctx, n in self.log:
-            evs = decide(state, cmd, ctx)
-            MEMO.clear()  # fold afresh, not from decide's memo
+            evs, decided = outcome(state, cmd, ctx)
             assert len(evs) == n
             for ev in evs:
                 assert ev == next(events)
                 state = evolve(state, ev)
+            assert state == decided  # decide's own fold is the fold of its events
         assert state == self.g.m
 
 
 def replay(events):
-    """The fold of the stream, computed afresh (decide's memo of its own folds cleared)."""
-    MEMO.clear()
+    """The fold of the stream, computed afresh."""
     return _replay(events)
 
 

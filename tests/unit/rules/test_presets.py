@@ -3,8 +3,11 @@
 import pytest
 
 from service.games.engine import decide, legal_actions
-from service.games.kernel.model import AcceptSkip, Draw, PassCard, Play, RuleViolation, ScoreRound, Slap, TakePenalty
-from service.games.shedding.options import OptionError, PRESETS, resolve_options, variants_catalog
+from service.games.kernel.model import RuleViolation, ScoreRound
+from service.games.shedding.commands import AcceptSkip, Draw, Play, TakePenalty
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.shedding.options import OptionError, PRESETS
+from service.games.registry import resolve_options, variants_catalog
 from service.games.shedding.state import PLAY, RESPOND_SKIP
 
 from .helpers import Game, crafted

@@ -3,8 +3,8 @@ import pytest
 
 from service.games.shedding.cards import RANK
 from service.games.engine import decide, legal_actions, pending_work
-from service.games.kernel.model import (AcceptSkip, Announce, DealRound, Draw, JoinSeat, LeaveSeat, Pass,
-                                 Play, RuleViolation, ScoreRound, StartMatch, TakePenalty)
+from service.games.kernel.model import DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 
 from .helpers import Game, crafted, seeds
 from service.api.codes import status_of

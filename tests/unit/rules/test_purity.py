@@ -55,3 +55,21 @@ def test_bots_and_playouts_never_call_module_level_random():
         for fn in ("random.random(", "random.choice(", "random.randint(", "random.shuffle(", "random.seed(",
                    "random.sample(", "random.uniform("):
             assert fn not in src, f"{rel} calls {fn}"
+
+
+def test_the_kernel_knows_no_game():
+    for f in sorted((GAMES / "kernel").rglob("*.py")):
+        tree = ast.parse(f.read_text())
+        mods = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        mods |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        bad = {m for m in mods if m.startswith(("service.games.shedding", "service.games.sakapuss",
+                                                "service.games.registry", "service.games.engine"))}
+        assert not bad, f"kernel/{f.name} imports {bad}"
+
+
+def test_a_game_imports_no_other_game():
+    for game in ("shedding", "sakapuss"):
+        other = "sakapuss" if game == "shedding" else "shedding"
+        for f in sorted((GAMES / game).rglob("*.py")):
+            src = f.read_text()
+            assert f"service.games.{other}" not in src, f"{game}/{f.relative_to(GAMES / game)} imports {other}"

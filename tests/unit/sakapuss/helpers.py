@@ -8,9 +8,9 @@ from typing import Any, Sequence
 import pytest
 
 from service.games import engine
-from service.games.kernel.model import (Context, CreateMatch, DealRound, Event, FireTimer, JoinSeat, PassCard,
-                                 RuleViolation, ScoreRound, Slap, StartMatch)
-from service.games.shedding.options import resolve_options
+from service.games.kernel.model import Context, CreateMatch, DealRound, Event, FireTimer, JoinSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.registry import resolve_options
 from service.games.sakapuss.evolve import fz
 from service.games.sakapuss.state import SakapussMatch, rep
 

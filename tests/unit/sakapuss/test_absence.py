@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from service.games import engine
-from service.games.kernel.model import Autopilot, FireTimer, PassCard, Slap
+from service.games.kernel.model import Autopilot, FireTimer
+from service.games.sakapuss.commands import PassCard, Slap
 
 from .helpers import T0, Sak
 

@@ -5,7 +5,8 @@ import pytest
 
 from service.games import engine
 from service.games.kernel import randomness
-from service.games.kernel.model import JoinSeat, LeaveSeat, Play, StartMatch
+from service.games.kernel.model import JoinSeat, LeaveSeat, StartMatch
+from service.games.shedding.commands import Play
 from service.games.sakapuss.evolve import fz
 from service.games.sakapuss.state import rep
 

@@ -10,7 +10,9 @@ import pytest
 from service.games.sakapuss.bots import easy as sakapuss_easy
 from service.eventstore.codec import decode, encode
 from service.games import engine
-from service.games.kernel.model import Autopilot, DealRound, FireTimer, LeaveSeat, PassCard, ScoreRound, SEAT_ACTIONS
+from service.games.kernel.model import Autopilot, DealRound, FireTimer, LeaveSeat, ScoreRound
+from service.games.sakapuss.commands import PassCard
+from service.games.registry import SEAT_ACTIONS
 from service.games.sakapuss.flow import chance_deck_cards
 
 from .helpers import Sak

@@ -16,9 +16,9 @@ from typing import Any, Callable, Sequence
 import pytest
 
 from service.games.engine import decide, evolve, legal_actions, pending_work
-from service.games.kernel.model import (Context, CreateMatch, DealRound, FireTimer, JoinSeat, PassCard, ScoreRound,
-                                 Slap, StartMatch)
-from service.games.shedding.options import resolve_options
+from service.games.kernel.model import Context, CreateMatch, DealRound, FireTimer, JoinSeat, ScoreRound, StartMatch
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.registry import resolve_options
 from service.games.sakapuss.flow import chance_deck_cards
 from service.games.sakapuss.state import complete
 from service.games.sakapuss.playout import PARASITE, PHASES, RACE, SLAP, Sakapuss, fisher_yates, play_random, playout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 MISS_P = 0.15
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from service.games.sakapuss.bots import medium as sakapuss_medium
 from service.games.sakapuss.bots.medium import slap_or_passes
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 MAX_SIMULATIONS = 200  # rollouts per decision, over all candidate kinds
 HORIZON = 10  # pass steps simulated per rollout

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from service.games.sakapuss.bots.easy import _complete
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 
 def slap_or_passes(view: SeatView) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:

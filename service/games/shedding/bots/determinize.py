@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from service.games.shedding.cards import RANK, SHORT, SUIT, build_deck
 from service.games.shedding.core import rules_from_options
 from service.games.shedding.state import AFTER_DRAW, Match, Round, Seat, Window, rep
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 VOID_WEIGHT = 0.2
 

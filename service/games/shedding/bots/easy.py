@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 CLOSING_NON_PLAY = ("draw", "take_penalty", "accept_skip", "pass")
 

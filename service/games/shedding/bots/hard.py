@@ -59,10 +59,12 @@ import random
 from typing import Any, Callable, Mapping
 
 from service.games.shedding.cards import RANK, SHORT, SUIT, hand_points
-from service.games.engine import decide, evolve, legal_actions
-from service.games.kernel.model import SEAT_ACTIONS, Context, NeedMoreSeeds
+from service.games.shedding.actions import legal_actions
+from service.games.shedding.rulebook import decide
+from service.games.kernel.model import Context, NeedMoreSeeds
+from service.games.shedding.commands import ACTIONS as SEAT_ACTIONS
 from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 from service.games.shedding.playout import RngChance, SheddingSim, action_of, command_tuple
 
 from service.games.shedding.bots.determinize import Determinizer
@@ -347,13 +349,9 @@ class _Search:
         seeds: tuple[bytes, ...] = () if len(m.rnd.stock) > 12 else (rng.randbytes(32), rng.randbytes(32))
         while True:
             try:
-                evs = decide(m, cmd, Context(self.now, seeds))
-                break
+                return decide(m, cmd, Context(self.now, seeds)).state
             except NeedMoreSeeds as e:
                 seeds = tuple(rng.randbytes(32) for _ in range(e.needed + 1))
-        for ev in evs:
-            m = evolve(m, ev)
-        return m
 
     def rollout(self, m: Match) -> dict[int, float]:
         """Play an engine state on in the playout core (the ISMCTS leaves)."""

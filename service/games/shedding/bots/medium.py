@@ -51,7 +51,7 @@ from typing import Any, Mapping, Sequence
 
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.state import ACE_FOLLOWUP, AFTER_DRAW, RESPOND_SEVEN, RESPOND_SKIP
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 from service.games.shedding.bots.situation import Situation, from_view
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.core import rules_from_options
 from service.games.shedding.state import Match, Rules
-from service.games.shedding.views import SeatView
+from service.games.kernel.views import SeatView
 
 
 @dataclass(slots=True)

@@ -1,0 +1,67 @@
+"""§2.7 for every game: consecutive timeouts, absent seats, their removal timers and the autopilot."""
+from __future__ import annotations
+
+from typing import Any
+
+from service.games.kernel.model import Event
+from service.games.kernel.state import Seat, rep
+
+
+def absent_key(seat: Seat) -> str:
+    """The key of the seat's current absence's removal timer."""
+    return f"absent-{seat.seat}-{seat.absences}"
+
+
+def autopiloted(m: Any, seat: int) -> bool:
+    """§2.7: an absent seat under ``bot_autopilot`` is played by an ``easy`` bot."""
+    s = m.seats[seat]
+    return s.absent and s.state == "active" and m.options.get("absent_policy") == "bot_autopilot"
+
+
+def absent_seat(m: Any, key: str) -> int | None:
+    """The seat whose open absence ``key`` names, or None if that absence has closed."""
+    parts = key.split("-")
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        return None
+    seat = int(parts[1])
+    if seat >= len(m.seats):
+        return None
+    s = m.seats[seat]
+    ok = s.absent and s.state == "active" and s.absences == int(parts[2])
+    return seat if ok else None
+
+
+def marks_absent(m: Any, seat: int, at: int) -> dict[str, Any]:
+    """§2.7: the fields of the TimedOut that reaches max_consecutive_timeouts (bots never go absent)."""
+    s = m.seats[seat]
+    limit = m.options.get("max_consecutive_timeouts")
+    if s.absent or s.kind != "human" or limit is None or s.timeouts + 1 < int(limit):
+        return {}
+    return {"absent": True, "removal_deadline": at + int(m.options.get("absent_removal_s", 300)) * 1000}
+
+
+def timed_out_seats(seats: tuple[Seat, ...], e: Event) -> tuple[Seat, ...]:
+    """§2.7: count the timeout; ``absent`` starts an absence with its removal deadline."""
+    d = e.data
+    s = d["seat"]
+    old = seats[s]
+    kw: dict[str, object] = {"timeouts": old.timeouts + 1}
+    if d.get("absent"):
+        kw.update(absent=True, absences=old.absences + 1, removal_deadline=d.get("removal_deadline"))
+    out = list(seats)
+    out[s] = rep(old, **kw)
+    return tuple(out)
+
+
+def present(m: Any, e: Event) -> Any:
+    """§2.7: an accepted action of the seat itself (not a default, not the autopilot) clears its
+    consecutive timeouts and its absence, which closes the removal timer."""
+    seat = e.seat
+    if seat is None or seat >= len(m.seats):
+        return m
+    old = m.seats[seat]
+    if (not old.timeouts and not old.absent) or e.data.get("auto"):
+        return m
+    seats = list(m.seats)
+    seats[seat] = rep(old, timeouts=0, absent=False, removal_deadline=None)
+    return rep(m, seats=tuple(seats))

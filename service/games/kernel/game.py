@@ -1,0 +1,54 @@
+"""The Game protocol: everything the service needs from one game, as one registry entry.
+
+The application, the API, the workers and the spec know games only through these entries
+(service/games/registry.py): nothing outside a game's package branches on a game's name or type.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import Any, Callable, Mapping
+
+from service.games.kernel.events import Upcaster
+from service.games.kernel.model import Context, Event
+from service.games.kernel.table import Decided
+from service.games.kernel.views import Due, SeatView
+
+Policy = Callable[..., dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action of a seat on the wire (``{"type": name, ...}``) and the command it becomes."""
+
+    command: type
+    fields: frozenset[str] = frozenset()  # the body fields it takes besides ``type``
+    required: frozenset[str] = frozenset()
+    race_tolerant: bool = False  # taken without a version precondition (racing is its point)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its rules (decide/evolve), views, options, events, bots and playout core."""
+
+    name: str  # the package, and the game part of an event schema key
+    variants: tuple[str, ...]  # the presets it serves (GET /v1/variants)
+    state_type: type
+    decide: Callable[[Any, Any, Context], Decided]
+    evolve: Callable[[Any, Event], Any]
+    legal_actions: Callable[[Any, int, int], list[dict[str, Any]]]
+    public_view: Callable[[Any, int], dict[str, Any]]
+    private_view: Callable[[Any, int, int], dict[str, Any]]
+    seat_view: Callable[[Any, int, int], SeatView]
+    pending_work: Callable[[Any], tuple[Due, ...]]
+    actions: Mapping[str, ActionSpec]
+    event_types: Mapping[str, int]
+    preset_defaults: Callable[[str], dict[str, Any]]
+    resolve_options: Callable[[str, Mapping[str, Any] | None, int], tuple[dict[str, Any], list[dict[str, Any]]]]
+    catalogue: Callable[[], list[dict[str, Any]]]
+    bots: Mapping[str, Policy]  # strength -> choose(SeatView, rng, ...); "easy" plays absent seats
+    playout: ModuleType  # the mutable, event-free core for simulations (bots, benchmarks)
+    searching: frozenset[str] = frozenset()  # strengths that take a clock and a time budget
+    card_pattern: str | None = None  # a card id in a ``play`` action (regex, for the API schema)
+    suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
+    upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))

@@ -1,0 +1,75 @@
+"""Option machinery every game shares (§8): typed specs, the basic type checks, refusals."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from service.games.kernel.model import RuleViolation
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of §8: its type, range or enum, parent dependency and per-preset defaults."""
+
+    name: str
+    type: str  # bool | int | int_or_null | enum | rank | ranks | points | string | float | delays
+    classic: Any
+    prsi: Any
+    lo: float | None = None
+    hi: float | None = None
+    values: tuple[str, ...] = ()
+    parent: tuple[str, Any] | None = None  # (option, value that enables this one)
+
+
+def copy(value: Any) -> Any:
+    """A deep copy of an option value (dicts and lists)."""
+    if isinstance(value, dict):
+        return {k: copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy(v) for v in value]
+    return value
+
+
+class OptionError(RuleViolation):
+    """``invalid_option`` naming every bad explicit option (§8.5)."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        names = ", ".join(e["option"] for e in errors)
+        super().__init__("invalid_option", f"invalid options: {names}", errors=errors)
+        self.errors = errors
+
+
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:
+    """§8 basic types (bool, int, float, enum, string, null, int_or_null): None when ``v`` is a
+    valid value of ``spec``, else a reason; "unknown type" for a type a game checks itself."""
+    t = spec.type
+    if t == "bool":
+        return None if isinstance(v, bool) else "must be a boolean"
+    if t == "int":
+        hi = spec.hi
+        if spec.name == "bot_seats" and resolved is not None:
+            hi = resolved["max_players"] - 1
+        if not is_int(v):
+            return "must be an integer"
+        return None if spec.lo <= v <= hi else f"must be in [{spec.lo}, {hi}]"
+    if t == "float":
+        if not (isinstance(v, (int, float)) and not isinstance(v, bool)):
+            return "must be a number"
+        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}]"
+    if t == "enum":
+        return None if v in spec.values else f"must be one of {list(spec.values)}"
+    if t == "string":
+        return None if isinstance(v, str) and 0 < len(v) <= 40 else "must be a string of 1-40 chars"
+    if t == "null":
+        return None if v is None else "only null is supported"
+    if t == "int_or_null":
+        if v is None:
+            return None
+        if not is_int(v):
+            return "must be an integer or null"
+        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}] or null"
+    return "unknown type"

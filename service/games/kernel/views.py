@@ -1,0 +1,45 @@
+"""What every game's views share: a bot's input, the follow-ups a state calls for, plain options."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The only input of a bot (§7.1): the public view, its own hand, its legal actions."""
+
+    seat: int
+    now: int
+    public: Mapping[str, Any]
+    hand: tuple[str, ...]
+    legal_actions: tuple[Mapping[str, Any], ...]
+    own: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The rest of the seat's private view (Sakapuss: ``passed_kind``, ``pass_log``)."""
+
+
+@dataclass(frozen=True)
+class Due:
+    """A follow-up the state calls for: a bot move, scoring, or the next deal."""
+
+    kind: str  # bot | score | deal | timer
+    key: str
+    due_at: int
+    seat: int | None
+    opened_seq: int
+
+
+def absence_work(m: Any) -> tuple[Due, ...]:
+    """§2.7: the removal timer of every open absence (all games, in every phase of the match)."""
+    return tuple(Due("timer", f"absent-{s.seat}-{s.absences}", s.removal_deadline or 0, s.seat, 0)
+                 for s in m.seats if s.absent and s.state == "active")
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready deep copy (dicts and lists) of an option value or a read-only mapping."""
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value

@@ -1,0 +1,48 @@
+"""decide for Sakapuss' table commands: join (K-16), start (§6.5.1), leave (K-15), score, deal."""
+from __future__ import annotations
+
+from typing import Any
+
+from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
+from service.games.kernel.table import admit, round_jobs
+from service.games.sakapuss.flow import deal_round, score_round
+from service.games.sakapuss.tx import Tx
+
+
+def join(tx: Tx, cmd: JoinSeat) -> None:
+    """K-16: seats are taken only before the start; at most max_players."""
+    m = tx.m
+    closed = None if m.status == "open" else "Sakapuss takes no seats once the match has started"
+    seat, strength, creator = admit(m, cmd, closed, len(m.active_seats()))
+    tx.emit("SeatJoined", seat, {"seat": seat, "name": cmd.name, "kind": cmd.kind,
+                                 "strength": strength, "creator": creator})
+
+
+def start(tx: Tx, cmd: StartMatch) -> None:
+    """§6.5.1: LOBBY with 3-5 seats -> round 1 (one cat kind per player)."""
+    m = tx.m
+    if m.status != "open":
+        raise RuleViolation("already_started", "the match has already started")
+    n = len(m.active_seats())
+    if n < int(m.options["min_players"]):
+        raise RuleViolation("not_enough_players", "not enough seats are taken")
+    deal_round(tx, 1)
+
+
+def leave(tx: Tx, cmd: LeaveSeat) -> None:
+    """K-15: before the start the seat is freed; afterwards a bot of bot_strength takes it over."""
+    m = tx.m
+    seat = cmd.seat
+    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}")
+    if m.seats[seat].state == "left":
+        raise RuleViolation("seat_left", f"seat {seat} has left")
+    if m.status == "finished":
+        raise RuleViolation("match_over", "the match is over")
+    data: dict[str, Any] = {"seat": seat, "reason": cmd.reason}
+    if m.status == "running":
+        data["replaced_by"] = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
+    tx.emit("SeatLeft", seat, data)
+
+
+score, deal = round_jobs(score_round, deal_round)

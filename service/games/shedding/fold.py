@@ -1,0 +1,32 @@
+"""The shedding games' evolve: table, in-round and scoring handlers in one fold (DESIGN rule 1)."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from service.games.kernel.fold import Fold
+from service.games.kernel.model import Event
+from service.games.kernel.state import rep_version
+from service.games.shedding.evolve import TABLE
+from service.games.shedding.evolve_play import PLAY_EVENTS
+from service.games.shedding.evolve_table import SCORING_EVENTS
+from service.games.shedding.state import Match
+
+FOLD = Fold.merged(TABLE, PLAY_EVENTS, SCORING_EVENTS)
+HANDLERS = FOLD.handlers
+
+
+def evolve(state: Match | None, event: Event) -> Match:
+    """Apply one event; unknown types only bump the version."""
+    fn = HANDLERS.get(event.type)
+    if fn is None:
+        return rep_version(state, event.seq)  # type: ignore[arg-type]
+    return fn(state, event)  # type: ignore[arg-type]
+
+
+def replay(events: Iterable[Event]) -> Match:
+    """Fold a whole stream into the state."""
+    state: Match | None = None
+    for ev in events:
+        state = evolve(state, ev)
+    assert state is not None
+    return state

@@ -1,0 +1,57 @@
+"""The shedding games (Prší and Mau-Mau, RULES §3-§5) as one registry entry."""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from service.games.kernel.events import with_table_events
+from service.games.kernel.game import ActionSpec, Game
+from service.games.shedding import playout
+from service.games.shedding.actions import legal_actions
+from service.games.shedding.bots import easy, hard, medium
+from service.games.shedding.commands import RACE_TOLERANT, AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.shedding.fold import evolve
+from service.games.shedding.options import PRESET_BASE, preset_defaults, resolve_options, variants_catalog
+from service.games.shedding.rulebook import decide
+from service.games.shedding.state import Match
+from service.games.shedding.views import pending_work, private_view, public_view, seat_view
+
+EVENT_TYPES = with_table_events({
+    "SeatWaiting": 1, "SeatActivated": 1, "HandsRevealed": 1, "SeatEliminated": 1,
+    "StarterTurned": 1, "StarterCovered": 1, "TurnStarted": 1, "CardPlayed": 1, "SuitCalled": 1,
+    "CardDrawn": 1, "StockReshuffled": 1, "DrawShortfall": 1, "PenaltyTaken": 1,
+    "SkipAccepted": 1, "TurnSkipped": 1, "DirectionReversed": 1, "TurnPassed": 1,
+    "AnnouncementMade": 1, "AnnouncementArmed": 1, "AnnouncementMissed": 1, "ChallengeMade": 1,
+})
+
+_FLAG = frozenset({"announce"})
+ACTIONS = MappingProxyType({
+    "play": ActionSpec(Play, frozenset({"card", "called_suit", "announce"}), frozenset({"card"})),
+    "draw": ActionSpec(Draw, _FLAG),
+    "pass": ActionSpec(Pass, _FLAG),
+    "take_penalty": ActionSpec(TakePenalty, _FLAG),
+    "accept_skip": ActionSpec(AcceptSkip, _FLAG),
+    "announce": ActionSpec(Announce, frozenset(), frozenset(), "announce" in RACE_TOLERANT),
+})
+
+GAME = Game(
+    name="shedding",
+    variants=tuple(PRESET_BASE),
+    state_type=Match,
+    decide=decide,
+    evolve=evolve,
+    legal_actions=legal_actions,
+    public_view=public_view,
+    private_view=private_view,
+    seat_view=seat_view,
+    pending_work=pending_work,
+    actions=ACTIONS,
+    event_types=MappingProxyType(EVENT_TYPES),
+    preset_defaults=preset_defaults,
+    resolve_options=resolve_options,
+    catalogue=variants_catalog,
+    bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}),
+    searching=frozenset({"hard"}),
+    playout=playout,
+    card_pattern=r"(10|[2-9JQKA])[CDHS](:[0-9])?",
+    suits=("C", "D", "H", "S"),
+)
