@@ -47,3 +47,24 @@ def test_every_route_is_in_the_spec() -> None:
                  "/v1/games/{game_id}/seats/{seat}", "/v1/games/{game_id}/start", "/v1/games/{game_id}/actions",
                  "/v1/games/{game_id}/events", "/v1/games/{game_id}/history", "/healthz", "/readyz"):
         assert f"{path}:" in spec
+
+
+def test_every_operation_has_a_human_name_and_states_its_tokens() -> None:
+    import yaml
+
+    from service.api.operations import SCHEMES, SECURITY
+    from service.cli import openapi_yaml
+
+    spec = yaml.safe_load(openapi_yaml())
+    ops = [op for item in spec["paths"].values() for m, op in item.items() if m in ("get", "post", "delete")]
+    names = [op["operationId"] for op in ops]
+    assert len(names) == len(set(names)) == len(SECURITY)
+    assert set(names) == set(SECURITY)
+    assert {"createGame", "listGames", "getGame", "takeSeat", "leaveSeat", "startGame", "act", "listActions",
+            "listEvents", "getHistory", "verifyGame", "getStateAt", "listVariants"} <= set(names)
+    assert set(spec["components"]["securitySchemes"]) == set(SCHEMES)
+    by_name = {op["operationId"]: op for op in ops}
+    assert by_name["act"]["security"] == [{"seatToken": []}]
+    assert by_name["startGame"]["security"] == [{"ownerToken": []}]
+    assert by_name["createGame"]["security"] == []
+    assert {} in by_name["getGame"]["security"]  # a token is optional there

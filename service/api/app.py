@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import errors, games, health, limits
+from service.api import errors, games, health, limits, operations
 from service.settings import Settings
 
 
@@ -29,8 +29,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         API_SPEC_OPTIONS={
             "info": {"description": "A card-table service for the Mau-Mau family. Contract: API.md; rules: RULES.md."},
-            "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
-            "security": [{}, {"bearer": []}],
+            "components": {"securitySchemes": operations.SCHEMES},
         },
     )
     api = MeowApi(app)

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from service.api import schemas as s
 from service.api.errors import PROBLEM
+from service.api.operations import operation
 from service.api.client import guard_stream_socket, watch_peer
 from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
                               service, settings, stream_slots)
@@ -37,6 +38,7 @@ def _errors(*codes: int):
 class VariantsView(MethodView):
     @blp.response(200, s.Variants)
     @_errors()
+    @operation(blp, "listVariants")
     def get(self):
         """The variants (presets), each with its option schema, defaults and player range."""
         return json_response({"variants": variants_catalog()})
@@ -47,6 +49,7 @@ class GamesView(MethodView):
     @blp.arguments(s.CreateGame)
     @blp.response(201, s.Created)
     @_errors(400, 413, 422)
+    @operation(blp, "createGame")
     def post(self, body: dict[str, Any]):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
@@ -58,6 +61,7 @@ class GamesView(MethodView):
     @blp.arguments(s.LobbyQuery, location="query")
     @blp.response(200, s.LobbyPage)
     @_errors(422)
+    @operation(blp, "listGames")
     def get(self, query: dict[str, Any]):
         """The lobby, newest first, filtered by status and variant, paginated by cursor."""
         cursor = None
@@ -72,6 +76,7 @@ class GamesView(MethodView):
 class GameView(MethodView):
     @blp.response(200, s.GameView)
     @_errors(401, 404)
+    @operation(blp, "getGame")
     def get(self, game_id: str):
         """The view: public for all; with a seat token also `you` (hand, legal actions)."""
         gid = game_id_or_404(game_id)
@@ -86,6 +91,7 @@ class SeatsView(MethodView):
     @blp.arguments(s.TakeSeat)
     @blp.response(201, s.SeatTaken)
     @_errors(400, 401, 403, 404, 409, 413, 422)
+    @operation(blp, "takeSeat")
     def post(self, body: dict[str, Any], game_id: str):
         """Take a seat (a human, anyone) or add a bot (owner only)."""
         gid = game_id_or_404(game_id)
@@ -101,6 +107,7 @@ class SeatsView(MethodView):
 class SeatView(MethodView):
     @blp.response(200, s.WriteResult)
     @_errors(401, 403, 404, 409, 412)
+    @operation(blp, "leaveSeat")
     def delete(self, game_id: str, seat: int):
         """Leave (that seat) or remove a seat (owner): struck from the standings, token revoked."""
         gid = game_id_or_404(game_id)
@@ -115,6 +122,7 @@ class SeatView(MethodView):
 class StartView(MethodView):
     @blp.response(200, s.WriteResult)
     @_errors(401, 403, 404, 409)
+    @operation(blp, "startGame")
     def post(self, game_id: str):
         """Deal the first round (owner only)."""
         gid = game_id_or_404(game_id)
@@ -129,6 +137,7 @@ class ActionsView(MethodView):
     @blp.arguments(s.Action)
     @blp.response(200, s.WriteResult)
     @_errors(400, 401, 403, 404, 409, 412, 413, 422)
+    @operation(blp, "act")
     def post(self, body: dict[str, Any], game_id: str):
         """One action of the caller's seat. If-Match or expected_version guard against lost updates."""
         gid = game_id_or_404(game_id)
@@ -140,6 +149,7 @@ class ActionsView(MethodView):
 
     @blp.response(200, s.LegalActions)
     @_errors(401, 403, 404)
+    @operation(blp, "listActions")
     def get(self, game_id: str):
         """The caller's legal actions now."""
         gid = game_id_or_404(game_id)
@@ -157,6 +167,7 @@ class EventsView(MethodView):
         "application/json": {"schema": {"$ref": "#/components/schemas/EventsPage"}},
         SSE: {"schema": {"type": "string", "description": "server-sent events"}}}}})
     @_errors(401, 404, 422, 429)
+    @operation(blp, "listEvents")
     def get(self, query: dict[str, Any], game_id: str):
         """Events after version `after` as the caller may see them; `wait` long-polls up to 30 s.
         `Accept: text/event-stream` streams them as server-sent events (id = seq), resuming after
@@ -257,6 +268,7 @@ class HistoryView(MethodView):
         "application/json": {"schema": {"$ref": "#/components/schemas/History"}},
         NDJSON: {"schema": {"type": "string", "description": "one event per line"}}}}})
     @_errors(401, 403, 404)
+    @operation(blp, "getHistory")
     def get(self, game_id: str):
         """The complete log with each event's hash-chain link: unredacted once finished
         (players, owner, audit tokens: seeds, permutations, hands, commands); while running,
@@ -279,6 +291,7 @@ class HistoryView(MethodView):
 class VerifyView(MethodView):
     @blp.response(200, s.VerifyReport)
     @_errors(401, 403, 404, 409)
+    @operation(blp, "verifyGame")
     def get(self, game_id: str):
         """The server's own replay report of a finished game: chain intact, every commitment and
         permutation matching, every recorded command legal and reproducing its events, final scores."""
@@ -294,6 +307,7 @@ class StateAtView(MethodView):
     @blp.arguments(s.StateQuery, location="query")
     @blp.response(200, s.GameView)
     @_errors(401, 404, 422)
+    @operation(blp, "getStateAt")
     def get(self, query: dict[str, Any], game_id: str):
         """The view as it was right after event `at` (time travel), with the live view's redaction."""
         gid = game_id_or_404(game_id)

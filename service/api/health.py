@@ -6,6 +6,7 @@ from flask_smorest import Blueprint
 
 from service.api import schemas as s
 from service.api.errors import problem
+from service.api.operations import operation
 from service.api.http import json_response, service
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
@@ -14,6 +15,7 @@ blp = Blueprint("health", __name__, description="Liveness and readiness")
 @blp.route("/healthz")
 class Healthz(MethodView):
     @blp.response(200, s.Health)
+    @operation(blp, "getHealth")
     def get(self):
         """The process answers."""
         return json_response({"status": "ok"})
@@ -23,6 +25,7 @@ class Healthz(MethodView):
 class Readyz(MethodView):
     @blp.response(200, s.Health)
     @blp.alt_response(503, schema=s.Problem)
+    @operation(blp, "getReadiness")
     def get(self):
         """Redis is reachable."""
         try:
@@ -36,6 +39,7 @@ class Readyz(MethodView):
 class Metrics(MethodView):
     @blp.doc(responses={"200": {"description": "Prometheus text exposition",
                                 "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @operation(blp, "getMetrics")
     def get(self):
         """Prometheus metrics: requests and latency by route, appends by outcome, follow-ups by kind."""
         from flask import Response
