@@ -1,0 +1,31 @@
+"""A seated player's action, as a request: the action's ``type`` names one of the seat commands of
+the table's game (an unknown one is refused with the legal actions listed), the caller's seat plays
+it, and a race-tolerant action (an announcement, a slap) drops the version precondition, since
+racing the game is its point. Then it is one ``WritePlan`` on the write path."""
+from __future__ import annotations
+
+from typing import Any
+
+from service.app.auth import Caller
+from service.app.context import AppContext
+from service.app.errors import AppError
+from service.app.idempotency import Idempotency, Precondition
+from service.app.seats import require_seat
+from service.app.write_path import Outcome, WritePlan, write
+from service.games import engine
+from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
+
+
+def act(ctx: AppContext, game_id: str, caller: Caller, action: dict[str, Any], pre: Precondition | None,
+        idem: Idempotency | None) -> Outcome:
+    require_seat(caller)
+    action = dict(action)
+    kind = action.pop("type")
+    if kind not in SEAT_ACTIONS:
+        state = ctx.load(game_id)
+        raise AppError("invalid_action", f"'{kind}' is not an action of {state.variant}",
+                       legal_actions=engine.legal_actions(state, caller.seat, ctx.clock()))
+    cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
+    if kind in RACE_TOLERANT:
+        pre = None
+    return write(ctx, game_id, caller, WritePlan(lambda s: cmd, precondition=pre, idempotency=idem))

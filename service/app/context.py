@@ -1,0 +1,79 @@
+"""What every part of the application layer shares, and how it reads a game: the event store, the
+settings, the clock, the per-process cache of folded states and the pause a searching bot waits
+with, plus ``load`` — the cached fold fast-forwarded with the events appended since (a fold long
+enough to be heavy runs off the event loop). Writes, queries, seats and jobs all take one of these;
+``GameService`` is one."""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from service.app import compute
+from service.app.cache import StateCache
+from service.app.errors import AppError, not_found
+from service.eventstore.chain import GENESIS
+from service.eventstore.codec import CorruptEvent
+from service.eventstore.contract import EventStore
+from service.games import engine
+from service.settings import Settings
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class AppContext:
+    """The store, settings, clock, state cache and bot pause one service works with."""
+
+    def __init__(self, store: EventStore, settings: Settings | None = None, clock: Callable[[], int] = now_ms) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.cache = StateCache(self.settings.state_cache_size)
+        self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
+
+    def load(self, game_id: str) -> Any:
+        """The folded state: the cached fold fast-forwarded with the events appended since."""
+        return self.load_with_head(game_id)[0]
+
+    def load_with_head(self, game_id: str) -> tuple[Any, str]:
+        """The folded state and the hash-chain head at its version."""
+        cached = self.cache.get(game_id)
+        state, head = cached if cached is not None else (None, GENESIS)
+        try:
+            stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
+        except CorruptEvent as exc:
+            raise AppError("game_corrupted", f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
+        state, head = fold_off_loop(state, head, stored)
+        if state is None:
+            raise not_found()
+        if stored:
+            self.cache.put(game_id, (state, head))
+        elif state.status == "open" and self.store.version(game_id) == 0:  # an open table that expired
+            self.cache.drop(game_id)
+            raise not_found()
+        return state, head
+
+
+def fold_off_loop(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
+    """``fold``, run off the event loop when it is heavy (``compute.HEAVY`` events or more)."""
+    if len(stored) >= compute.HEAVY:
+        return compute.run(lambda: fold(state, head, stored))
+    return fold(state, head, stored)
+
+
+def fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
+    """Apply stored events to ``state``, following the hash chain; an unappliable event is game_corrupted."""
+    for item in stored:
+        try:
+            state = engine.evolve(state, item.event)
+        except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
+            seq = item.event.seq
+            raise AppError("game_corrupted", f"event {seq} of this game cannot be applied", seq=seq) from exc
+        head = item.hash or head
+    return state, head
+
+
+def _pause(seconds: float) -> None:
+    if seconds > 0:
+        time.sleep(seconds)

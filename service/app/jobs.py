@@ -1,0 +1,149 @@
+"""Follow-up jobs, served by the workers: a bot's turn, round scoring, the next deal, a timer, and the
+expiry of a table nobody started. Each job names what it serves and does nothing once that has
+closed (RULES §2.6); otherwise it decides against the latest state on the write path, retrying on
+a conflict. A bot that cannot move yet, or a timer that fired early, is scheduled again rather than
+slept on; a searching bot answers at its budget's end whatever it held (RULES §7.1)."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from service.app import followups as fu
+from service.app.auth import SPECTATOR
+from service.app.context import AppContext
+from service.app.errors import AppError
+from service.app.idempotency import Precondition
+from service.app.seats import seat_tokens_revoked
+from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
+from service.eventstore.contract import FollowUp
+from service.games import engine
+from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
+from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
+
+GRACE_RETRY_MS = 250
+
+
+def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
+    """Serve one due follow-up; a no-op when what it serves has closed."""
+    game_id, kind = payload["game"], payload["kind"]
+    if kind == "bot":
+        answer_at = payload.get("answer_at")
+        return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
+                        int(answer_at) if answer_at is not None else None)
+    if kind == "expire":
+        return expire_open(ctx, game_id)
+    if kind == "score":
+        cmd: Any = ScoreRound(int(payload["key"]))
+    elif kind == "deal":
+        cmd = DealRound(int(payload["key"]))
+    else:
+        cmd = FireTimer(str(payload["key"]))
+    tokens: dict[str, bytes] = {}
+    revoke: tuple[str, ...] = ()
+    removal = absent_removal_seat(cmd)
+    if removal is not None:  # RULES §2.7/§3.10: an absent seat removed leaves; its token goes
+        tokens, revoke = seat_tokens_revoked(ctx, game_id, removal)
+    try:
+        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, revoke=revoke))
+    except AppError as exc:
+        if exc.code == "nothing_to_do":
+            return rearm_timer(ctx, game_id, cmd)
+        raise
+    return "done"
+
+
+def expire_open(ctx: AppContext, game_id: str) -> str:
+    """A never-started table past its TTL goes, with all its keys; a started one stays."""
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            state = ctx.load(game_id)
+        except AppError as exc:
+            if exc.code == "not_found":
+                return "closed"
+            raise
+        if state.status != "open":
+            return "closed"
+        if ctx.store.expire_game(game_id, state.version, state.variant):
+            ctx.cache.drop(game_id)
+            return "expired"
+    return "busy"
+
+
+def rearm_timer(ctx: AppContext, game_id: str, cmd: Any) -> str:
+    """A timer that fired before its due time waits for it (RULES §2.6(4)): the state's own
+    pending work says when; a timer whose turn, step or absence has closed stays closed."""
+    if not isinstance(cmd, FireTimer):
+        return "closed"
+    state = ctx.load(game_id)
+    due = next((d for d in engine.pending_work(state) if d.kind == "timer" and d.key == cmd.key), None)
+    if due is None or due.due_at <= ctx.clock():
+        return "closed"
+    ctx.store.schedule(FollowUp(f"{fu.job_id(game_id, due)}-w{due.due_at}", due.due_at,
+                                {"kind": "timer", "game": game_id, "key": cmd.key}))
+    return "waiting"
+
+
+def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_at: int | None = None) -> str:
+    """One bot move. A searching bot answers at max(``answer_at``, its start + budget), whether
+    it had a choice or not (RULES §7.1(4)): the gap before its move tells nobody what it held."""
+    from service.app.bots import choose_for
+
+    for attempt in range(MAX_ATTEMPTS):
+        state = ctx.load(game_id)
+        if not any(d.kind == "bot" and d.seat == seat and d.opened_seq == opened_seq
+                   for d in engine.pending_work(state)):
+            return "closed"
+        now = ctx.clock()
+        view = engine.seat_view(state, seat, now)
+        if not view.legal_actions:  # another seat's announcement grace holds closing actions back
+            return defer_bot(ctx, game_id, seat, opened_seq, now)
+        budget = fu.search_budget_ms(state, seat, ctx.settings.max_bot_budget_ms)
+        answer = max(answer_at or 0, now + budget) if attempt == 0 else now + budget
+        policy = choose_for(state, seat, max(1, min(budget, answer - now)) if budget else None)
+        action = dict(policy(view, bot_rng(state, state.version, seat)))
+        if budget:
+            ctx.pause((answer - ctx.clock()) / 1000)
+        chosen = dict(action)
+        kind = action.pop("type")
+        cmd = SEAT_ACTIONS[kind](seat=seat, **action)
+        if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
+            cmd = Autopilot(seat, chosen)
+        pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
+        try:
+            write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
+            return "moved"
+        except AppError as exc:
+            if exc.code == "version_conflict":
+                continue
+            if exc.code == "announce_grace":
+                return defer_bot(ctx, game_id, seat, opened_seq, now)
+            if exc.status == 409:  # its moment passed (a slap window closed, a phase moved on)
+                return "closed"
+            raise
+    return defer_bot(ctx, game_id, seat, opened_seq, ctx.clock())  # a very busy table: come back
+
+
+def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: int) -> str:
+    """Come back shortly, when the other seat's grace is over (never sleep in a worker)."""
+    ctx.store.schedule(FollowUp(f"bot-{game_id}-{seat}-{opened_seq}-g{now}", now + GRACE_RETRY_MS,
+                                {"kind": "bot", "game": game_id, "seat": seat,
+                                 "opened_seq": opened_seq, "key": f"{seat}-{opened_seq}"}))
+    return "deferred"
+
+
+def bot_rng(state: Any, version: int, seat: int) -> Any:
+    """RULES §7.1(5): seeded by (match, version, seat) — keyed by the secret match seed, so that
+    opponents cannot replay a bot's policy against guessed hands; reproducible once revealed."""
+    import random
+
+    digest = hmac.new(fu.match_key(state), f"bot/{version}/{seat}".encode(), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def absent_removal_seat(cmd: Any) -> int | None:
+    """The seat an ``absent-<seat>-<n>`` timer would remove (RULES §2.7), else None."""
+    if not isinstance(cmd, FireTimer) or not cmd.key.startswith("absent-"):
+        return None
+    parts = cmd.key.split("-")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None

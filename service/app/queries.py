@@ -1,0 +1,142 @@
+"""The read side: everything a caller may see of a game, always through the one per-viewer projection
+— the live view and its legal actions, the event feed (long-polled), the history of a finished game
+(or an auditor's of a running one) and its verification, the view as it was right after any event,
+the lobby pages, and the body of a write's answer (``render``)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+import orjson
+
+from service.app import audit, compute
+from service.app.auth import SPECTATOR, Caller, caller_after, token_hash
+from service.app.context import AppContext, fold
+from service.app.errors import AppError, forbidden, unauthorized
+from service.app.redaction import Viewer, project_event, project_view
+from service.app.seats import require_seat
+from service.app.write_path import Outcome
+from service.eventstore import chain
+from service.games import engine
+
+
+def viewer(caller: Caller) -> Viewer:
+    """What this caller sees: its seat's hand, if it holds one."""
+    return Viewer(seat=caller.seat)
+
+
+def view(ctx: AppContext, game_id: str, caller: Caller) -> tuple[Any, dict[str, Any]]:
+    state, head = ctx.load_with_head(game_id)
+    out = project_view(state, viewer(caller), ctx.clock())
+    out["chain_head"] = head
+    return state, out
+
+
+def legal_actions(ctx: AppContext, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
+    require_seat(caller)
+    state = ctx.load(game_id)
+    return state, engine.legal_actions(state, caller.seat, ctx.clock())
+
+
+def events(ctx: AppContext, game_id: str, caller: Caller, after: int, wait_s: float,
+           waiter: Callable[[str, int, float], bool] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """The events after ``after`` as the caller may see them at each one: a batch that reaches
+    the ``SeatLeft`` of the caller's seat shows it and stops there (the token is revoked), or
+    goes on seatless for an owner (``caller_after``)."""
+    state = ctx.load(game_id)
+    after = min(after, state.version)  # nothing lies beyond the version (and Redis ids are bounded)
+    if wait_s > 0 and state.version <= after:
+        (waiter or ctx.store.wait)(game_id, after, min(wait_s, ctx.settings.max_wait_s))
+        state = ctx.load(game_id)
+    out: list[dict[str, Any]] = []
+    if after < state.version:
+        for e in ctx.store.read(game_id, after=after):
+            if e.seq > state.version:
+                break
+            nxt = caller_after(caller, e)
+            out.append(project_event(e, viewer(nxt or SPECTATOR)))
+            if nxt is None:
+                break
+            caller = nxt
+    return state, out
+
+
+def history_viewer(state: Any, caller: Caller) -> Viewer:
+    """Who reads a history: a finished game's players, owner and auditors see it all; a running
+    game's history is for audit tokens only, redacted as for a spectator."""
+    if state.status == "finished":
+        if caller.role == "spectator":
+            raise unauthorized("the history of a finished game is for its players, owner and auditors")
+        return Viewer(reveal_all=True)
+    if caller.role == "audit":
+        return Viewer()
+    raise forbidden("the history of a running game is for audit tokens only")
+
+
+def history(ctx: AppContext, game_id: str, caller: Caller, page: int = 500) -> tuple[Any, Iterator[dict[str, Any]]]:
+    """The log, read page by page: audit records of a finished game, or a spectator's view of a running one."""
+    state = ctx.load(game_id)
+    reader = history_viewer(state, caller)
+    last = state.version
+
+    def stored() -> Iterator[Any]:
+        after = 0
+        while after < last:
+            chunk = ctx.store.read_stored(game_id, after=after, count=min(page, last - after))
+            if not chunk:
+                return
+            yield from chunk
+            after = chunk[-1].event.seq
+
+    if reader.reveal_all:
+        return state, audit.history_records(stored())
+    return state, ({**project_event(s.event, reader), "hash": s.hash} for s in stored())
+
+
+def verify(ctx: AppContext, game_id: str, caller: Caller) -> dict[str, Any]:
+    state = ctx.load(game_id)
+    if state.status != "finished":
+        raise AppError("game_running", "a game can be verified once it is finished")
+    history_viewer(state, caller)
+    stored = ctx.store.read_stored(game_id)
+    return compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
+
+
+def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int) -> dict[str, Any]:
+    """The view right after event ``at``, with the same redaction as the live view."""
+    state = ctx.load(game_id)
+    if not 1 <= at <= state.version:
+        raise AppError("invalid_request", f"at must be between 1 and {state.version}",
+                       errors=[{"field": "at", "in": "query", "messages": [f"1..{state.version}"]}])
+    stored = ctx.store.read_stored(game_id, after=0, count=at)
+    past, head = compute.run(lambda: fold(None, chain.GENESIS, stored)) if at >= compute.HEAVY \
+        else fold(None, chain.GENESIS, stored)
+    out = project_view(past, viewer(caller), stored[-1].event.at if stored else 0)
+    out["chain_head"] = head
+    return out
+
+
+def lobby(ctx: AppContext, status: str | None, variant: str | None, cursor: tuple[int, str] | None,
+          limit: int) -> tuple[list[dict[str, Any]], str | None]:
+    """A lobby page from the per-status indexes: O(page) however many games exist."""
+    rows = [orjson.loads(v) for v in ctx.store.lobby_page(status, variant, cursor, limit + 1)]
+    page = rows[:limit]
+    nxt = f"{page[-1]['created_at']}:{page[-1]['id']}" if len(rows) > limit else None
+    return page, nxt
+
+
+def render(ctx: AppContext, out: Outcome, caller: Caller) -> dict[str, Any]:
+    """The response body of a write, as this caller may see it."""
+    seen_as = viewer(caller)
+    body = dict(out.extra)
+    if out.replayed and body.get("token") and ctx.store.token_get(out.game_id, token_hash(body["token"])) is None:
+        body["token"] = None  # a replayed join: its seat has gone, and its token with it
+    elif out.extra.get("seat") is not None and caller.seat is None and out.status == 201 and "token" in out.extra:
+        seen_as = Viewer(seat=out.extra["seat"])  # the seat just taken (or, replayed, still held)
+    body.update(
+        version=out.state.version if not out.replayed else max((e.seq for e in out.events), default=out.state.version),
+        events=[project_event(e, seen_as) for e in out.events],
+        game=project_view(out.state, seen_as, ctx.clock()),
+    )
+    if out.replayed:
+        body["replayed"] = True
+    return body

@@ -1,0 +1,158 @@
+"""Tables, seats and the tokens that hold them: who a bearer token is (``authenticate``), creating a
+table (its options resolved, the bots' search time capped, an owner token issued), taking a seat
+(a human's token issued, a bot named) or leaving one (its token revoked, an owner who held it stays
+owner), and starting the match. Fresh tokens are sealed into the idempotency record, so a retry
+shows them again; each of these is one ``WritePlan`` on the write path."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any, Sequence
+
+import orjson
+
+from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
+from service.app.context import AppContext
+from service.app.errors import AppError, forbidden, unauthorized
+from service.app.idempotency import Idempotency, Precondition
+from service.app.write_path import Outcome, WritePlan, write
+from service.games import registry
+from service.games.kernel.model import CreateMatch, Event, JoinSeat, LeaveSeat, RuleViolation, StartMatch
+from service.games.kernel.table import RULES_VERSION
+
+
+def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
+    """The caller a bearer token names: none is a spectator, an unknown one is 401."""
+    if not token:
+        return SPECTATOR
+    thash = token_hash(token)
+    if thash in ctx.settings.audit_token_hashes:
+        return Caller("audit", None, thash)
+    record = ctx.store.token_get(game_id, thash)
+    if record is None:
+        raise unauthorized()
+    return caller_from_record(record, thash)
+
+
+def require_seat(caller: Caller) -> None:
+    """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403."""
+    if caller.role == "spectator":
+        raise unauthorized("this needs a seat token")
+    if caller.seat is None:
+        raise forbidden("only a seated player has actions")
+
+
+def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
+           idem: Idempotency | None) -> Outcome:
+    resolved, warnings = _resolve(variant, options, max_players)
+    resolved, warnings = _cap_budget(resolved, warnings, ctx.settings.max_bot_budget_ms)
+    if idem:  # anonymous creation: the game id follows from the key, so a retry finds it
+        game_id = hashlib.sha256(b"meow-create\0" + idem.key.encode()).hexdigest()[:16]
+    else:
+        game_id = secrets.token_hex(8)
+    owner = new_token()
+    cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name, RULES_VERSION)
+    tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode()}
+    out = write(ctx, game_id, SPECTATOR, WritePlan(
+        lambda s: cmd, idempotency=idem, tokens=tokens, status=201,
+        extra={"id": game_id, "warnings": warnings}, new_game=True, sealed={"owner_token": owner}))
+    out.extra.setdefault("owner_token", owner)
+    return out
+
+
+def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
+         idem: Idempotency | None) -> Outcome:
+    if bot is not None:
+        if not caller.is_owner:
+            raise forbidden("only the owner adds bots")
+        cmd = JoinSeat(name or "", "bot", bot.get("strength"), False)
+        return write(ctx, game_id, caller, WritePlan(lambda s: _named(cmd, s), idempotency=idem, status=201,
+                                                     extra_from_events=_seat_extra))
+    if caller.is_owner and caller.seat is not None:
+        raise AppError("already_seated", "the owner already has a seat")
+    if caller.role == "seat":
+        raise AppError("already_seated", "this token already holds a seat; join without a token")
+    token = new_token()
+    thash = token_hash(token)
+    creator = caller.is_owner
+
+    def tokens_for(events: Sequence[Event]) -> dict[str, bytes]:
+        seat = _joined_seat(events)
+        out = {thash: role_record("seat", seat), f"seat:{seat}": thash.encode()}
+        if creator and caller.token_hash:
+            out[caller.token_hash] = role_record("owner", seat)
+        return out
+
+    out = write(ctx, game_id, caller, WritePlan(
+        lambda s: JoinSeat(name or "", "human", None, creator), idempotency=idem, status=201,
+        tokens_from_events=tokens_for, extra_from_events=_seat_extra, sealed={"token": token}))
+    out.extra.setdefault("token", token)
+    return out
+
+
+def leave(ctx: AppContext, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None,
+          pre: Precondition | None = None) -> Outcome:
+    if not (caller.is_owner or (caller.role == "seat" and caller.seat == seat)):
+        raise forbidden("only that seat or the owner can remove a seat")
+    tokens, revoke = seat_tokens_revoked(ctx, game_id, seat)
+    return write(ctx, game_id, caller, WritePlan(lambda s: LeaveSeat(seat), idempotency=idem, tokens=tokens,
+                                                 revoke=revoke, precondition=pre))
+
+
+def seat_tokens_revoked(ctx: AppContext, game_id: str, seat: int) -> tuple[dict[str, bytes], tuple[str, ...]]:
+    """§3.10: the leaver's seat token is revoked; an owner who held that seat stays owner."""
+    revoke: list[str] = []
+    seat_hash = ctx.store.token_get(game_id, f"seat:{seat}")
+    if seat_hash:
+        revoke += [seat_hash.decode(), f"seat:{seat}"]
+    tokens: dict[str, bytes] = {}
+    owner_hash = ctx.store.token_get(game_id, "owner")
+    if owner_hash:
+        rec = ctx.store.token_get(game_id, owner_hash.decode())
+        if rec and orjson.loads(rec).get("seat") == seat:
+            tokens[owner_hash.decode()] = role_record("owner")
+    return tokens, tuple(revoke)
+
+
+def start(ctx: AppContext, game_id: str, caller: Caller, idem: Idempotency | None = None,
+          pre: Precondition | None = None) -> Outcome:
+    if not caller.is_owner:
+        raise forbidden("only the owner starts the game")
+    return write(ctx, game_id, caller, WritePlan(lambda s: StartMatch(), idempotency=idem, precondition=pre))
+
+
+def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> tuple[dict[str, Any], list]:
+    try:
+        game = registry.for_variant(variant)
+        if max_players is None:
+            max_players = options.get("max_players", game.preset_defaults(variant)["max_players"])
+        return game.resolve_options(variant, options, max_players)
+    except RuleViolation as rv:
+        raise AppError(rv.code, rv.detail, **rv.extra) from rv
+
+
+def _cap_budget(resolved: dict[str, Any], warnings: list, cap_ms: int) -> tuple[dict[str, Any], list]:
+    """The operator caps hard bots' search time (MEOW_MAX_BOT_BUDGET_MS): a table asking for more
+    is created with the cap, and told so in ``warnings``."""
+    asked = resolved.get("hard_bot_budget_ms")
+    if asked is None or asked <= cap_ms:
+        return resolved, warnings
+    return ({**resolved, "hard_bot_budget_ms": cap_ms},
+            [*warnings, {"option": "hard_bot_budget_ms",
+                         "detail": f"this server searches at most {cap_ms} ms: {asked} was lowered to {cap_ms}"}])
+
+
+def _named(cmd: JoinSeat, state: Any) -> JoinSeat:
+    """A bot added without a name is called after its seat."""
+    if cmd.name or state is None:
+        return cmd
+    return JoinSeat(f"bot {len(state.seats)}", cmd.kind, cmd.strength, cmd.creator)
+
+
+def _joined_seat(events: Sequence[Event]) -> int:
+    return next(e.seat if e.seat is not None else e.data["seat"] for e in events
+                if e.type in ("SeatJoined", "SeatWaiting"))
+
+
+def _seat_extra(events: Sequence[Event]) -> dict[str, Any]:
+    return {"seat": _joined_seat(events)}

@@ -1,0 +1,172 @@
+"""The one write path, for requests and jobs alike: load the game, decide the command against it
+(drawing fresh seeds, more when the rules ask for more), and append the events with their
+follow-ups, tokens, idempotency record and lobby summary in one atomic append — retried against the
+newer state when another write came first. A ``WritePlan`` says everything a write needs besides
+the game and the caller; an ``Outcome`` is what it produced, or the replay of a stored answer."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import orjson
+
+from service import metrics
+from service.app import commands, followups as fu
+from service.app.auth import Caller
+from service.app.context import AppContext
+from service.app.errors import AppError
+from service.app.idempotency import Idempotency, Precondition, answer_record, read_answer
+from service.eventstore.chain import GENESIS
+from service.eventstore.codec import encode_batch
+from service.eventstore.contract import AppendRequest, Listing
+from service.games import engine, registry
+from service.games.kernel.model import Context, Event, NeedMoreSeeds, RuleViolation
+
+MAX_ATTEMPTS = 8
+
+
+@dataclass
+class Outcome:
+    """What a write produced, rendered per caller by ``render``."""
+
+    game_id: str
+    state: Any
+    events: Sequence[Event]
+    status: int = 200
+    extra: dict[str, Any] = field(default_factory=dict)
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    """Everything one write needs besides the game and the caller."""
+
+    # the command, built from the state just loaded (None for a new game); rebuilt on every retry
+    build_command: Callable[[Any], Any]
+    # the version the caller last saw: any other is a version_conflict, never retried
+    precondition: Precondition | None = None
+    # the caller's Idempotency-Key: a stored answer is replayed, a fresh one is stored with the events
+    idempotency: Idempotency | None = None
+    # token keys written with the events: a token hash -> its role record, or an alias -> a hash
+    tokens: Mapping[str, bytes] = field(default_factory=dict)
+    # token keys deleted with the events (a leaver's seat token and its alias)
+    revoke: Sequence[str] = ()
+    # more token keys, from the decided events (the seat a join was given)
+    tokens_from_events: Callable[[Sequence[Event]], dict[str, bytes]] | None = None
+    # the answer's HTTP status
+    status: int = 200
+    # fields of the answer's body besides version, events and game
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    # more body fields, from the decided events (the seat a join was given)
+    extra_from_events: Callable[[Sequence[Event]], dict[str, Any]] | None = None
+    # a new game: decided against no state and appended at version 0 with its expiry; a taken id is game_exists
+    new_game: bool = False
+    # body fields stored in the idempotency record only sealed with the client's key (fresh tokens)
+    sealed: Mapping[str, str] = field(default_factory=dict)
+
+
+def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Outcome:
+    """Load -> decide -> append, retried on a conflict; an idempotent retry gets the stored answer."""
+    idem = plan.idempotency
+    scoped = idem.scoped(caller.scope) if idem else None
+    if idem:
+        prior = ctx.store.idem_get(game_id, scoped)
+        if prior is not None:
+            return replay(ctx, game_id, prior, idem)
+    for _ in range(MAX_ATTEMPTS):
+        out = _attempt(ctx, game_id, plan, scoped)
+        if out is not None:
+            return out
+    raise AppError("version_conflict", "the game kept changing; try again", version=ctx.store.version(game_id))
+
+
+def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None) -> Outcome | None:
+    """One try; None when another write came first and the plan has no precondition to refuse it."""
+    state, head = (None, GENESIS) if plan.new_game else ctx.load_with_head(game_id)
+    version = state.version if state is not None else 0
+    pre = plan.precondition
+    if pre is not None and pre.version != version:
+        raise pre.error(version)
+    now = ctx.clock()
+    cmd = plan.build_command(state)
+    events, after = decide(state, cmd, now)
+    extra = dict(plan.extra)
+    if plan.extra_from_events:
+        extra.update(plan.extra_from_events(events))
+    req = _append_request(ctx, game_id, plan, scoped, (state, head), cmd, (events, after), extra)
+    result = ctx.store.append(req)
+    metrics.APPENDS.labels(result.status).inc()
+    if result.ok:
+        new_head = orjson.loads(req.payloads[-1])["h"] if req.payloads else head
+        ctx.cache.put(game_id, (after, new_head))
+        return Outcome(game_id, after, events, plan.status, extra)
+    if result.status == "duplicate":
+        return replay(ctx, game_id, result.record, plan.idempotency)
+    if plan.new_game:
+        raise AppError("game_exists", "a game with this id already exists")
+    if result.version < version:  # the stream shrank: an open table expired under our cache
+        ctx.cache.drop(game_id)
+    if pre is not None:
+        raise pre.error(result.version)
+    return None
+
+
+def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None,
+                    loaded: tuple[Any, str], cmd: Any, decided: tuple[Sequence[Event], Any],
+                    extra: dict[str, Any]) -> AppendRequest:
+    """The one atomic append of a decided command: events, follow-ups, tokens, answer, lobby row."""
+    (state, head), (events, after) = loaded, decided
+    version = state.version if state is not None else 0
+    record = None
+    if plan.idempotency:
+        record = answer_record(plan.idempotency, scoped, plan.status, events[0].seq if events else version + 1,
+                               after.version, extra, plan.sealed, ctx.settings.idempotency_ttl_s)
+    tokens = dict(plan.tokens)
+    if plan.tokens_from_events:
+        tokens.update(plan.tokens_from_events(events))
+    cmd_record = commands.to_record(cmd)
+    payloads = encode_batch(events, head, cmd_record, registry.of(after).name)
+    followups = fu.new_followups(game_id, state, after, ctx.settings.max_bot_budget_ms)
+    if plan.new_game:  # a table nobody starts goes away with all its keys (no sweeper)
+        followups.append(fu.expiry(game_id, after.created_at + ctx.settings.open_game_ttl_s * 1000))
+    return AppendRequest(game_id, version, events, followups, tokens, plan.revoke, record,
+                         lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
+                         payloads=payloads,
+                         listing=Listing(after.status, after.variant, after.created_at,
+                                         state.status if state is not None else None))
+
+
+def decide(state: Any, cmd: Any, now: int) -> engine.Decided:
+    """The rules' answer with fresh seeds (a few; more when they ask); a violation becomes an AppError."""
+    seeds = 4
+    while True:
+        try:
+            return engine.outcome(state, cmd, Context(now, tuple(secrets.token_bytes(32) for _ in range(seeds))))
+        except NeedMoreSeeds as more:
+            seeds = max(more.needed, seeds * 4)
+        except RuleViolation as rv:
+            raise AppError(rv.code, rv.detail, **rv.extra) from rv
+
+
+def replay(ctx: AppContext, game_id: str, record: bytes, idem: Idempotency) -> Outcome:
+    """A stored answer as an outcome: its events read back from the stream, its tokens unsealed."""
+    answer = read_answer(record, idem)
+    state = ctx.load(game_id)
+    events = [s.event for s in ctx.store.read_stored(game_id, after=answer.first - 1,
+                                                     count=max(0, answer.last - answer.first + 1))]
+    return Outcome(game_id, state, events, answer.status, answer.fields(idem), replayed=True)
+
+
+def lobby_summary(game_id: str, state: Any) -> bytes:
+    """The game's row in the lobby, as the append stores it."""
+    return orjson.dumps({
+        "id": game_id,
+        "variant": state.variant,
+        "name": state.name,
+        "status": state.status,
+        "players": sum(1 for s in state.seats if s.state in ("active", "waiting", "absent")),
+        "max_players": state.max_players,
+        "version": state.version,
+        "created_at": state.created_at,
+    })
