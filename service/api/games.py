@@ -25,7 +25,7 @@ SSE = "text/event-stream"
 
 
 def _errors(*codes: int):
-    codes = tuple(sorted(set(codes) | {429}))  # every operation is rate limited (service/api/limits.py)
+    codes = tuple(sorted(set(codes) | {429, 500}))  # every operation is rate limited (service/api/limits.py); 500 is internal_error or game_corrupted
 
     def wrap(fn):
         for code in codes:

@@ -138,6 +138,8 @@ class Seat(Schema):
     timeouts = fields.Integer(metadata={"description": "consecutive timeouts of this seat (RULES §2.7)"})
     removal_deadline = fields.Integer(allow_none=True, metadata={
         "description": "while absent: when the seat is removed, ms since the epoch (RULES §2.7)"})
+    parasites = fields.List(fields.String(), metadata={
+        "description": "Sakapuss: the parasite cards in front of this seat (RULES §6.8)"})
 
 
 class You(Schema):
@@ -170,6 +172,15 @@ class GameView(Schema):
     scores = fields.List(fields.Dict())
     standings = fields.List(fields.Dict(), allow_none=True)
     you = fields.Nested(You)
+    announcements = fields.List(fields.Dict(), metadata={
+        "description": "open last-card announcement windows: {seat, open, satisfied, opened_at, grace_until, armed} (RULES §3.8)"})
+    armed = fields.Integer(allow_none=True, metadata={
+        "description": "the seat that armed its announcement for its next play (RULES §3.8), or null"})
+    end_reason = fields.String(allow_none=True, metadata={"description": "why the match ended, once finished"})
+    intermission_deadline = fields.Integer(allow_none=True, metadata={
+        "description": "between rounds: when the next round is dealt, ms since the epoch"})
+    match_seed_commitment = fields.String(metadata={
+        "description": "SHA-256 of the match seed, revealed when the match ends (docs/randomness.md)"})
     chain_head = fields.String(metadata={"description": "hash of the last event (docs/audit.md)"})
 
 

@@ -10,6 +10,8 @@ from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
 
+from .spec_check import SpecCheckingClient
+
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0}
 
 
@@ -92,5 +94,6 @@ def clock() -> Clock:
 def table(clock: Clock) -> Iterator[Table]:
     settings = Settings(audit_token_hashes=frozenset({__import__("hashlib").sha256(b"audit-secret").hexdigest()}))
     app = create_app(settings, store=MemoryEventStore())
+    app.test_client_class = SpecCheckingClient  # every response is checked against openapi.yaml
     app.extensions["meow.service"].clock = clock
     yield Table(app, clock)

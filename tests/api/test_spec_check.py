@@ -1,0 +1,39 @@
+"""The spec check of the API suite can fail: an undeclared field, a wrong type or an unlisted
+status in a real answer is caught."""
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from .conftest import Table
+from .spec_check import SpecCheckingClient, check
+
+
+def test_the_suite_checks_every_answer(table: Table) -> None:
+    assert isinstance(table.client, SpecCheckingClient)
+
+
+def _view(table: Table) -> tuple[str, dict]:
+    g = table.create()
+    r = table.client.get(f"/v1/games/{g['id']}")
+    assert r.status_code == 200
+    return g["id"], r.json
+
+
+def test_an_undeclared_field_fails(table: Table) -> None:
+    gid, view = _view(table)
+    check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps(view), {})  # as served: fine
+    with pytest.raises(AssertionError, match="openapi.yaml"):
+        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "leak": 1}), {})
+    seats = [{**view["seats"][0], "hand": ["7H:0"]}] if view["seats"] else [{"seat": 0, "hand": []}]
+    with pytest.raises(AssertionError, match="openapi.yaml"):
+        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "seats": seats}), {})
+
+
+def test_a_wrong_type_and_an_unlisted_status_fail(table: Table) -> None:
+    gid, view = _view(table)
+    with pytest.raises(AssertionError, match="openapi.yaml"):
+        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "version": "7"}), {})
+    problem = orjson.dumps({"type": "x", "title": "t", "status": 418, "detail": "d", "code": "teapot"})
+    with pytest.raises(AssertionError, match="openapi.yaml"):
+        check("GET", f"/v1/games/{gid}", {}, 418, "application/problem+json", problem, {})
