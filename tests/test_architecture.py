@@ -68,3 +68,25 @@ def test_every_operation_has_a_human_name_and_states_its_tokens() -> None:
     assert by_name["startGame"]["security"] == [{"ownerToken": []}]
     assert by_name["createGame"]["security"] == []
     assert {} in by_name["getGame"]["security"]  # a token is optional there
+
+
+def test_links_lead_from_created_ids_to_real_operations_and_parameters() -> None:
+    import yaml
+
+    from service.cli import openapi_yaml
+
+    spec = yaml.safe_load(openapi_yaml())
+    ops = {op["operationId"]: op for item in spec["paths"].values()
+           for m, op in item.items() if m in ("get", "post", "delete")}
+    paths = {op["operationId"]: path for path, item in spec["paths"].items()
+             for m, op in item.items() if m in ("get", "post", "delete")}
+    for source, status, must in (("createGame", "201", {"getGame", "takeSeat", "startGame", "act"}),
+                                 ("takeSeat", "201", {"act", "listActions", "leaveSeat", "getGame"})):
+        links = ops[source]["responses"][status]["links"]
+        assert must <= set(links)
+        for link in links.values():
+            target = link["operationId"]
+            assert target in ops
+            for param, expr in link["parameters"].items():
+                assert "{" + param + "}" in paths[target], (target, param)
+                assert expr.startswith(("$response.body#/", "$request.path."))

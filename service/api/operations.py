@@ -30,6 +30,35 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
 """operationId -> the tokens it takes (``[]``: none; ``{}`` in a list: a token is optional)."""
 
 
+def _links(game_id: str, **more: str) -> dict[str, dict[str, Any]]:
+    """OpenAPI links to the operations on one game; ``game_id`` is where the id comes from."""
+    def link(op_id: str, description: str, **params: str) -> dict[str, Any]:
+        return {"operationId": op_id, "parameters": {"game_id": game_id, **params}, "description": description}
+
+    out = {
+        "getGame": link("getGame", "the table's view (send the token you hold for your part)"),
+        "takeSeat": link("takeSeat", "take a seat, or add a bot with the owner token"),
+        "startGame": link("startGame", "deal the first round (owner token)"),
+        "act": link("act", "one action of your seat (seat token)"),
+        "listActions": link("listActions", "your legal actions now (seat token)"),
+        "listEvents": link("listEvents", "the events as you may see them; long-poll or stream"),
+        "getHistory": link("getHistory", "the full log once the game is finished"),
+        "verifyGame": link("verifyGame", "re-check a finished game's shuffles and decisions"),
+    }
+    if "seat" in more:
+        out["leaveSeat"] = link("leaveSeat", "leave the seat just taken (its token)", seat=more["seat"])
+    return out
+
+
+LINKS: dict[str, dict[int, dict[str, Any]]] = {
+    # the id and the owner token come back from createGame; the seat and its token from takeSeat
+    "createGame": {201: {"links": _links("$response.body#/id")}},
+    "takeSeat": {201: {"links": _links("$request.path.game_id", seat="$response.body#/seat")}},
+}
+
+
 def operation(blp: Any, op_id: str) -> Any:
-    """The decorator naming a route method's operation and its tokens (a KeyError if unlisted)."""
-    return blp.doc(operationId=op_id, security=SECURITY[op_id])
+    """The decorator naming a route method's operation, its tokens and its links (a KeyError if
+    the operation is unlisted)."""
+    extra = {"responses": LINKS[op_id]} if op_id in LINKS else {}
+    return blp.doc(operationId=op_id, security=SECURITY[op_id], **extra)
