@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service.api import schemas as s
 from service.api.errors import PROBLEM
-from service.api.operations import operation
+from service.api.operations import EXAMPLES, operation
 from service.api.client import guard_stream_socket, watch_peer
 from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
                               service, settings, stream_slots)
@@ -46,7 +46,7 @@ class VariantsView(MethodView):
 
 @blp.route("/games")
 class GamesView(MethodView):
-    @blp.arguments(s.CreateGame)
+    @blp.arguments(s.CreateGame, examples=EXAMPLES["createGame"])
     @blp.response(201, s.Created)
     @_errors(400, 413, 422)
     @operation(blp, "createGame")
@@ -88,7 +88,7 @@ class GameView(MethodView):
 
 @blp.route("/games/<game_id>/seats")
 class SeatsView(MethodView):
-    @blp.arguments(s.TakeSeat)
+    @blp.arguments(s.TakeSeat, examples=EXAMPLES["takeSeat"])
     @blp.response(201, s.SeatTaken)
     @_errors(400, 401, 403, 404, 409, 413, 422)
     @operation(blp, "takeSeat")
@@ -134,7 +134,7 @@ class StartView(MethodView):
 
 @blp.route("/games/<game_id>/actions")
 class ActionsView(MethodView):
-    @blp.arguments(s.Action)
+    @blp.arguments(s.Action, examples=EXAMPLES["act"])
     @blp.response(200, s.WriteResult)
     @_errors(400, 401, 403, 404, 409, 412, 413, 422)
     @operation(blp, "act")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.games import registry
+
 SCHEMES: dict[str, dict[str, Any]] = {
     "seatToken": {"type": "http", "scheme": "bearer",
                   "description": "The token of a seat: returned once by takeSeat (`token`)."},
@@ -62,3 +64,39 @@ def operation(blp: Any, op_id: str) -> Any:
     the operation is unlisted)."""
     extra = {"responses": LINKS[op_id]} if op_id in LINKS else {}
     return blp.doc(operationId=op_id, security=SECURITY[op_id], **extra)
+
+
+def _ex(summary: str, value: dict[str, Any]) -> dict[str, Any]:
+    return {"summary": summary, "value": value}
+
+
+def _create_examples() -> dict[str, dict[str, Any]]:
+    """One table per game, from the registry (a new game brings its own example), and overrides."""
+    out = {v: _ex(f"a {v} table", {"variant": v, "max_players": g.preset_defaults(v)["max_players"],
+                                   "name": "Friday"})
+           for g in registry.GAMES for v in g.variants[:1]}
+    out["options"] = _ex("with option overrides (each variant's options: listVariants)",
+                         {"variant": registry.GAMES[0].variants[0], "options": {"turn_timeout_s": 30}})
+    return out
+
+
+EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
+    "createGame": _create_examples(),
+    "takeSeat": {
+        "human": _ex("take a seat (anyone; with the owner token it is the owner's own)", {"name": "Ann"}),
+        "bot": _ex("add a bot (owner token)", {"bot": {"strength": "medium"}}),
+    },
+    "act": {
+        "play": _ex("play a card", {"type": "play", "card": "7H:0"}),
+        "wild": _ex("play a wild jack and call a suit, announcing the last card",
+                    {"type": "play", "card": "JS:1", "called_suit": "H", "announce": True}),
+        "draw": _ex("draw, guarded by the version last seen", {"type": "draw", "expected_version": 42}),
+        "pass": _ex("pass", {"type": "pass"}),
+        "take_penalty": _ex("take the pending sevens", {"type": "take_penalty"}),
+        "accept_skip": _ex("accept the skip", {"type": "accept_skip"}),
+        "announce": _ex("announce the last card", {"type": "announce"}),
+        "pass_card": _ex("pass a cat of kind k2 in step 4", {"type": "pass_card", "kind": "k2", "step": 4}),
+        "slap": _ex("slap, having seen step 4", {"type": "slap", "seen_step": 4}),
+    },
+}
+"""Request body examples of every operation that takes a body (shown by the docs and fuzzers)."""
