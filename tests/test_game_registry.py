@@ -51,7 +51,8 @@ def test_nothing_outside_the_games_names_a_game(path: Path):
 
 
 def test_every_variant_names_its_game_and_every_game_is_complete():
-    assert [g.name for g in registry.GAMES] == ["shedding", "sakapuss"]
+    names = [g.name for g in registry.GAMES]
+    assert len(names) == len(set(names)) and {"shedding", "sakapuss"} <= set(names)
     catalogue = registry.variants_catalog()
     assert {c["name"] for c in catalogue} == set(registry.BY_VARIANT)
     for g in registry.GAMES:

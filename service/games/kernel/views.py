@@ -43,3 +43,14 @@ def plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
+
+
+def scores_json(m: Any) -> list[dict[str, Any]]:
+    """The public score list of any game's view: points and running totals per scored round."""
+    return [{"round": e.round, "points": {str(s): p for s, p in e.points},
+             "totals": {str(s): t for s, t in e.totals}} for e in m.scores]
+
+
+def standings_json(m: Any) -> list[dict[str, Any]] | None:
+    """The final standings once the match is finished (null before)."""
+    return [dict(x) for x in m.standings] if m.status == "finished" else None

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.views import Due, SeatView, absence_work, plain
+from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
 from service.games.sakapuss.actions import legal_actions  # noqa: F401  (part of the views)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete
@@ -70,9 +70,7 @@ def public_view(m: SakapussMatch, now: int) -> dict[str, Any]:
         "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
         "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
         "announcements": [], "armed": None,
-        "scores": [{"round": e.round, "points": {str(s): p for s, p in e.points},
-                    "totals": {str(s): t for s, t in e.totals}} for e in m.scores],
-        "standings": [dict(x) for x in m.standings] if m.status == "finished" else None,
+        "scores": scores_json(m), "standings": standings_json(m),
         "end_reason": m.end_reason,
         "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
         "match_seed_commitment": m.match_seed_commitment,

@@ -126,8 +126,6 @@ PRESET_BASE: dict[str, tuple[str, dict[str, Any], str]] = {
     "prsi-traditional": ("prsi", _TRADITIONAL, "prsi"),
 }
 """The shedding presets of §8.4 (sakapuss has its own option set)."""
-LATER_PRESETS: dict[str, tuple[str, dict[str, Any], str]] = {}
-"""Presets defined but not served yet: none any more (kept for importers)."""
 PRESET_RANGES: dict[str, dict[str, tuple[int, int]]] = {
     "mau-mau-classic": {"hand_size": (5, 7)},  # §4.3 / §4.5.10: 5, 6 or 7 [SEED-A]
     "mau-mau-classic-full": {"hand_size": (5, 7)},

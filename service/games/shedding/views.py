@@ -10,7 +10,7 @@ from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
 from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.views import Due, SeatView, absence_work
+from service.games.kernel.views import Due, SeatView, absence_work, scores_json, standings_json
 from service.games.kernel.views import plain as _plain
 from service.games.shedding.timeouts import turn_due, turn_key
 
@@ -83,9 +83,7 @@ def public_view(m: Match, now: int) -> dict[str, Any]:
         "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
         "announcements": _announcements(m, now) if running else [],
         "armed": rnd.armed if running and rnd is not None else None,
-        "scores": [{"round": e.round, "points": {str(s): p for s, p in e.points},
-                    "totals": {str(s): t for s, t in e.totals}} for e in m.scores],
-        "standings": [dict(x) for x in m.standings] if m.status == "finished" else None,
+        "scores": scores_json(m), "standings": standings_json(m),
         "end_reason": m.end_reason,
         "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
         "match_seed_commitment": m.match_seed_commitment,
