@@ -45,8 +45,14 @@ def openapi_yaml() -> str:
     from service.api.app import create_app
     from service.settings import Settings
 
+    import yaml
+
+    class NoAliases(yaml.SafeDumper):
+        def ignore_aliases(self, data: object) -> bool:  # every schema written out in full
+            return True
+
     app = create_app(Settings(redis_url=None))
-    return app.extensions["meow.api"].spec.to_yaml()
+    return app.extensions["meow.api"].spec.to_yaml(yaml_dump_kwargs={"Dumper": NoAliases})
 
 
 def openapi(check: str | None) -> int:

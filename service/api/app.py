@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import errors, games, health, limits, operations
+from service.api import components, docs_page, errors, games, health, limits, operations
 from service.settings import Settings
 
 
@@ -15,6 +15,17 @@ class MeowApi(Api):
 
     def handle_http_exception(self, error):  # type: ignore[override]
         return errors.from_http_exception(error)
+
+    def _register_responses(self) -> None:  # flask-smorest's hook (pinned <0.48)
+        """The spec's default response is our problem+json (flask-smorest's own error schema
+        and its per-status responses describe bodies this service never sends)."""
+        from flask_smorest.utils import prepare_response
+
+        from service.api.schemas import Problem
+
+        response = {"description": "any other error", "schema": Problem}
+        prepare_response(response, self.spec, errors.PROBLEM)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
 
 def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
@@ -32,11 +43,14 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
             "components": {"securitySchemes": operations.SCHEMES},
         },
     )
+    docs_page.install(app)  # Swagger UI at /docs from packaged files, the spec at /openapi.json
     api = MeowApi(app)
+    components.register(api.spec)
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
     errors.register(app)
     _json_guard(app)
+    _compress(app)
     _instrument(app)
     app.extensions["meow.limiter"] = limits.install(app, settings)
     app.extensions["meow.service"] = build_service(settings, store) if (store is not None or settings.redis_url) else _lazy(settings)
@@ -91,6 +105,33 @@ def _json_guard(app: Flask) -> None:
                 raise AppError("invalid_json", f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
             children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
             stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+
+
+GZIP_MIN_BYTES = 1024
+
+
+def _compress(app: Flask) -> None:
+    """gzip JSON and problem+json bodies over 1 KB for clients that accept it (Flask-Compress);
+    never a stream (server-sent events, NDJSON history). The ETag stays the game's version
+    (API.md: ``ETag: "<version>"`` names the version, whatever the encoding)."""
+    from flask import Response
+    from flask_compress import Compress
+
+    app.config.update(COMPRESS_REGISTER=False, COMPRESS_ALGORITHM=["gzip"], COMPRESS_LEVEL=6,
+                      COMPRESS_MIN_SIZE=GZIP_MIN_BYTES, COMPRESS_STREAMS=False,
+                      COMPRESS_MIMETYPES=["application/json", errors.PROBLEM],
+                      COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False)
+    compress = Compress(app)
+
+    @app.after_request
+    def _gzip(resp: Response) -> Response:
+        if resp.is_streamed or resp.direct_passthrough:
+            return resp
+        etag = resp.headers.get("ETag")
+        resp = compress.after_request(resp)
+        if etag is not None:
+            resp.headers["ETag"] = etag
+        return resp
 
 
 def _instrument(app: Flask) -> None:

@@ -14,7 +14,7 @@ from service.api.errors import PROBLEM
 from service.api.operations import EXAMPLES, operation
 from service.api.client import guard_stream_socket, watch_peer
 from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
-                              service, settings, stream_slots)
+                              prefers_minimal, service, settings, stream_slots)
 from service.app.auth import SPECTATOR, Caller
 from service.games.registry import variants_catalog
 
@@ -54,7 +54,7 @@ class GamesView(MethodView):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
         out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency(anonymous=True))
-        render = svc.render(out, Caller("owner"))
+        render = svc.render(out, Caller("owner"), prefers_minimal())
         render.setdefault("owner_token", None)
         return _written(render, out.status, Location=f"/v1/games/{out.game_id}")
 
@@ -74,15 +74,18 @@ class GamesView(MethodView):
 
 @blp.route("/games/<game_id>")
 class GameView(MethodView):
+    @blp.arguments(s.ViewQuery, location="query")
     @blp.response(200, s.GameView)
-    @_errors(401, 404)
+    @_errors(401, 404, 422)
     @operation(blp, "getGame")
-    def get(self, game_id: str):
-        """The view: public for all; with a seat token also `you` (hand, legal actions)."""
+    def get(self, query: dict[str, Any], game_id: str):
+        """The view: public for all; with a seat token also `you` (hand, legal actions).
+        `include=record` adds the round's public record (`record`: discard pile, cards played,
+        every move with the table it was made on)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        state, view = svc.view(gid, caller)
+        state, view = svc.view(gid, caller, query.get("include") == "record")
         return json_response(view, 200, state.version)
 
 
@@ -98,7 +101,7 @@ class SeatsView(MethodView):
         svc = service()
         caller = svc.authenticate(gid, bearer())
         out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=caller.role == "spectator"))
-        render = svc.render(out, caller)
+        render = svc.render(out, caller, prefers_minimal())
         render.setdefault("token", None)
         return _written(render, out.status)
 
@@ -115,7 +118,7 @@ class SeatView(MethodView):
         caller = svc.authenticate(gid, bearer())
         out = svc.leave(gid, caller, seat, idempotency(), precondition(None))
         viewer = caller if caller.seat != seat else SPECTATOR
-        return _written(svc.render(out, viewer), out.status)
+        return _written(svc.render(out, viewer, prefers_minimal()), out.status)
 
 
 @blp.route("/games/<game_id>/start")
@@ -129,7 +132,7 @@ class StartView(MethodView):
         svc = service()
         caller = svc.authenticate(gid, bearer())
         out = svc.start(gid, caller, idempotency(), precondition(None))
-        return _written(svc.render(out, caller), out.status)
+        return _written(svc.render(out, caller, prefers_minimal()), out.status)
 
 
 @blp.route("/games/<game_id>/actions")
@@ -145,7 +148,7 @@ class ActionsView(MethodView):
         caller = svc.authenticate(gid, bearer())
         pre = precondition(body.pop("expected_version", None))
         out = svc.act(gid, caller, body, pre, idempotency())
-        return _written(svc.render(out, caller), out.status)
+        return _written(svc.render(out, caller, prefers_minimal()), out.status)
 
     @blp.response(200, s.LegalActions)
     @_errors(401, 403, 404)
@@ -309,14 +312,20 @@ class StateAtView(MethodView):
     @_errors(401, 404, 422)
     @operation(blp, "getStateAt")
     def get(self, query: dict[str, Any], game_id: str):
-        """The view as it was right after event `at` (time travel), with the live view's redaction."""
+        """The view as it was right after event `at` (time travel), with the live view's redaction;
+        `include=record` adds the round's public record as it stood then."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
-        view = svc.state_at(gid, caller, query["at"])
+        view = svc.state_at(gid, caller, query["at"], query.get("include") == "record")
         return json_response(view, 200, view["version"])
 
 
 def _written(body: dict, status: int, **headers: str):
-    """A write's answer; its ETag is the version in the body (a replay's is the first answer's)."""
-    return json_response(body, status, body["version"], **headers)
+    """A write's answer; its ETag is the version in the body (a replay's is the first answer's).
+    Without the view (``Prefer: return=minimal``) it says so in ``Preference-Applied``."""
+    if "game" not in body:
+        headers["Preference_Applied"] = "return=minimal"
+    resp = json_response(body, status, body["version"], **headers)
+    resp.vary.add("Prefer")
+    return resp

@@ -114,6 +114,17 @@ def idempotency(anonymous: bool = False) -> Idempotency | None:
                        hashlib.sha256(b"meow-idempotency-seal\0" + key.encode()).digest())
 
 
+def prefers_minimal() -> bool:
+    """RFC 7240: does the request carry the preference ``return=minimal`` (``Prefer`` may list
+    several, comma-separated, each with optional ``;`` parameters; names are case-insensitive)?"""
+    for header in request.headers.getlist("Prefer"):
+        for pref in header.split(","):
+            name, _, value = pref.split(";", 1)[0].strip().partition("=")
+            if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+                return True
+    return False
+
+
 def json_response(body: Any, status: int = 200, version: int | None = None, **headers: str) -> Response:
     resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, mimetype="application/json")
     if version is not None:

@@ -59,11 +59,50 @@ LINKS: dict[str, dict[int, dict[str, Any]]] = {
 }
 
 
+WRITES = {"createGame": 201, "takeSeat": 201, "leaveSeat": 200, "startGame": 200, "act": 200}
+GUARDED = ("leaveSeat", "startGame", "act")  # If-Match applies
+_HEADER_PARAMS = {
+    "Idempotency-Key": {"name": "Idempotency-Key", "in": "header", "required": False,
+                        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                        "description": "a retry with the same key and body returns the first answer; "
+                                       "without a token: a UUID or 22-255 characters of [A-Za-z0-9_-]"},
+    "Prefer": {"name": "Prefer", "in": "header", "required": False, "schema": {"type": "string"},
+               "description": "`return=minimal` (RFC 7240): the answer leaves out the view (`game`)",
+               "example": "return=minimal"},
+    "If-Match": {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                 "description": "the version last seen, as its ETag (\"12\"): 412 if the game moved on",
+                 "example": '"12"'},
+}
+_ETAG = {"description": "the game's version after this answer, quoted", "schema": {"type": "string"}}
+_APPLIED = {"description": "`return=minimal` when the view was left out", "schema": {"type": "string"}}
+VERSIONED = ("getGame", "listActions", "listEvents", "getHistory", "verifyGame", "getStateAt")
+
+
+def _doc(op_id: str) -> dict[str, Any]:
+    responses: dict[int, dict[str, Any]] = {}
+    for status, extra in LINKS.get(op_id, {}).items():
+        responses[status] = dict(extra)
+    params: list[dict[str, Any]] = []
+    if op_id in WRITES:
+        params += [_HEADER_PARAMS["Idempotency-Key"], _HEADER_PARAMS["Prefer"]]
+        if op_id in GUARDED:
+            params.append(_HEADER_PARAMS["If-Match"])
+        ok = responses.setdefault(WRITES[op_id], {})
+        ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
+    elif op_id in VERSIONED:
+        responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
+    out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
+    if responses:
+        out["responses"] = responses
+    if params:
+        out["parameters"] = params
+    return out
+
+
 def operation(blp: Any, op_id: str) -> Any:
-    """The decorator naming a route method's operation, its tokens and its links (a KeyError if
-    the operation is unlisted)."""
-    extra = {"responses": LINKS[op_id]} if op_id in LINKS else {}
-    return blp.doc(operationId=op_id, security=SECURITY[op_id], **extra)
+    """The decorator naming a route method's operation, its tokens, headers and links (a KeyError
+    if the operation is unlisted)."""
+    return blp.doc(**_doc(op_id))
 
 
 def _ex(summary: str, value: dict[str, Any]) -> dict[str, Any]:

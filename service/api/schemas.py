@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from service.api.components import to
 from service.games import registry
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).
@@ -114,6 +115,24 @@ class EventsQuery(Strict):
 
 
 # ---------------------------------------------------------------- responses (documentation)
+# The games' data (table, turn, record, seats, you, legal actions, events, options) are components
+# built from each game's spec (service/api/components.py); these schemas point at them.
+
+
+def _ref(name: str, nullable: bool = False, description: str | None = None) -> fields.Raw:
+    return fields.Raw(allow_none=nullable, metadata=to(name, nullable, description))
+
+
+def _refs(name: str, description: str | None = None, **kw: Any) -> fields.List:
+    return fields.List(fields.Raw(metadata=to(name)), metadata={"description": description} if description else {}, **kw)
+
+
+class FieldError(Schema):
+    field = fields.String(metadata={"description": "the field, header or query parameter"})
+    in_ = fields.String(data_key="in", metadata={"description": "where: json, query, headers, ..."})
+    messages = fields.Raw(metadata={"description": "what is wrong (a list, or per nested field)"})
+    option = fields.String(metadata={"description": "an option of createGame"})
+    detail = fields.String()
 
 
 class Problem(Schema):
@@ -122,58 +141,39 @@ class Problem(Schema):
     status = fields.Integer()
     detail = fields.String()
     code = fields.String(metadata={"description": "stable machine-readable error code"})
-    errors = fields.List(fields.Dict(), metadata={"description": "invalid_request: each bad field"})
-    legal_actions = fields.List(fields.Dict(), metadata={"description": "409/422 on actions: what the caller may do"})
+    errors = fields.List(fields.Nested(FieldError), metadata={"description": "invalid_request: each bad field"})
+    legal_actions = _refs("LegalAction", "409/422 on actions: what the caller may do")
     version = fields.Integer(metadata={"description": "version_conflict: the current version"})
 
 
-class Seat(Schema):
+class Announcement(Schema):
     seat = fields.Integer()
-    name = fields.String()
-    kind = fields.String(metadata={"description": "human or bot"})
-    strength = fields.String(allow_none=True)
-    state = fields.String(metadata={"description": "active, waiting, absent, eliminated or left"})
-    hand_count = fields.Integer()
-    score = fields.Integer()
-    timeouts = fields.Integer(metadata={"description": "consecutive timeouts of this seat (RULES §2.7)"})
-    removal_deadline = fields.Integer(allow_none=True, metadata={
-        "description": "while absent: when the seat is removed, ms since the epoch (RULES §2.7)"})
-    parasites = fields.List(fields.String(), metadata={
-        "description": "Sakapuss: the parasite cards in front of this seat (RULES §6.8)"})
-
-
-class You(Schema):
-    seat = fields.Integer()
-    hand = fields.List(fields.String())
-    legal_actions = fields.List(fields.Dict())
-    passed_kind = fields.String(allow_none=True, metadata={
-        "description": "Sakapuss: the kind you submitted for the open pass step (sealed from others)"})
-    pass_log = fields.List(fields.Dict(), metadata={
-        "description": "Sakapuss: your own passes this round, oldest first: {step, passed, received}"})
+    open = fields.Boolean()
+    satisfied = fields.Boolean()
+    opened_at = fields.Integer()
+    grace_until = fields.Integer(allow_none=True)
+    armed = fields.Boolean()
 
 
 class GameView(Schema):
     id = fields.String()
     variant = fields.String()
     name = fields.String(allow_none=True)
-    options = fields.Dict()
-    status = fields.String(metadata={"description": "open, running or finished"})
+    options = _ref("Options")
+    status = fields.String(validate=validate.OneOf(("open", "running", "finished")))
     phase = fields.String(allow_none=True)
     round = fields.Integer()
     version = fields.Integer()
-    seats = fields.List(fields.Nested(Seat))
-    table = fields.Dict(allow_none=True, metadata={"description": (
-        "shedding games: top_card, called_suit, pending_draw, pending_skip, direction, "
-        "stock_count, discard_count, discard, dealer, drew_on (public draw caps), and the round's "
-        "public record: played (every card put on the discard, starter first) and moves "
-        "({seat, move, card?, called_suit?, count?, auto?, before?}, oldest first; before = the "
-        "table the seat decided on), see docs/bots.md; Sakapuss: its own fields")})
-    turn = fields.Dict(allow_none=True)
-    scores = fields.List(fields.Dict())
-    standings = fields.List(fields.Dict(), allow_none=True)
-    you = fields.Nested(You)
-    announcements = fields.List(fields.Dict(), metadata={
-        "description": "open last-card announcement windows: {seat, open, satisfied, opened_at, grace_until, armed} (RULES §3.8)"})
+    seats = _refs("Seat")
+    table = _ref("Table", True, "the table while a round is dealt (the game's own fields)")
+    turn = _ref("Turn", True, "who may act now, and until when")
+    record = _ref("Record", True, "with include=record: the round's public record (null otherwise, "
+                                  "and for games that keep none)")
+    scores = _refs("ScoreEntry", "each scored round: points and running totals by seat")
+    standings = _refs("Standing", "the final standings once the match is finished", allow_none=True)
+    you = _ref("You")
+    announcements = fields.List(fields.Nested(Announcement), metadata={
+        "description": "open last-card announcement windows (RULES §3.8)"})
     armed = fields.Integer(allow_none=True, metadata={
         "description": "the seat that armed its announcement for its next play (RULES §3.8), or null"})
     end_reason = fields.String(allow_none=True, metadata={"description": "why the match ended, once finished"})
@@ -184,28 +184,22 @@ class GameView(Schema):
     chain_head = fields.String(metadata={"description": "hash of the last event (docs/audit.md)"})
 
 
-class EventOut(Schema):
-    seq = fields.Integer()
-    type = fields.String()
-    at = fields.String(metadata={"description": "RFC 3339"})
-    round = fields.Integer()
-    seat = fields.Integer(allow_none=True)
-    data = fields.Dict()
-    private = fields.Dict(metadata={"description": "private fields the caller may see, by seat"})
-    secret = fields.Dict(metadata={"description": "server-private fields (history of finished games only)"})
-
-
 class WriteResult(Schema):
     version = fields.Integer()
-    events = fields.List(fields.Nested(EventOut))
-    game = fields.Nested(GameView)
+    events = _refs("Event", "the events this write appended, as the caller may see them")
+    game = fields.Nested(GameView, metadata={"description": "the caller's view; left out with Prefer: return=minimal"})
     replayed = fields.Boolean(metadata={"description": "true when an Idempotency-Key retry returned the first answer"})
+
+
+class OptionWarning(Schema):
+    option = fields.String()
+    detail = fields.String()
 
 
 class Created(WriteResult):
     id = fields.String()
     owner_token = fields.String(allow_none=True, metadata={"description": "returned exactly once"})
-    warnings = fields.List(fields.Dict())
+    warnings = fields.List(fields.Nested(OptionWarning))
 
 
 class SeatTaken(WriteResult):
@@ -215,60 +209,113 @@ class SeatTaken(WriteResult):
 
 class EventsPage(Schema):
     version = fields.Integer()
-    events = fields.List(fields.Nested(EventOut))
+    events = _refs("Event", "oldest first; each typed by its `type`")
+
+
+def _include() -> fields.String:
+    return fields.String(validate=validate.OneOf(("record",)), metadata={
+        "description": "`record`: add the round's public record (`record`) to the view"})
+
+
+class ViewQuery(Strict):
+    include = _include()
 
 
 class StateQuery(Strict):
     at = fields.Integer(required=True, validate=validate.Range(1, MAX_SEQ))
-
-
-class AuditEvent(Schema):
-    seq = fields.Integer()
-    type = fields.String()
-    schema_version = fields.Integer()
-    at_ms = fields.Integer()
-    at = fields.String()
-    round = fields.Integer()
-    seat = fields.Integer(allow_none=True)
-    data = fields.Dict()
-    private = fields.Dict()
-    secret = fields.Dict()
-    command = fields.Dict(metadata={"description": "on the first event of each command: the command recorded"})
-    nonce = fields.String()
-    prev_hash = fields.String()
-    hash = fields.String()
+    include = _include()
 
 
 class History(Schema):
     version = fields.Integer()
     status = fields.String()
-    events = fields.List(fields.Nested(AuditEvent))
+    events = _refs("AuditEvent", "the whole log, each event with its hash-chain link")
+
+
+class Check(Schema):
+    ok = fields.Boolean()
+
+
+class Commitments(Check):
+    shuffles = fields.Integer(metadata={"description": "shuffles checked against their commitments"})
+
+
+class Replayed(Check):
+    commands = fields.Integer(metadata={"description": "recorded commands re-decided"})
+
+
+class VerifyProblem(Schema):
+    seq = fields.Integer()
+    check = fields.String(validate=validate.OneOf(("chain", "commitment", "replay")))
+    detail = fields.String()
+
+
+class FinalScores(Schema):
+    scores = _refs("ScoreEntry")
+    standings = _refs("Standing", allow_none=True)
 
 
 class VerifyReport(Schema):
     ok = fields.Boolean()
     events = fields.Integer()
     first_bad_seq = fields.Integer(allow_none=True)
-    chain = fields.Dict()
-    commitments = fields.Dict()
-    replay = fields.Dict()
-    problems = fields.List(fields.Dict())
-    final = fields.Dict(allow_none=True)
+    chain = fields.Nested(Check)
+    commitments = fields.Nested(Commitments)
+    replay = fields.Nested(Replayed)
+    problems = fields.List(fields.Nested(VerifyProblem))
+    final = fields.Nested(FinalScores, allow_none=True, metadata={"description": "the replayed final scores (when ok)"})
 
 
 class LegalActions(Schema):
     version = fields.Integer()
     seat = fields.Integer()
-    legal_actions = fields.List(fields.Dict())
+    legal_actions = _refs("LegalAction")
+
+
+class LobbyEntry(Schema):
+    id = fields.String()
+    variant = fields.String()
+    name = fields.String(allow_none=True)
+    status = fields.String(validate=validate.OneOf(("open", "running", "finished")))
+    players = fields.Integer(metadata={"description": "seats taken (active, waiting or absent)"})
+    max_players = fields.Integer()
+    version = fields.Integer()
+    created_at = fields.Integer(metadata={"description": "ms since the epoch"})
 
 
 class LobbyPage(Schema):
-    games = fields.List(fields.Dict())
+    games = fields.List(fields.Nested(LobbyEntry))
     next_cursor = fields.String(allow_none=True)
 
 
+class OptionParent(Schema):
+    option = fields.String()
+    value = fields.Raw()
+
+
+class OptionInfo(Schema):
+    name = fields.String()
+    type = fields.String(metadata={"description": "bool, int, int_or_null, float, enum, rank, ranks, names, "
+                                                  "string, points, delays or parasites"})
+    default = fields.Raw(allow_none=True)
+    range = fields.List(fields.Raw(), metadata={"description": "[min, max] for numbers (of each value for "
+                                                               "points and delays; the length for strings), else the accepted values"})
+    enum = fields.List(fields.String())
+    nullable = fields.Boolean()
+    parent = fields.Nested(OptionParent, metadata={"description": "the option only applies when `option` is `value`"})
+
+
+class Variant(Schema):
+    name = fields.String()
+    game = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    options = fields.List(fields.Nested(OptionInfo))
+    bot_strengths = fields.List(fields.String())
+
+
 class Variants(Schema):
-    variants = fields.List(fields.Dict())
+    variants = fields.List(fields.Nested(Variant))
 
 
 class Health(Schema):

@@ -29,8 +29,8 @@ class GameService(AppContext):
     def viewer(self, caller: Caller) -> Viewer:
         return queries.viewer(caller)
 
-    def view(self, game_id: str, caller: Caller) -> tuple[Any, dict[str, Any]]:
-        return queries.view(self, game_id, caller)
+    def view(self, game_id: str, caller: Caller, record: bool = False) -> tuple[Any, dict[str, Any]]:
+        return queries.view(self, game_id, caller, record)
 
     def legal_actions(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
         return queries.legal_actions(self, game_id, caller)
@@ -47,18 +47,18 @@ class GameService(AppContext):
     def verify(self, game_id: str, caller: Caller) -> dict[str, Any]:
         return queries.verify(self, game_id, caller)
 
-    def state_at(self, game_id: str, caller: Caller, at: int) -> dict[str, Any]:
+    def state_at(self, game_id: str, caller: Caller, at: int, record: bool = False) -> dict[str, Any]:
         """The view right after event ``at``, with the same redaction as the live view."""
-        return queries.state_at(self, game_id, caller, at)
+        return queries.state_at(self, game_id, caller, at, record)
 
     def lobby(self, status: str | None, variant: str | None, cursor: tuple[int, str] | None,
               limit: int) -> tuple[list[dict[str, Any]], str | None]:
         """A lobby page from the per-status indexes: O(page) however many games exist."""
         return queries.lobby(self, status, variant, cursor, limit)
 
-    def render(self, out: Outcome, caller: Caller) -> dict[str, Any]:
-        """The response body of a write, as this caller may see it."""
-        return queries.render(self, out, caller)
+    def render(self, out: Outcome, caller: Caller, minimal: bool = False) -> dict[str, Any]:
+        """The response body of a write, as this caller may see it (``minimal``: without the view)."""
+        return queries.render(self, out, caller, minimal)
 
     # ------------------------------------------------------------------ requests
     def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,

@@ -24,9 +24,9 @@ def viewer(caller: Caller) -> Viewer:
     return Viewer(seat=caller.seat)
 
 
-def view(ctx: AppContext, game_id: str, caller: Caller) -> tuple[Any, dict[str, Any]]:
+def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False) -> tuple[Any, dict[str, Any]]:
     state, head = ctx.load_with_head(game_id)
-    out = project_view(state, viewer(caller), ctx.clock())
+    out = project_view(state, viewer(caller), ctx.clock(), record)
     out["chain_head"] = head
     return state, out
 
@@ -101,7 +101,7 @@ def verify(ctx: AppContext, game_id: str, caller: Caller) -> dict[str, Any]:
     return compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
 
 
-def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int) -> dict[str, Any]:
+def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: bool = False) -> dict[str, Any]:
     """The view right after event ``at``, with the same redaction as the live view."""
     state = ctx.load(game_id)
     if not 1 <= at <= state.version:
@@ -110,7 +110,7 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int) -> dict[str
     stored = ctx.store.read_stored(game_id, after=0, count=at)
     past, head = compute.run(lambda: fold(None, chain.GENESIS, stored)) if at >= compute.HEAVY \
         else fold(None, chain.GENESIS, stored)
-    out = project_view(past, viewer(caller), stored[-1].event.at if stored else 0)
+    out = project_view(past, viewer(caller), stored[-1].event.at if stored else 0, record)
     out["chain_head"] = head
     return out
 
@@ -124,8 +124,9 @@ def lobby(ctx: AppContext, status: str | None, variant: str | None, cursor: tupl
     return page, nxt
 
 
-def render(ctx: AppContext, out: Outcome, caller: Caller) -> dict[str, Any]:
-    """The response body of a write, as this caller may see it."""
+def render(ctx: AppContext, out: Outcome, caller: Caller, minimal: bool = False) -> dict[str, Any]:
+    """The response body of a write, as this caller may see it: its events, the version and the
+    caller's (lean) view, which ``minimal`` (``Prefer: return=minimal``) leaves out."""
     seen_as = viewer(caller)
     body = dict(out.extra)
     if out.replayed and body.get("token") and ctx.store.token_get(out.game_id, token_hash(body["token"])) is None:
@@ -135,8 +136,9 @@ def render(ctx: AppContext, out: Outcome, caller: Caller) -> dict[str, Any]:
     body.update(
         version=out.state.version if not out.replayed else max((e.seq for e in out.events), default=out.state.version),
         events=[project_event(e, seen_as) for e in out.events],
-        game=project_view(out.state, seen_as, ctx.clock()),
     )
+    if not minimal:
+        body["game"] = project_view(out.state, seen_as, ctx.clock())
     if out.replayed:
         body["replayed"] = True
     return body

@@ -42,9 +42,10 @@ def project_event(event: Event, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def project_view(state: Any, viewer: Viewer, now: int) -> dict[str, Any]:
-    """The game view: the public part for all, ``you`` for a seated caller."""
-    view = engine.public_view(state, now)
+def project_view(state: Any, viewer: Viewer, now: int, record: bool = False) -> dict[str, Any]:
+    """The game view: the public part for all (with the round's public record on request),
+    ``you`` for a seated caller."""
+    view = engine.public_view(state, now, record)
     if viewer.seat is not None:
         view["you"] = engine.private_view(state, viewer.seat, now)
     return view

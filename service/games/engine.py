@@ -49,8 +49,8 @@ def legal_actions(state: Any, seat: int, now: int) -> list[dict[str, Any]]:
     return BY_STATE[type(state)].legal_actions(state, seat, now)
 
 
-def public_view(state: Any, now: int) -> dict[str, Any]:
-    return BY_STATE[type(state)].public_view(state, now)
+def public_view(state: Any, now: int, record: bool = False) -> dict[str, Any]:
+    return BY_STATE[type(state)].public_view(state, now, record)
 
 
 def private_view(state: Any, seat: int, now: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
+from service.games.kernel.spec import GameSpec
 from service.games.kernel.events import Upcaster
 from service.games.kernel.model import Context, Event
 from service.games.kernel.table import Decided
@@ -37,7 +38,7 @@ class Game:
     decide: Callable[[Any, Any, Context], Decided]
     evolve: Callable[[Any, Event], Any]
     legal_actions: Callable[[Any, int, int], list[dict[str, Any]]]
-    public_view: Callable[[Any, int], dict[str, Any]]
+    public_view: Callable[[Any, int, bool], dict[str, Any]]  # (state, now, with the round's record)
     private_view: Callable[[Any, int, int], dict[str, Any]]
     seat_view: Callable[[Any, int, int], SeatView]
     pending_work: Callable[[Any], tuple[Due, ...]]
@@ -52,3 +53,4 @@ class Game:
     card_pattern: str | None = None  # a card id in a ``play`` action (regex, for the API schema)
     suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
+    spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)

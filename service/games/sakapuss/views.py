@@ -53,8 +53,9 @@ def _table(m: SakapussMatch) -> dict[str, Any] | None:
     }
 
 
-def public_view(m: SakapussMatch, now: int) -> dict[str, Any]:
-    """API.md GET /v1/games/{id} for Sakapuss: what every viewer may see (§2.4)."""
+def public_view(m: SakapussMatch, now: int, record: bool = False) -> dict[str, Any]:
+    """API.md GET /v1/games/{id} for Sakapuss: what every viewer may see (§2.4). Sakapuss keeps no
+    round record beyond the table (its steps, races and parasites): ``record`` is always null."""
     rnd = m.rnd
     running = m.status == "running"
     phase = rnd.phase if running and rnd is not None else None
@@ -74,6 +75,7 @@ def public_view(m: SakapussMatch, now: int) -> dict[str, Any]:
         "end_reason": m.end_reason,
         "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
         "match_seed_commitment": m.match_seed_commitment,
+        "record": None,
     }
 
 

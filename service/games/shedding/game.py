@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from service.games.shedding.spec import SPEC
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import ActionSpec, Game
 from service.games.shedding import playout
@@ -54,4 +55,5 @@ GAME = Game(
     playout=playout,
     card_pattern=r"(10|[2-9JQKA])[CDHS](:[0-9])?",
     suits=("C", "D", "H", "S"),
+    spec=SPEC,
 )

@@ -32,29 +32,68 @@ def _table(m: Match) -> dict[str, Any] | None:
     return {"top_card": rnd.discard[-1], "called_suit": rnd.called_suit,
             "pending_draw": rnd.pending_draw, "pending_skip": rnd.pending_skip,
             "direction": rnd.direction, "stock_count": len(rnd.stock),
-            "discard_count": len(rnd.discard), "discard": list(rnd.discard),
-            "dealer": m.dealer, "drew_on": as_public(rnd.drew_on),
-            "played": record_items(rnd.played), "moves": [move_json(x) for x in record_items(rnd.moves)]}
+            "discard_count": len(rnd.discard), "dealer": m.dealer, "drew_on": as_public(rnd.drew_on)}
 
 
-def move_json(mv: Move) -> dict[str, Any]:
-    """One entry of ``table.moves``: a public move and, for a decision, the table it was made on."""
-    out: dict[str, Any] = {"seat": mv.seat, "move": mv.kind}
-    if mv.card is not None:
-        out["card"] = mv.card
-        if mv.suit is not None:
-            out["called_suit"] = mv.suit
-    if mv.count:
-        out["count"] = mv.count
-    if mv.auto:
-        out["auto"] = True
+def _record(m: Match) -> dict[str, Any] | None:
+    """The round's public record (``?include=record``): the discard pile, every card played this
+    round in order, and every move with, for a decision, what changed at the table since the
+    previous decision (``before``: a delta; ``full_moves`` merges them back into snapshots)."""
+    rnd = m.rnd
+    if rnd is None or not rnd.discard or m.status == "open":
+        return None
+    return {"discard": list(rnd.discard), "played": record_items(rnd.played),
+            "moves": compact_moves(record_items(rnd.moves))}
+
+
+BEFORE_FIELDS = ("phase", "top_card", "called_suit", "pending_draw", "pending_skip", "top_live",
+                 "direction", "hand_counts", "discard_count", "played_count", "drew_on")
+
+
+def _before(mv: Move) -> dict[str, Any] | None:
     b = mv.before
-    if b is not None:
-        out["before"] = {"phase": b.phase, "top_card": b.top, "called_suit": b.called_suit,
-                         "pending_draw": b.pending_draw, "pending_skip": b.pending_skip,
-                         "top_live": b.top_live, "direction": b.direction,
-                         "hand_counts": list(b.counts), "discard_count": b.discard_n,
-                         "played_count": b.played_n, "drew_on": as_public(b.drew_on)}
+    if b is None:
+        return None
+    return {"phase": b.phase, "top_card": b.top, "called_suit": b.called_suit,
+            "pending_draw": b.pending_draw, "pending_skip": b.pending_skip, "top_live": b.top_live,
+            "direction": b.direction, "hand_counts": list(b.counts), "discard_count": b.discard_n,
+            "played_count": b.played_n, "drew_on": as_public(b.drew_on)}
+
+
+def compact_moves(moves: Any) -> list[dict[str, Any]]:
+    """``record.moves``: each move; a decision's ``before`` lists only the fields of the table it
+    was made on that differ from the previous decision's (all of them for the round's first)."""
+    out: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
+    for mv in moves:
+        entry: dict[str, Any] = {"seat": mv.seat, "move": mv.kind}
+        if mv.card is not None:
+            entry["card"] = mv.card
+            if mv.suit is not None:
+                entry["called_suit"] = mv.suit
+        if mv.count:
+            entry["count"] = mv.count
+        if mv.auto:
+            entry["auto"] = True
+        full = _before(mv)
+        if full is not None:
+            entry["before"] = full if last is None else {k: v for k, v in full.items() if last[k] != v}
+            last = full
+        out.append(entry)
+    return out
+
+
+def full_moves(moves: Any) -> list[dict[str, Any]]:
+    """``record.moves`` with every ``before`` merged back into the whole table it was made on."""
+    out: list[dict[str, Any]] = []
+    acc: dict[str, Any] = {}
+    for mv in moves:
+        b = mv.get("before")
+        if b is None:
+            out.append(mv)
+            continue
+        acc = {**acc, **b}
+        out.append({**mv, "before": acc})
     return out
 
 
@@ -69,8 +108,8 @@ def _announcements(m: Match, now: int) -> list[dict[str, Any]]:
              "armed": rnd.armed == w.seat}]
 
 
-def public_view(m: Match, now: int) -> dict[str, Any]:
-    """API.md GET /v1/games/{id}: what every viewer may see."""
+def public_view(m: Match, now: int, record: bool = False) -> dict[str, Any]:
+    """API.md GET /v1/games/{id}: what every viewer may see; the round's record on request."""
     rnd = m.rnd
     running = m.status == "running"
     phase = rnd.phase if running and rnd is not None else None
@@ -87,6 +126,7 @@ def public_view(m: Match, now: int) -> dict[str, Any]:
         "end_reason": m.end_reason,
         "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
         "match_seed_commitment": m.match_seed_commitment,
+        "record": _record(m) if record else None,
     }
 
 
@@ -107,7 +147,7 @@ def private_view(m: Match, seat: int, now: int) -> dict[str, Any]:
 def seat_view(m: Match, seat: int, now: int) -> SeatView:
     """Build a bot's view through the same projection as a human's (DESIGN rule 3)."""
     priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
+    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now, record=True)),
                     hand=tuple(priv["hand"]),
                     legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
 

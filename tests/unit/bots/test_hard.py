@@ -24,7 +24,7 @@ def test_seat_view_holds_no_hidden_cards_by_construction():
     view = seat_view(g.m, 0, g.now)
     text = repr(dict(view.public))
     hidden = [c for s in (1, 2) for c in g.m.rnd.hands[s]] + list(g.m.rnd.stock)
-    visible = set(view.public["table"]["discard"])
+    visible = set(view.public["record"]["discard"])
     assert not [c for c in hidden if c not in visible and f"'{c}'" in text]
 
 
@@ -78,7 +78,7 @@ def test_determinizations_match_the_public_facts():
         for s in view.public["seats"]:
             assert len(m.rnd.hands[s["seat"]]) == s["hand_count"]
         assert len(m.rnd.stock) == view.public["table"]["stock_count"]
-        assert m.rnd.discard == tuple(view.public["table"]["discard"])
+        assert m.rnd.discard == tuple(view.public["record"]["discard"])
         everything = sorted(list(m.rnd.stock) + list(m.rnd.discard) + [c for h in m.rnd.hands for c in h])
         assert everything == sorted(g.m.rnd.stock + g.m.rnd.discard + tuple(c for h in g.m.rnd.hands for c in h))
 

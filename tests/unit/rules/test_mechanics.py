@@ -182,11 +182,11 @@ def test_pending_work_score_then_deal():
 def test_views_redact_and_are_json():
     g = Game(3, seed="views")
     g.start()
-    pub = public_view(g.m, g.now)
+    pub = public_view(g.m, g.now, True)
     text = json.dumps(pub)
     for s in range(3):
         for c in g.m.rnd.hands[s]:
-            assert c not in text or c in pub["table"]["discard"]
+            assert c not in text or c in pub["record"]["discard"]
     assert pub["status"] == "running" and pub["phase"] == "play" and pub["turn"]["seat"] == g.m.rnd.current
     assert pub["table"]["stock_count"] == len(g.m.rnd.stock)
     me = private_view(g.m, g.m.rnd.current, g.now)

@@ -1,5 +1,6 @@
-"""The public record of a round (``table.played``, ``table.moves``): derivable from what every
-viewer sees, and it shows no card that was not played.
+"""The public record of a round (``record.played``, ``record.moves`` with ``include=record``):
+derivable from what every viewer sees, compact (each ``before`` holds only what changed since the
+previous decision) and it shows no card that was not played.
 
 The reference below rebuilds the record from each event's public fields (never ``to_seat``) and
 the public view just before the event.
@@ -11,6 +12,7 @@ import pytest
 
 from service.games.shedding.bots import easy, medium
 from service.games.engine import decide, public_view, seat_view
+from service.games.shedding.views import full_moves
 from service.games.shedding.state import TURN_PHASES, record_items, record_len
 
 from tests.unit.rules.helpers import Game, apply, to_command
@@ -25,7 +27,7 @@ def _before(pub):
     return {"phase": pub["phase"], "top_card": t["top_card"], "called_suit": t["called_suit"],
             "pending_draw": t["pending_draw"], "pending_skip": t["pending_skip"],
             "direction": t["direction"], "hand_counts": [s["hand_count"] for s in pub["seats"]],
-            "discard_count": t["discard_count"], "played_count": len(t["played"]),
+            "discard_count": t["discard_count"], "played_count": len(pub["record"]["played"]),
             "drew_on": t["drew_on"]}
 
 
@@ -76,7 +78,7 @@ def test_the_record_is_derived_from_public_events_only(variant):
         g = Game(2 + i % 3, seed=f"rec{variant}{i}", variant=variant)
         g.start()
         rng = random.Random(i)
-        events, before = list(g.events), [public_view(g.m, g.now)] * len(g.events)
+        events, before = list(g.events), [public_view(g.m, g.now, True)] * len(g.events)
         for _ in range(150):
             if g.m.rnd.phase not in TURN_PHASES:
                 break
@@ -85,18 +87,25 @@ def test_the_record_is_derived_from_public_events_only(variant):
             evs = decide(g.m, to_command(seat, pol(seat_view(g.m, seat, g.now), rng)), g.ctx())
             for e in evs:
                 events.append(e)
-                before.append(public_view(g.state, g.now))
+                before.append(public_view(g.state, g.now, True))
                 g.state = apply(g.state, [e])
             g.now += 2000
-            table = public_view(g.m, g.now)["table"]
+            view = public_view(g.m, g.now, True)
+            table, record = view["table"], view["record"]
+            assert public_view(g.m, g.now)["record"] is None  # only on request
             start = max(j for j, e in enumerate(events) if e.type == "RoundStarted")
             played, moves = _reference(events[start:], before[start:])
-            assert table["played"] == played
-            assert _strip_live(table["moves"]) == moves
+            assert record["played"] == played
+            assert _strip_live(full_moves(record["moves"])) == moves
+            # compact: after the round's first decision, a before lists only what changed
+            befores = [mv["before"] for mv in record["moves"] if "before" in mv]
+            full = [mv["before"] for mv in full_moves(record["moves"]) if "before" in mv]
+            for prev, cur, b in zip(full, full[1:], befores[1:]):
+                assert b == {k: v for k, v in cur.items() if prev[k] != v}
             # the discard is always the newest cards of the record
-            assert table["discard"] == played[len(played) - table["discard_count"]:]
+            assert record["discard"] == played[len(played) - table["discard_count"]:]
             # no card id in the record that was not played (drawn cards stay private)
-            assert set(CARD.findall(repr(table["moves"]))) <= set(played)
+            assert set(CARD.findall(repr(record["moves"]))) <= set(played)
             checked += len(moves)
     assert checked > 300
 

@@ -53,6 +53,7 @@ class Determinizer:
         pub = view.public
         opts = dict(pub["options"])
         table = pub["table"]
+        self.record = pub["record"]  # the bot's view carries the round's record (include=record)
         self.view = view
         self.voids = {s: v for s, v in (voids or {}).items() if v}
         # H4 (§7.4 inference weighting): the public caps of the view, seat -> {key: cap}
@@ -64,7 +65,7 @@ class Determinizer:
         # the grace only delays other seats in wall-clock time (§3.8.6), it never changes outcomes
         self.rules = rep(rules_from_options(opts), grace_ms=0)
         deck = build_deck(opts["deck_ranks"], opts["deck_copies"])
-        known = Counter(view.hand) + Counter(table["discard"])
+        known = Counter(view.hand) + Counter(self.record["discard"])
         unseen = []
         for c in deck:
             if known[c] > 0:
@@ -88,7 +89,7 @@ class Determinizer:
     def _fixed_round_fields(self, view: SeatView, table: Mapping[str, Any]) -> dict[str, Any]:
         pub = view.public
         r = self.rules
-        discard = tuple(table["discard"])
+        discard = tuple(self.record["discard"])
         top = discard[-1]
         phase = pub["phase"]
         turn = pub.get("turn") or {}

@@ -1,7 +1,7 @@
 """§7.4 inference from what opponents did: how likely a guessed hand makes their recorded moves.
 
-The view's public record of the round (``table.moves``: every move with the table it was made on,
-``table.played``: every card put on the discard) says what each opponent chose, and when. If an
+The view's public record of the round (``record.moves``: every move with the table it was made on,
+``record.played``: every card put on the discard) says what each opponent chose, and when. If an
 opponent decides like ``medium``, a guess at his hand is more plausible the more of his recorded
 decisions ``medium`` would have made with it. ``Evidence`` scores a guess:
 
@@ -34,6 +34,7 @@ from typing import Any, Mapping, Sequence
 from service.games.shedding.cards import RANK, SHORT, SUIT, SUITS
 from service.games.shedding.core import calls_suit, legal_cards_of
 from service.games.shedding.state import ACE_FOLLOWUP, PLAY, RESPOND_SEVEN, RESPOND_SKIP, Rules
+from service.games.shedding.views import full_moves
 
 from service.games.shedding.bots.medium import choose_situation
 from service.games.shedding.bots.situation import Situation
@@ -101,11 +102,11 @@ class Evidence:
 
     def __init__(self, view: Any, rules: Rules) -> None:
         pub = view.public
-        table = pub.get("table") or {}
+        record = pub.get("record") or {}
         opts = pub["options"]
         self.rules = rules
         self.me = view.seat
-        played = tuple(table.get("played") or ())
+        played = tuple(record.get("played") or ())
         active = {s["seat"] for s in pub["seats"] if s["state"] == "active"}
         n_seats = len(pub["seats"])
         common = dict(n_seats=n_seats, rules=rules, deck_ranks=tuple(opts["deck_ranks"]),
@@ -127,7 +128,7 @@ class Evidence:
         # of it; the same card drawn again after a reshuffle is another (keyed by the card alone
         # while he holds it now)
         self.played_keys: dict[int, list[tuple[str, int]]] = {}
-        for mv in table.get("moves") or ():
+        for mv in full_moves(record.get("moves") or ()):
             seat = mv.get("seat")
             if seat is None or seat == self.me or seat not in active:
                 continue

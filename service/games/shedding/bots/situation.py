@@ -103,7 +103,7 @@ def from_view(view: SeatView) -> Situation:
     opts = pub["options"]
     table = pub.get("table") or {}
     counts = {s["seat"]: int(s["hand_count"]) for s in pub["seats"] if s["state"] == "active"}
-    discard = tuple(table.get("discard") or ())
+    discard = tuple((pub.get("record") or {}).get("discard") or ())
     return Situation(
         seat=view.seat, phase=pub.get("phase") or "", hand=tuple(view.hand),
         top=table.get("top_card") or (discard[-1] if discard else ""),

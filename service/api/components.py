@@ -1,0 +1,160 @@
+"""openapi.yaml's typed game data, built from every game's ``GameSpec`` (service/games/*/spec.py).
+
+A new game in the registry brings its table, turn, record, seat and ``you`` extras, legal actions,
+event payloads and options into the spec without a line here. The names:
+
+- ``<Game>Table``, ``<Game>Turn``, ``<Game>Record``, ``<Game>Options``; ``Table``, ``Turn``,
+  ``Record`` and ``Options`` are ``oneOf`` them (each game's objects are closed, so exactly one fits);
+- ``<Type>Action`` per action type and ``LegalAction``, their ``oneOf`` by ``type``;
+- ``<Type>Data`` per event type (``anyOf`` ``<Game><Type>Data`` where games write it differently),
+  ``<Type>Event`` (an event in feeds and write answers) and ``<Type>AuditEvent`` (in history),
+  and ``Event`` / ``AuditEvent``, their ``oneOf`` by ``type``;
+- ``Seat`` and ``You``: the common fields plus every game's extras; ``ScoreEntry``, ``Standing``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from service.games import registry
+from service.games.kernel.spec import INT, STANDING, STR, GameSpec, Json, arr, by_seat, enum, null, obj
+
+REF = "#/components/schemas/"
+
+
+def ref(name: str) -> Json:
+    return {"$ref": REF + name}
+
+
+def to(name: str, nullable: bool = False, description: str | None = None) -> dict[str, Any]:
+    """Marshmallow field metadata pointing at a component (``allOf`` one ref, so that a
+    description or ``nullable`` may stand beside it)."""
+    out: dict[str, Any] = {"allOf": [ref(name)]}
+    if nullable:
+        out["nullable"] = True
+    if description:
+        out["description"] = description
+    return out
+
+
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").split("_"))
+
+
+def _games() -> list[tuple[str, GameSpec]]:
+    return [(_camel(g.name), g.spec) for g in registry.GAMES if g.spec is not None]
+
+
+def _one_of(names: list[str], discriminator: dict[str, str] | None = None) -> Json:
+    if len(names) == 1:
+        return ref(names[0])  # an alias (a generated client makes one model of it, not a union of one)
+    out: Json = {"oneOf": [ref(n) for n in names]}
+    if discriminator:
+        out["discriminator"] = {"propertyName": "type", "mapping": {k: REF + v for k, v in discriminator.items()}}
+    return out
+
+
+_OPTION_TYPES: dict[str, Json] = {
+    "bool": {"type": "boolean"}, "int": INT, "int_or_null": null(INT), "float": {"type": "number"},
+    "rank": STR, "ranks": arr(STR), "names": arr(STR), "string": STR,
+    "points": {"type": "object", "additionalProperties": INT},
+    "delays": {"type": "object", "additionalProperties": arr(INT)},
+    "parasites": {"type": "object", "additionalProperties": arr(INT)},
+}
+
+
+def _option_schema(opt: dict[str, Any]) -> Json:
+    if opt["type"] == "enum":
+        return {"type": "string", "enum": list(opt["enum"])}
+    schema = dict(_OPTION_TYPES.get(opt["type"], {}))
+    if opt.get("nullable"):
+        schema["nullable"] = True
+    return schema
+
+
+def _options() -> dict[str, Json]:
+    """``<Game>Options``: every option of the game's variants, typed from the catalogue."""
+    by_game: dict[str, dict[str, Json]] = {}
+    for v in registry.variants_catalog():
+        props = by_game.setdefault(_camel(registry.for_variant(v["name"]).name), {})
+        for opt in v["options"]:
+            props.setdefault(opt["name"], _option_schema(opt))
+    return {f"{g}Options": {**obj({}, props), "description": "the resolved options (listVariants: each "
+                                                             "option's type, default and range)"}
+            for g, props in by_game.items()}
+
+
+def _events(games: list[tuple[str, GameSpec]]) -> dict[str, Json]:
+    out: dict[str, Json] = {}
+    types = list(dict.fromkeys(t for _, s in games for t in s.events))
+    for t in types:
+        datas = [(g, s.events[t]) for g, s in games if t in s.events]
+        if all(d == datas[0][1] for _, d in datas):
+            out[f"{t}Data"] = datas[0][1]
+        else:
+            for g, d in datas:
+                out[f"{g}{t}Data"] = d
+            out[f"{t}Data"] = {"anyOf": [ref(f"{g}{t}Data") for g, _ in datas]}
+        for part in ("private", "secret"):
+            parts = [getattr(s, part)[t] for _, s in games if t in getattr(s, part)]
+            if parts:
+                out[f"{t}{part.title()}"] = parts[0] if all(p == parts[0] for p in parts) else {"anyOf": parts}
+        common = {"seq": INT, "type": enum(t), "at": {**STR, "description": "RFC 3339"}, "round": INT,
+                  "seat": null(INT), "data": ref(f"{t}Data")}
+        private = {"private": by_seat(ref(f"{t}Private"))} if f"{t}Private" in out else {}
+        secret = {"secret": ref(f"{t}Secret")} if f"{t}Secret" in out else {}
+        out[f"{t}Event"] = obj(common, private)
+        # a finished game's record has it all (nonce and command: on the first event of each
+        # command); an auditor's read of a running game is the spectator's event and its hash
+        out[f"{t}AuditEvent"] = obj({**common, "hash": STR},
+                                    {"schema_version": INT, "at_ms": INT, "prev_hash": STR, "nonce": STR,
+                                     **private, **secret, "command": {
+                                         "type": "object", "additionalProperties": {},
+                                         "description": "on the first event of each command: the command recorded"}})
+    out["Event"] = _one_of([f"{t}Event" for t in types], {t: f"{t}Event" for t in types})
+    out["AuditEvent"] = _one_of([f"{t}AuditEvent" for t in types], {t: f"{t}AuditEvent" for t in types})
+    return out
+
+
+SEAT = {"seat": INT, "name": STR, "kind": enum("human", "bot"), "strength": null(STR),
+        "state": {**enum("active", "waiting", "absent", "eliminated", "left")},
+        "hand_count": INT, "score": INT,
+        "timeouts": {**INT, "description": "consecutive timeouts of this seat (RULES §2.7)"},
+        "removal_deadline": {**null(INT), "description": "while absent: when the seat is removed, ms since the epoch"}}
+
+
+def components() -> dict[str, Json]:
+    """Every typed component of the games, by name."""
+    games = _games()
+    out: dict[str, Json] = {}
+    for part in ("table", "turn", "record"):
+        names = []
+        for g, s in games:
+            schema = getattr(s, part)
+            if schema is not None:
+                out[f"{g}{part.title()}"] = schema
+                names.append(f"{g}{part.title()}")
+        out[part.title()] = _one_of(names)
+    options = _options()
+    out.update(options)
+    out["Options"] = _one_of(sorted(options))
+    actions = {t: a for _, s in games for t, a in s.actions.items()}
+    for t, a in actions.items():
+        out[f"{_camel(t)}Action"] = a
+    out["LegalAction"] = _one_of([f"{_camel(t)}Action" for t in actions], {t: f"{_camel(t)}Action" for t in actions})
+    out.update(_events(games))
+    seat_extra = {k: v for _, s in games for k, v in s.seat.items()}
+    out["Seat"] = obj({k: v for k, v in SEAT.items()}, seat_extra)
+    you_extra = {k: v for _, s in games for k, v in s.you.items()}
+    out["You"] = obj({"seat": INT, "hand": arr(STR), "legal_actions": arr(ref("LegalAction"))}, you_extra,
+                     description="a seat token's own part: its hand and legal actions")
+    out["ScoreEntry"] = obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT)})
+    out["Standing"] = STANDING
+    return out
+
+
+def register(spec: Any) -> None:
+    """Add the components to an apispec ``APISpec`` (flask-smorest's ``api.spec``)."""
+    for name, schema in components().items():  # a fresh copy each: no YAML anchors in openapi.yaml
+        spec.components.schema(name, component=orjson.loads(orjson.dumps(schema)))

@@ -1,0 +1,58 @@
+"""Sakapuss's part of the API spec (kernel/spec.py): its table, turn, seat and ``you`` extras,
+legal actions and event payloads, as the views and events in this package write them."""
+from __future__ import annotations
+
+from service.games.kernel.spec import (BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat,
+                                       closed, enum, null, obj)
+
+CAT = {"type": "string", "description": "a cat card in a hand: cat:<kind>"}
+KIND = {"type": "string", "description": "a cat kind"}
+RACE = obj({"id": INT, "slaps": arr(INT), "deadline": INT, "discarded_step": INT},
+           description="the open slap race: the seats in slap order")
+TABLE = obj({"kinds": arr(KIND), "dealer": INT, "direction": INT, "step": null(INT), "resolved_steps": INT,
+             "step_deadline": null(INT), "passed": arr(INT), "race": null(RACE), "races": INT,
+             "voided_races": INT, "parasites": by_seat(arr(STR)), "parasite_totals": by_seat(INT),
+             "chance_deck_count": INT,
+             "round_end": null(obj({"reason": STR, "winner": null(INT)}))},
+            description="Sakapuss's table while a round is dealt; `passed`: the seats whose pass of "
+                        "the open step is in (never what they passed)")
+TURN = obj({"seat": null(INT), "deadline": null(INT)}, {"step": INT, "race": INT},
+           description="everyone acts at once: the open pass step, or the open slap race")
+ACTIONS = {
+    "pass_card": obj({"type": enum("pass_card"), "kind": KIND, "step": INT}),
+    "slap": obj({"type": enum("slap"), "seen_step": INT}),
+}
+EVENTS = {
+    **TABLE_EVENTS,
+    "SeatLeft": obj({"seat": INT, "reason": STR}, {"replaced_by": obj({"kind": STR, "strength": STR, "name": STR})}),
+    "TimedOut": obj({"seat": INT, "step": INT, "guarded": STR, "default_action": STR},
+                    {"absent": BOOL, "removal_deadline": INT}),
+    "RoundStarted": obj({"round": INT, "dealer": INT, "direction": INT, "active_seats": arr(INT), "kinds": arr(KIND)}),
+    "CardsDealt": obj({"hand_sizes": by_seat(INT), "step": INT, "deadline": null(INT)}),
+    "PassSubmitted": obj({"seat": INT, "step": INT, "auto": BOOL}),
+    "PassesResolved": obj({"step": INT, "next_step": null(INT), "deadline": null(INT), "targets": by_seat(INT)}),
+    "SlapMade": obj({"seat": INT, "seen_step": INT, "position": INT, "race_id": INT},
+                    {"window_deadline": INT, "discarded_step": INT}),
+    "RaceResolved": obj({"race_id": INT, "first_slapper": INT, "valid": BOOL, "grace": BOOL, "order": arr(INT),
+                         "draws": arr(obj({"seat": INT, "count": INT, "reason": STR})),
+                         "reopened_step": null(INT), "deadline": null(INT)}),
+    "ChanceCardDrawn": obj({"seat": INT, "card": STR, "reason": STR, "effect": STR, "removed": arr(STR),
+                            "returned": arr(STR), "deck_count": INT}),
+    "ChanceDeckEmpty": obj({"seat": INT, "reason": STR}),
+    "RoundEnded": obj({"reason": STR, "winner": null(INT)},
+                      {"resolved_steps": INT, "voided_races": INT, "first_slapper": INT, "valid": BOOL}),
+    "RoundScored": obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT), "parasite_cards": by_seat(INT),
+                        "intermission_deadline": null(INT)}),
+}
+PRIVATE = {
+    "CardsDealt": obj({"cards": arr(KIND)}),
+    "PassSubmitted": obj({"kind": KIND}),
+    "PassesResolved": obj({"received": KIND, "from": INT}),
+}
+SPEC = closed(GameSpec(
+    table=TABLE, turn=TURN,
+    seat={"parasites": {**arr(STR), "description": "the parasite cards in front of this seat (RULES §6.8)"}},
+    you={"passed_kind": {**null(KIND), "description": "your sealed pass of the open step"},
+         "pass_log": {**arr(obj({"step": INT, "passed": KIND, "received": KIND})),
+                      "description": "your own passes this round, oldest first"}},
+    actions=ACTIONS, events=EVENTS, private=PRIVATE, secret=dict(TABLE_SECRET)))

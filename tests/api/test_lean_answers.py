@@ -1,0 +1,135 @@
+"""Lean answers (issue 11): the default view holds what a client renders, the round's record is
+opt-in (``include=record``), writes honour ``Prefer: return=minimal``, and bodies over 1 KB are
+gzipped for clients that accept it (never a stream)."""
+from __future__ import annotations
+
+import gzip
+import random
+
+import orjson
+
+from service.games import engine
+from service.app.redaction import Viewer, project_view
+
+from .conftest import Table, auth
+
+
+def _table_of_four(table: Table) -> tuple[str, list[str]]:
+    g = table.create(options={"match_end_mode": "single_round"})
+    gid = g["id"]
+    tokens = [table.join(gid, f"p{i}")["token"] for i in range(4)]
+    table.start(gid, g["owner_token"])
+    return gid, tokens
+
+
+def _play(table: Table, gid: str, tokens: list[str], moves: int, rng: random.Random) -> int:
+    done = 0
+    while done < moves:
+        views = [table.view(gid, t) for t in tokens]
+        if views[0]["status"] != "running":
+            break
+        movers = [(t, v["you"]["legal_actions"]) for t, v in zip(tokens, views) if v["you"]["legal_actions"]]
+        if not movers:
+            table.clock.advance(60_000)
+            table.drain()
+            continue
+        token, actions = rng.choice(movers)
+        r = table.act(gid, token, {**rng.choice(actions), "expected_version": views[0]["version"]})
+        assert r.status_code == 200, r.json
+        done += 1
+    return done
+
+
+def test_the_record_is_opt_in_and_compact(table: Table) -> None:
+    gid, tokens = _table_of_four(table)
+    assert _play(table, gid, tokens, 30, random.Random(1)) == 30
+    lean = table.view(gid, tokens[0])
+    assert lean["record"] is None
+    assert not {"discard", "played", "moves"} & set(lean["table"])
+    full = table.client.get(f"/v1/games/{gid}?include=record", headers=auth(tokens[0])).json
+    record = full["record"]
+    assert record["discard"][-1] == lean["table"]["top_card"]
+    assert len(record["discard"]) == lean["table"]["discard_count"]
+    decisions = [m for m in record["moves"] if "before" in m]
+    assert len(decisions) >= 30
+    # the first decision carries the whole table, later ones what changed (never the full set)
+    assert "hand_counts" in decisions[0]["before"] and "phase" in decisions[0]["before"]
+    assert any(len(d["before"]) < len(decisions[0]["before"]) for d in decisions[1:])
+    # apart from the record, the two views are the same view
+    assert {k: v for k, v in full.items() if k != "record"} == {k: v for k, v in lean.items() if k != "record"}
+
+
+def test_include_takes_only_record(table: Table) -> None:
+    g = table.create()
+    r = table.client.get(f"/v1/games/{g['id']}?include=hands")
+    assert r.status_code == 422 and r.json["code"] == "invalid_request"
+    assert r.json["errors"][0]["field"] == "include"
+
+
+def test_state_at_with_the_record_is_the_record_as_it_was(table: Table) -> None:
+    gid, tokens = _table_of_four(table)
+    _play(table, gid, tokens, 12, random.Random(2))
+    version = table.view(gid)["version"]
+    live = table.client.get(f"/v1/games/{gid}?include=record").json
+    past = table.client.get(f"/v1/games/{gid}/state?at={version}&include=record").json
+    assert past["record"] == live["record"]
+    assert table.client.get(f"/v1/games/{gid}/state?at={version}").json["record"] is None
+
+
+def test_the_bots_input_keeps_the_record(table: Table) -> None:
+    gid, tokens = _table_of_four(table)
+    _play(table, gid, tokens, 8, random.Random(3))
+    svc = table.service
+    state = svc.load(gid)
+    seat = state.rnd.current
+    bot_view = engine.seat_view(state, seat, table.clock.now)
+    human = project_view(state, Viewer(seat=seat), table.clock.now, record=True)
+    human.pop("you")
+    # exactly what the seated human can fetch with include=record (§7.1(1))
+    assert orjson.loads(orjson.dumps(dict(bot_view.public))) == orjson.loads(orjson.dumps(human))
+
+
+def test_prefer_return_minimal_leaves_the_view_out(table: Table) -> None:
+    g = table.create()
+    gid = g["id"]
+    r = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"},
+                          headers={"Prefer": "respond-async, return=minimal; x=1"})
+    assert r.status_code == 201 and "game" not in r.json
+    assert r.headers["Preference-Applied"] == "return=minimal" and "Prefer" in r.headers["Vary"]
+    assert r.json["token"] and r.json["seat"] == 0 and r.json["events"]
+    full = table.client.post(f"/v1/games/{gid}/seats", json={"name": "bob"}, headers={"Prefer": "return=representation"})
+    assert full.status_code == 201 and full.json["game"]["id"] == gid and "Preference-Applied" not in full.headers
+    start = table.client.post(f"/v1/games/{gid}/start", headers={**auth(g["owner_token"]), "Prefer": "return=minimal"})
+    assert start.status_code == 200 and "game" not in start.json and start.headers["ETag"] == f'"{start.json["version"]}"'
+
+
+def test_big_bodies_are_gzipped_small_ones_and_streams_not(table: Table) -> None:
+    gid, tokens = _table_of_four(table)
+    _play(table, gid, tokens, 10, random.Random(4))
+    url = f"/v1/games/{gid}?include=record"
+    plain = table.client.get(url)
+    zipped = table.client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert len(plain.data) > 1024 and "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"]
+    assert gzip.decompress(zipped.data) == plain.data
+    assert zipped.headers["ETag"] == plain.headers["ETag"]  # the version, whatever the encoding
+    small = table.client.get(f"/v1/games/{gid}/actions", headers={**auth(tokens[0]), "Accept-Encoding": "gzip"})
+    assert len(small.data) < 1024 and "Content-Encoding" not in small.headers
+    sse = table.client.get(f"/v1/games/{gid}/events", headers={"Accept": "text/event-stream", "Accept-Encoding": "gzip"},
+                           buffered=False)
+    try:
+        assert sse.mimetype == "text/event-stream" and "Content-Encoding" not in sse.headers
+    finally:
+        sse.close()
+
+
+def test_the_default_view_does_not_grow_with_the_round(table: Table) -> None:
+    gid, tokens = _table_of_four(table)
+    rng = random.Random(5)
+    _play(table, gid, tokens, 4, rng)
+    early = len(table.client.get(f"/v1/games/{gid}", headers=auth(tokens[0])).data)
+    played = _play(table, gid, tokens, 80, rng)
+    view = table.client.get(f"/v1/games/{gid}", headers=auth(tokens[0]))
+    assert view.json["status"] == "running" and played == 80
+    record = len(table.client.get(f"/v1/games/{gid}?include=record", headers=auth(tokens[0])).data)
+    assert len(view.data) < early + 1500 < record  # hand and draw caps vary; the record grows
