@@ -48,3 +48,20 @@ def test_statuses_by_kind():
     assert status_of("version_conflict") == 409 and status_of("version_conflict", "if_match") == 412
     assert status_of("version_conflict", "body") == 409
     assert status_of("no_such_code_anywhere") == 500
+
+
+NOT_IN_THE_BODY = {"headers", "precondition"}  # AppError's own arguments
+
+
+def test_every_extension_member_of_a_problem_is_in_the_spec():
+    """What an error carries besides its code (``AppError(..., version=...)``) reaches the
+    problem+json body; the spec's Problem must list each one (a field it does not list must not ship)."""
+    from service.api.schemas import Problem
+
+    members = {k.arg for f in SERVICE.rglob("*.py") for node in ast.walk(ast.parse(f.read_text()))
+               if isinstance(node, ast.Call) and (getattr(node.func, "id", None) or getattr(node.func, "attr", None))
+               in ("RuleViolation", "AppError", "problem") for k in node.keywords if k.arg}
+    members -= NOT_IN_THE_BODY | {"title"}
+    assert {"version", "errors", "legal_actions"} <= members  # the scan really finds them
+    declared = {f.data_key or name for name, f in Problem().fields.items()}
+    assert members <= declared, f"problem members the spec's Problem lacks: {sorted(members - declared)}"

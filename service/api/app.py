@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     components.register(api.spec)
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
+    components.register_requests(api.spec)
     errors.register(app)
     _json_guard(app)
     _compress(app)

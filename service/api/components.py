@@ -154,6 +154,37 @@ def components() -> dict[str, Json]:
     return out
 
 
+def _requests(schemas: dict[str, Json]) -> dict[str, Json]:
+    """Request bodies whose rules marshmallow checks in code (``validates_schema``), described as
+    exactly what they accept: ``Action`` one object per action type (``oneOf`` by ``type``, each
+    with its own fields), ``TakeSeat`` a human's name or a bot, never both."""
+    out: dict[str, Json] = {}
+    action = schemas["Action"]
+    props = action["properties"]
+    names = {}
+    for t, a in registry.ACTIONS.items():
+        name = f"{_camel(t)}Request"
+        fields = {f: s for f, s in props.items() if f in a.fields}  # declared order (a.fields is a set)
+        out[name] = obj({"type": enum(t), **{f: s for f, s in fields.items() if f in a.required}},
+                        {**{f: s for f, s in fields.items() if f not in a.required},
+                         "expected_version": props["expected_version"]})
+        names[t] = name
+    out["Action"] = {**_one_of(list(names.values()), names),
+                     "description": "one action of the caller's seat; its fields depend on its type"}
+    seat = schemas["TakeSeat"]["properties"]
+    out["HumanSeat"] = obj({"name": seat["name"]}, description="take a seat yourself")
+    out["BotSeat"] = obj({"bot": seat["bot"]}, description="add a bot (owner token)")
+    out["TakeSeat"] = _one_of(["HumanSeat", "BotSeat"])
+    return out
+
+
+def register_requests(spec: Any) -> None:
+    """Replace the marshmallow-made request components (after the blueprints registered them)."""
+    schemas = spec.components.schemas
+    for name, schema in _requests(orjson.loads(orjson.dumps(schemas))).items():
+        schemas[name] = schema
+
+
 def register(spec: Any) -> None:
     """Add the components to an apispec ``APISpec`` (flask-smorest's ``api.spec``)."""
     for name, schema in components().items():  # a fresh copy each: no YAML anchors in openapi.yaml

@@ -40,6 +40,8 @@ def problem(status: int, code: str, detail: str, title: str | None = None, **ext
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
+    if status == 401:
+        resp.headers["WWW-Authenticate"] = 'Bearer realm="meow"'  # RFC 9110 §11.6.1
     if "version" in extra and extra["version"] is not None:
         resp.headers["ETag"] = f'"{extra["version"]}"'
     return resp
@@ -56,7 +58,11 @@ def from_http_exception(exc: HTTPException) -> Response:
     if status == 400 and messages:
         return problem(400, "invalid_json", "the request body is not valid JSON")
     code = HTTP_CODES.get(status, "http_error")
-    return problem(status, code, exc.description or code)
+    resp = problem(status, code, exc.description or code)
+    allowed = getattr(exc, "valid_methods", None)
+    if status == 405 and allowed:
+        resp.headers["Allow"] = ", ".join(allowed)  # RFC 9110 §15.5.6
+    return resp
 
 
 def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:

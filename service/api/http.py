@@ -17,7 +17,7 @@ from service.app.games import GameService, Idempotency, Precondition
 from service.settings import Settings
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
-ETAG = re.compile(r'^(?:W/)?"?(\d+)"?$')
+ETAG = re.compile(r'^(?:W/)?"?(\d{1,16})"?$')  # operations.py states the same pattern in the spec
 
 
 def service() -> GameService:
@@ -63,9 +63,13 @@ def game_id_or_404(game_id: str) -> str:
     return game_id
 
 
-def bearer() -> str | None:
+def bearer(required: bool = False) -> str | None:
+    """The request's bearer token; ``required``: an operation that takes no anonymous caller
+    answers 401 for a missing token before it looks at the game."""
     header = request.headers.get("Authorization", "")
     if not header:
+        if required:
+            raise AppError("unauthorized", "this operation needs a token: 'Authorization: Bearer <token>'")
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -75,7 +79,7 @@ def bearer() -> str | None:
 
 def precondition(body_version: int | None) -> Precondition | None:
     header = request.headers.get("If-Match")
-    if header and header.strip() != "*":
+    if header is not None and header.strip() != "*":  # present but empty is not an ETag either
         m = ETAG.match(header.strip())
         if not m:
             raise AppError("invalid_request", "If-Match must be an ETag such as \"12\"",

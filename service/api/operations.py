@@ -69,7 +69,8 @@ _HEADER_PARAMS = {
     "Prefer": {"name": "Prefer", "in": "header", "required": False, "schema": {"type": "string"},
                "description": "`return=minimal` (RFC 7240): the answer leaves out the view (`game`)",
                "example": "return=minimal"},
-    "If-Match": {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+    "If-Match": {"name": "If-Match", "in": "header", "required": False,
+                 "schema": {"type": "string", "pattern": r'^(\*|(W/)?"?[0-9]{1,16}"?)$'},
                  "description": "the version last seen, as its ETag (\"12\"): 412 if the game moved on",
                  "example": '"12"'},
 }
@@ -78,13 +79,19 @@ _APPLIED = {"description": "`return=minimal` when the view was left out", "schem
 VERSIONED = ("getGame", "listActions", "listEvents", "getHistory", "verifyGame", "getStateAt")
 
 
+STRONG_KEY = {**_HEADER_PARAMS["Idempotency-Key"], "schema": {
+    "type": "string", "pattern": r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
+                                 r"|[A-Za-z0-9_-]{22,255})$"}}
+ANONYMOUS = ("createGame", "takeSeat")  # without a token the key guards the token returned
+
+
 def _doc(op_id: str) -> dict[str, Any]:
     responses: dict[int, dict[str, Any]] = {}
     for status, extra in LINKS.get(op_id, {}).items():
         responses[status] = dict(extra)
     params: list[dict[str, Any]] = []
     if op_id in WRITES:
-        params += [_HEADER_PARAMS["Idempotency-Key"], _HEADER_PARAMS["Prefer"]]
+        params += [STRONG_KEY if op_id in ANONYMOUS else _HEADER_PARAMS["Idempotency-Key"], _HEADER_PARAMS["Prefer"]]
         if op_id in GUARDED:
             params.append(_HEADER_PARAMS["If-Match"])
         ok = responses.setdefault(WRITES[op_id], {})

@@ -8,6 +8,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from service.api.components import to
 from service.games import registry
+from service.games.kernel.table import BOT_STRENGTHS
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).
 SUITS = tuple(dict.fromkeys(s for g in registry.GAMES for s in g.suits))
@@ -58,14 +59,16 @@ class Strict(Schema):
 
 
 class CreateGame(Strict):
-    variant = fields.String(required=True, metadata={"example": "prsi"})
+    # the enum documents the variants; an unknown one is refused by the games as unknown_variant
+    variant = fields.String(required=True, metadata={"example": "prsi", "enum": list(registry.BY_VARIANT)})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "overrides of the preset's options (RULES.md §8)"})
     max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
     name = DisplayName(100, load_default=None, allow_none=True)
 
 
 class BotSpec(Strict):
-    strength = fields.String(load_default=None, allow_none=True, metadata={"example": "easy"})
+    strength = fields.String(load_default=None, allow_none=True, metadata={
+        "example": "easy", "enum": [*BOT_STRENGTHS, None], "description": "null: the table's bot_strength option"})
 
 
 class TakeSeat(Strict):
@@ -144,6 +147,9 @@ class Problem(Schema):
     errors = fields.List(fields.Nested(FieldError), metadata={"description": "invalid_request: each bad field"})
     legal_actions = _refs("LegalAction", "409/422 on actions: what the caller may do")
     version = fields.Integer(metadata={"description": "version_conflict: the current version"})
+    variant = fields.String(metadata={"description": "unknown_variant: the variant asked for"})
+    reason = fields.String(metadata={"description": "invalid_option: why, where one word says it"})
+    seq = fields.Integer(metadata={"description": "game_corrupted: the event that cannot be read or applied"})
 
 
 class Announcement(Schema):

@@ -65,8 +65,16 @@ def test_unknown_game_and_bad_tokens(table: Table) -> None:
     g = table.create()
     r = table.client.get(f"/v1/games/{g['id']}", headers=auth("forged"))
     assert (r.status_code, r.json["code"]) == (401, "unauthorized")
-    r = table.client.post(f"/v1/games/{g['id']}/start", headers=auth(None))
-    assert (r.status_code, r.json["code"]) == (403, "forbidden")
+    # no token where one is needed: 401 with a challenge, before the game is looked at
+    for method, path in (("post", "start"), ("delete", "seats/0"), ("post", "actions"), ("get", "actions"),
+                         ("get", "history"), ("get", "verify")):
+        r = getattr(table.client, method)(f"/v1/games/{g['id']}/{path}", **({"json": {"type": "draw"}} if method == "post" else {}))
+        assert (r.status_code, r.json["code"]) == (401, "unauthorized"), path
+        assert r.headers["WWW-Authenticate"].startswith("Bearer")
+    r = table.client.post(f"/v1/games/{g['id']}/start", headers=auth(table.join(g["id"], "ann")["token"]))
+    assert (r.status_code, r.json["code"]) == (403, "forbidden")  # a token of the wrong role
+    r = table.client.open(f"/v1/games/{g['id']}", method="PATCH")
+    assert r.status_code == 405 and set(r.headers["Allow"].replace(" ", "").split(",")) >= {"GET"}
 
 
 def test_only_the_owner_adds_bots_and_a_full_table_refuses(table: Table) -> None:
