@@ -3,7 +3,8 @@
     .venv/bin/python bench/api.py [--seconds 15] [--clients 16] [--only meow|minimal]
 
 It starts everything it measures: a Redis (REDIS_URL's DB 14 under a unique key prefix, or an
-embedded redis-server), then gunicorn (gthread, 2 workers x 8 threads) serving first meow
+embedded redis-server), then gunicorn as `make run` starts it (service/gunicorn_conf.py: gevent
+workers; ``--worker-class gthread`` for 8 threads each), 2 workers, serving first meow
 (``service.api.app:create_app()``) and then ``bench/minimal_app.py`` (one Lua append + one
 XRANGE per move). Each of ``--clients`` threads drives its own two-seat prsi game over its own
 keep-alive ``requests.Session``: it plays a random legal action for whoever's turn it is and
@@ -34,7 +35,8 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 OPTIONS = {"announce_grace_ms": 0, "round_intermission_s": 0, "bot_delay_ms": {"easy": [0, 0]}}
 ROUND_OVER = ("scoring", "intermission")
-GUNICORN = ["--worker-class", "gthread", "--workers", "2", "--threads", "8"]
+# both apps as `make run` serves meow: service/gunicorn_conf.py (gevent workers), 2 processes
+GUNICORN = ["--config", "python:service.gunicorn_conf", "--workers", "2"]
 TIMEOUT = 30
 
 
@@ -489,7 +491,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--clients", type=int, default=16, help="concurrent client threads, one game each (default 16)")
     p.add_argument("--only", choices=("meow", "minimal"), help="measure just one of the two")
     p.add_argument("--seed", type=int, default=1, help="seed of the clients' random choices")
+    p.add_argument("--worker-class", choices=("gevent", "gthread"), default=None,
+                   help="gunicorn worker class for both apps (default: make run's, gevent)")
     args = p.parse_args(argv)
+    if args.worker_class:
+        GUNICORN.extend(["--worker-class", args.worker_class] + (["--threads", "8"] if args.worker_class == "gthread" else []))
     os.chdir(ROOT)
     redis_ut = RedisUnderTest()
     print(f"Redis {redis_ut.version()}: {redis_ut.where}; key prefix {redis_ut.uid}", flush=True)

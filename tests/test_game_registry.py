@@ -93,3 +93,15 @@ def test_event_versions_are_per_game():
     shedding, sakapuss = registry.BY_NAME["shedding"], registry.BY_NAME["sakapuss"]
     assert "CardPlayed" in shedding.event_types and "CardPlayed" not in sakapuss.event_types
     assert "SlapMade" in sakapuss.event_types and "SlapMade" not in shedding.event_types
+
+
+def test_every_game_describes_its_events_and_actions_for_the_spec():
+    """A game's spec.py covers every event type it writes and every action it has (the API's
+    components are built from it: service/api/components.py)."""
+    for g in registry.GAMES:
+        assert g.spec is not None, g.name
+        assert set(g.spec.events) == set(g.event_types), (g.name, set(g.event_types) ^ set(g.spec.events))
+        assert set(g.spec.actions) == set(g.actions), g.name
+        assert set(g.spec.private) | set(g.spec.secret) <= set(g.event_types), g.name
+        for schema in (g.spec.table, g.spec.turn, *g.spec.events.values(), *g.spec.actions.values()):
+            assert schema.get("additionalProperties") is False, (g.name, schema)  # closed objects
