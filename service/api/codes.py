@@ -27,7 +27,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {
     ),
     429: ("rate_limited",),
     500: ("internal_error", "game_corrupted"),
-    503: ("not_ready",),
+    503: ("not_ready", "store_unavailable"),
 }
 STATUS: Mapping[str, int] = MappingProxyType({c: s for s, codes in _BY_STATUS.items() for c in codes})
 PRECONDITION_FAILED = 412  # a stale If-Match (RFC 9110 §13.1.1); the same code from a body is 409

@@ -77,6 +77,15 @@ def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _store_unavailable(exc: Exception) -> bool:
+    """Redis unreachable (refused, timed out, no pooled connection) or refusing writes because
+    it reached maxmemory (noeviction): 503, never a stack trace. An append is one Lua script, so a
+    write either happened whole or not at all; a retry with its Idempotency-Key tells which."""
+    import redis.exceptions as rx
+
+    return isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.BusyLoadingError))
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(AppError)
     def _app_error(exc: AppError) -> Response:
@@ -88,5 +97,12 @@ def register(app: Flask) -> None:
     def _unexpected(exc: Exception) -> Response:
         if isinstance(exc, HTTPException):
             return from_http_exception(exc)
+        if _store_unavailable(exc):
+            log.warning("event store unavailable: %s", type(exc).__name__)
+            resp = problem(status_of("store_unavailable"), "store_unavailable",
+                           "the event store is unreachable or full: retry later (with the same "
+                           "Idempotency-Key, a write that did go through returns its first answer)")
+            resp.headers["Retry-After"] = "1"
+            return resp
         log.exception("unhandled error")
         return problem(500, "internal_error", "the server failed to answer this request")

@@ -55,7 +55,7 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
         reset = resp.headers.get("RateLimit-Reset")
         if reset and reset.isdigit():  # seconds until the window resets, as RateLimit-Reset means
             resp.headers["RateLimit-Reset"] = str(max(0, int(reset) - int(time.time())))
-        if resp.status_code != 429:
+        if resp.status_code not in (429, 503):  # flask-limiter's, on answers that are not refusals
             resp.headers.pop("Retry-After", None)
         return resp
 
