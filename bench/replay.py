@@ -6,10 +6,12 @@ each game has at least 100, 1,000 and 10,000 events (elimination at the highest 
 the match going; a match that ends first is measured as it is; scoring and deals run in-process as a
 worker would). Then, per game:
 
-- cold load: a fresh service (empty state cache, as the first read in a new process), ``load``;
+- cold load: a fresh service (empty state cache, as the first read in a new process), ``load``,
+  from the nearest snapshot (one each 1,000 events, service/app/snapshots.py) and, for
+  comparison, with snapshots turned off (every event folded);
 - warm load: the same service again (the cached fold, fast-forwarded by nothing);
-- ``state?at=N`` at the newest event and at half of it (replays N events each time, today);
-- Redis memory of the game's keys (MEMORY USAGE), in all and per event.
+- ``state?at=N`` at the newest event and at half of it (from the nearest snapshot at or before);
+- Redis memory of the game's keys (MEMORY USAGE), in all and per event, and of its snapshots.
 
 Medians of repeated runs, milliseconds of wall time. Prints figures only; never fails on time.
 
@@ -18,6 +20,7 @@ Medians of repeated runs, milliseconds of wall time. Prints figures only; never 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
@@ -27,7 +30,7 @@ from bench.api import RedisUnderTest
 from service.api.app import create_app
 from service.app import queries
 from service.app.auth import SPECTATOR
-from service.eventstore.contract import SHARDS
+from service.eventstore.contract import SHARDS, shard_of
 from service.settings import Settings
 from service.wiring import build_service
 
@@ -109,7 +112,9 @@ def main() -> None:
     settings = Settings(redis_url=redis_ut.url, key_prefix=redis_ut.uid)
     rng = random.Random(1)
     print(f"Redis {redis_ut.version()}: {redis_ut.where}")
-    print(f"{'events':>7} {'cold ms':>8} {'warm ms':>8} {'at=N ms':>8} {'at=N/2 ms':>9} {'memory':>10} {'B/event':>8}")
+    print(f"{'events':>7} {'cold ms':>8} {'no snap':>8} {'warm ms':>8} {'at=N ms':>8} {'at=N/2 ms':>9} "
+          f"{'memory':>10} {'B/event':>8} {'snapshots':>10}")
+    plain = dataclasses.replace(settings, snapshot_every=0)
     try:
         for size in (int(x) for x in args.sizes.split(",")):
             gid, version = build_game(settings, size, rng)
@@ -117,14 +122,18 @@ def main() -> None:
             def cold() -> None:
                 build_service(settings).load(gid)
 
+            def cold_plain() -> None:
+                build_service(plain).load(gid)
+
             warm_svc = build_service(settings)
             warm_svc.load(gid)
             warm = _ms(lambda: warm_svc.load(gid), args.repeat * 4)
             at_n = _ms(lambda: queries.state_at(warm_svc, gid, SPECTATOR, version), args.repeat)
             at_half = _ms(lambda: queries.state_at(warm_svc, gid, SPECTATOR, max(1, version // 2)), args.repeat)
             mem = memory(redis_ut, gid)
-            print(f"{version:>7} {_ms(cold, args.repeat):>8.1f} {warm:>8.2f} {at_n:>8.1f} {at_half:>9.1f} "
-                  f"{mem:>10,} {mem / version:>8.0f}", flush=True)
+            snap = int(redis_ut.client.memory_usage(f"{{{redis_ut.uid}:{shard_of(gid)}}}:snap:{gid}") or 0)
+            print(f"{version:>7} {_ms(cold, args.repeat):>8.1f} {_ms(cold_plain, args.repeat):>8.1f} {warm:>8.2f} "
+                  f"{at_n:>8.1f} {at_half:>9.1f} {mem:>10,} {mem / version:>8.0f} {snap:>10,}", flush=True)
     finally:
         print(f"cleanup: deleted {redis_ut.cleanup()} keys")
 

@@ -16,6 +16,7 @@ class Settings:
     idempotency_ttl_s: int = 86400
     max_wait_s: float = 30.0
     state_cache_size: int = 2048
+    snapshot_every: int = 1000  # a snapshot each time a game's version crosses a multiple (0: none)
     port: int = 8000
     data_dir: str = "var"
     web_workers: int = 2
@@ -57,6 +58,7 @@ class Settings:
             web_threads=int(e.get("MEOW_WEB_THREADS", "16")),
             worker_class=e.get("MEOW_WORKER_CLASS", "simple"),
             redis_pool_size=int(e.get("MEOW_REDIS_POOL", "64")),
+            snapshot_every=int(e.get("MEOW_SNAPSHOT_EVERY", "1000")),
             web_worker_class=e.get("MEOW_WEB_WORKER_CLASS", "gevent"),
             web_connections=int(e.get("MEOW_WEB_CONNECTIONS", "10000")),
             trusted_proxies=tuple(p.strip() for p in e.get("MEOW_TRUSTED_PROXIES", "").split(",") if p.strip()),

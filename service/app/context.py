@@ -8,7 +8,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Sequence
 
-from service.app import compute
+import logging
+
+from service.app import compute, snapshots
 from service.app.cache import StateCache
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
@@ -16,6 +18,9 @@ from service.eventstore.codec import CorruptEvent
 from service.eventstore.contract import EventStore
 from service.games import engine
 from service.settings import Settings
+
+
+log = logging.getLogger("meow.app")
 
 
 def now_ms() -> int:
@@ -39,7 +44,7 @@ class AppContext:
     def load_with_head(self, game_id: str) -> tuple[Any, str]:
         """The folded state and the hash-chain head at its version."""
         cached = self.cache.get(game_id)
-        state, head = cached if cached is not None else (None, GENESIS)
+        state, head = cached if cached is not None else self.nearest_snapshot(game_id)
         try:
             stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
         except CorruptEvent as exc:
@@ -47,12 +52,41 @@ class AppContext:
         state, head = fold_off_loop(state, head, stored)
         if state is None:
             raise not_found()
-        if stored:
+        if stored or cached is None:  # (a snapshot with nothing after it is worth keeping too)
             self.cache.put(game_id, (state, head))
         elif state.status == "open" and self.store.version(game_id) == 0:  # an open table that expired
             self.cache.drop(game_id)
             raise not_found()
         return state, head
+
+
+    def nearest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[Any, str]:
+        """The newest usable snapshot at a version <= ``at_most`` (service/app/snapshots.py), or
+        nothing folded yet; a snapshot made by other code, or unreadable, is no snapshot."""
+        if self.settings.snapshot_every <= 0:
+            return None, GENESIS
+        found = self.store.snapshot_get(game_id, at_most)
+        if found is None:
+            return None, GENESIS
+        version, blob = found
+        got = compute.run(lambda: snapshots.decode(blob)) if len(blob) > HEAVY_SNAPSHOT else snapshots.decode(blob)
+        if got is None or getattr(got[0], "version", None) != version:
+            return None, GENESIS
+        return got
+
+    def keep_snapshot(self, game_id: str, before: int, state: Any, head: str) -> None:
+        """After an append from version ``before`` to ``state``: a snapshot when the version
+        crossed a multiple of ``snapshot_every``. A cache: failing to write one fails nothing."""
+        every = self.settings.snapshot_every
+        if every <= 0 or state is None or before // every == state.version // every:
+            return
+        try:
+            self.store.snapshot_put(game_id, state.version, snapshots.encode(state, head))
+        except Exception:  # noqa: BLE001 - the write itself succeeded; the next crossing tries again
+            log.warning("snapshot of %s at %d not written", game_id, state.version, exc_info=True)
+
+
+HEAVY_SNAPSHOT = 64 * 1024  # compressed bytes: decoded off the event loop above this
 
 
 def fold_off_loop(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:

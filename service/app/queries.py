@@ -106,9 +106,11 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: boo
     state = ctx.load(game_id)
     if at > state.version:  # (below 1 the request's schema refuses it)
         raise AppError("not_found", f"this game has {state.version} events: no event {at} yet")
-    stored = ctx.store.read_stored(game_id, after=0, count=at)
-    past, head = compute.run(lambda: fold(None, chain.GENESIS, stored)) if at >= compute.HEAVY \
-        else fold(None, chain.GENESIS, stored)
+    base, base_head = ctx.nearest_snapshot(game_id, at - 1)  # event `at` itself is read: its time is the view's now
+    after = base.version if base is not None else 0
+    stored = ctx.store.read_stored(game_id, after=after, count=at - after) if at > after else []
+    past, head = compute.run(lambda: fold(base, base_head, stored)) if len(stored) >= compute.HEAVY \
+        else fold(base, base_head, stored)
     out = project_view(past, viewer(caller), stored[-1].event.at if stored else 0, record)
     out["chain_head"] = head
     return out

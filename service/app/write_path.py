@@ -74,8 +74,20 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
         prior = ctx.store.idem_get(game_id, scoped)
         if prior is not None:
             return replay(ctx, game_id, prior, idem)
-    for _ in range(MAX_ATTEMPTS):
-        out = _attempt(ctx, game_id, plan, scoped)
+    for attempt in range(MAX_ATTEMPTS):
+        if idem and attempt:
+            prior = ctx.store.idem_get(game_id, scoped)
+            if prior is not None:  # a twin with this key won the race that made us retry
+                return replay(ctx, game_id, prior, idem)
+        try:
+            out = _attempt(ctx, game_id, plan, scoped)
+        except (AppError, RuleViolation):
+            # A twin with the same key (sent concurrently) may have written while this one loaded
+            # or decided: its stored answer is this request's answer, not the refusal that followed.
+            prior = ctx.store.idem_get(game_id, scoped) if idem else None
+            if prior is not None:
+                return replay(ctx, game_id, prior, idem)
+            raise
         if out is not None:
             return out
     raise AppError("version_conflict", "the game kept changing; try again", version=ctx.store.version(game_id))
@@ -100,6 +112,7 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
     if result.ok:
         new_head = orjson.loads(req.payloads[-1])["h"] if req.payloads else head
         ctx.cache.put(game_id, (after, new_head))
+        ctx.keep_snapshot(game_id, version, after, new_head)
         return Outcome(game_id, after, events, plan.status, extra)
     if result.status == "duplicate":
         return replay(ctx, game_id, result.record, plan.idempotency)

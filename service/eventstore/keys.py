@@ -19,6 +19,9 @@ class Keys:
     def tokens(self, game_id: str) -> str:
         return f"{self.tag(shard_of(game_id))}:tok:{game_id}"
 
+    def snapshots(self, game_id: str) -> str:
+        return f"{self.tag(shard_of(game_id))}:snap:{game_id}"
+
     def idem(self, game_id: str, key: str) -> str:
         return f"{self.tag(shard_of(game_id))}:idem:{game_id}:{key}"
 

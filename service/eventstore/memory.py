@@ -29,6 +29,7 @@ class MemoryEventStore:
         self._feed: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         self._feed_no = 0
         self._leases: dict[str, dict[str, int]] = defaultdict(dict)
+        self._snapshots: dict[str, dict[int, bytes]] = defaultdict(dict)
 
     def append(self, req: AppendRequest) -> AppendResult:
         # Encode everything before touching any state, as the Redis store does before its
@@ -150,6 +151,20 @@ class MemoryEventStore:
                 self._leases.get(name, {}).pop(member, None)
                 if not self._leases.get(name, True):
                     del self._leases[name]
+
+    def snapshot_put(self, game_id: str, version: int, blob: bytes) -> None:
+        with self._lock:
+            self._snapshots[game_id][version] = bytes(blob)
+
+    def snapshot_get(self, game_id: str, at_most: int | None = None) -> tuple[int, bytes] | None:
+        with self._lock:
+            held = self._snapshots.get(game_id, {})
+            best = max((v for v in held if at_most is None or v <= at_most), default=None)
+            return (best, held[best]) if best is not None else None
+
+    def snapshot_drop(self, game_id: str) -> int:
+        with self._lock:
+            return len(self._snapshots.pop(game_id, {}))
 
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         with self._lock:

@@ -151,6 +151,24 @@ class RedisEventStore:
             pipe.zrem(name, member)
         pipe.execute()
 
+    def snapshot_put(self, game_id: str, version: int, blob: bytes) -> None:
+        self.r.hset(self.keys.snapshots(game_id), str(version), blob)
+
+    def snapshot_get(self, game_id: str, at_most: int | None = None) -> tuple[int, bytes] | None:
+        key = self.keys.snapshots(game_id)
+        versions = [int(v) for v in self.r.hkeys(key)]  # one per `every` events: a short list
+        best = max((v for v in versions if at_most is None or v <= at_most), default=None)
+        if best is None:
+            return None
+        blob = self.r.hget(key, str(best))
+        return (best, bytes(blob)) if blob is not None else None
+
+    def snapshot_drop(self, game_id: str) -> int:
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hlen(self.keys.snapshots(game_id))
+        pipe.delete(self.keys.snapshots(game_id))
+        return int(pipe.execute()[0])
+
     def idem_get(self, game_id: str, key: str) -> bytes | None:
         return self.r.get(self.keys.idem(game_id, key))
 

@@ -752,3 +752,18 @@ def test_games_listed_before_the_indexes_are_indexed_once(store: Any) -> None:
     assert [json.loads(x)["id"] for x in store.lobby_page("running", tag, None, 5)] == [gid]
     assert [json.loads(x)["id"] for x in store.lobby_page(None, None, None, 100)].count(gid) == 1
     assert store.index_lobby() == 0  # once
+
+
+def test_snapshots_are_kept_by_version_and_the_nearest_is_found(store: Any) -> None:
+    gid = uuid.uuid4().hex[:16]
+    assert store.snapshot_get(gid) is None
+    store.snapshot_put(gid, 1000, b"a\nx")
+    store.snapshot_put(gid, 2003, b"b\ny")
+    assert store.snapshot_get(gid) == (2003, b"b\ny")
+    assert store.snapshot_get(gid, 2002) == (1000, b"a\nx")
+    assert store.snapshot_get(gid, 999) is None
+    assert store.snapshot_get(uuid.uuid4().hex[:16]) is None  # per game
+    store.snapshot_put(gid, 1000, b"c\nz")  # rewritten in place
+    assert store.snapshot_get(gid, 1500) == (1000, b"c\nz")
+    assert store.snapshot_drop(gid) == 2
+    assert store.snapshot_get(gid) is None and store.snapshot_drop(gid) == 0
