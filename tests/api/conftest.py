@@ -65,6 +65,25 @@ class Table:
     def act(self, game_id: str, token: str, action: dict, **headers: str) -> Any:
         return self.client.post(f"/v1/games/{game_id}/actions", json=action, headers={**auth(token), **headers})
 
+    def play_random(self, game_id: str, tokens: list[str], moves: int, rng: Any) -> int:
+        """Up to ``moves`` random legal actions of whichever seats may act (follow-ups run when
+        nobody may); the number played (fewer once the match is over)."""
+        done = 0
+        while done < moves:
+            views = [self.view(game_id, t) for t in tokens]
+            if views[0]["status"] != "running":
+                break
+            movers = [(t, v["you"]["legal_actions"]) for t, v in zip(tokens, views) if v["you"]["legal_actions"]]
+            if not movers:
+                self.clock.advance(60_000)
+                self.drain()
+                continue
+            token, actions = rng.choice(movers)
+            r = self.act(game_id, token, {**rng.choice(actions), "expected_version": views[0]["version"]})
+            assert r.status_code == 200, r.json
+            done += 1
+        return done
+
     def drain(self, limit: int = 10_000) -> int:
         """Run every follow-up due by the test clock (bot turns, scoring, deals) in-process, as a worker would."""
         store, ran = self.service.store, 0

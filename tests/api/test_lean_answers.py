@@ -23,21 +23,7 @@ def _table_of_four(table: Table) -> tuple[str, list[str]]:
 
 
 def _play(table: Table, gid: str, tokens: list[str], moves: int, rng: random.Random) -> int:
-    done = 0
-    while done < moves:
-        views = [table.view(gid, t) for t in tokens]
-        if views[0]["status"] != "running":
-            break
-        movers = [(t, v["you"]["legal_actions"]) for t, v in zip(tokens, views) if v["you"]["legal_actions"]]
-        if not movers:
-            table.clock.advance(60_000)
-            table.drain()
-            continue
-        token, actions = rng.choice(movers)
-        r = table.act(gid, token, {**rng.choice(actions), "expected_version": views[0]["version"]})
-        assert r.status_code == 200, r.json
-        done += 1
-    return done
+    return table.play_random(gid, tokens, moves, rng)
 
 
 def test_the_record_is_opt_in_and_compact(table: Table) -> None:

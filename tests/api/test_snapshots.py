@@ -27,18 +27,7 @@ def _play(table: Table, moves: int, seed: int) -> tuple[str, list[str]]:
     gid = g["id"]
     tokens = [table.join(gid, f"p{i}")["token"] for i in range(3)]
     table.start(gid, g["owner_token"])
-    rng = random.Random(seed)
-    for _ in range(moves):
-        views = [table.view(gid, t) for t in tokens]
-        if views[0]["status"] != "running":
-            break
-        movers = [(t, v["you"]["legal_actions"]) for t, v in zip(tokens, views) if v["you"]["legal_actions"]]
-        if not movers:
-            table.clock.advance(60_000)
-            table.drain()
-            continue
-        token, actions = rng.choice(movers)
-        assert table.act(gid, token, {**rng.choice(actions), "expected_version": views[0]["version"]}).status_code == 200
+    table.play_random(gid, tokens, moves, random.Random(seed))
     return gid, tokens
 
 
