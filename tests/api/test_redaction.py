@@ -38,14 +38,14 @@ def _hidden_from(state: Any, seat: int | None) -> set[str]:
 
 
 def _leaks(body: dict, hidden: set[str], shown: set[str]) -> set[str]:
-    """Hidden cards in a response body. The round's public record (``table.played`` and
-    ``table.moves`` of a view) names cards played in front of everyone, some of which may be back
-    in the stock after a reshuffle: it may name those (``shown``) and no other card."""
+    """Hidden cards in a response body. The round's public record (``record`` of a view with
+    ``include=record``) names cards played in front of everyone, some of which may be back in the
+    stock after a reshuffle: it may name those (``shown``) and no other card."""
     body = json.loads(json.dumps(body))
     view = body.get("game", body)
-    table = (view.get("table") or {}) if isinstance(view, dict) else {}
-    record = set(CARD.findall(json.dumps([table.pop("played", []), table.pop("moves", [])])))
-    return (record - shown) | (set(CARD.findall(json.dumps(body))) & hidden)
+    record = (view.pop("record", None) or {}) if isinstance(view, dict) else {}
+    named = set(CARD.findall(json.dumps(record)))
+    return (named - shown) | (set(CARD.findall(json.dumps(body))) & hidden)
 
 
 class Viewers:
@@ -70,7 +70,9 @@ class Viewers:
                     if event["type"] in ("CardPlayed", "StarterTurned", "StarterCovered"):
                         self.shown.add(event["data"]["card"])
                 self.after[seat] = feed["events"][-1]["seq"]
-            view = self.table.client.get(f"/v1/games/{self.gid}", headers=auth(token)).json
+            # the round's record is public, the same for every viewer: read with the spectator's view
+            url = f"/v1/games/{self.gid}" + ("?include=record" if seat is None else "")
+            view = self.table.client.get(url, headers=auth(token)).json
             leaked = _leaks(view, hidden, self.shown)
             assert not leaked, (seat, leaked)
             if running:
@@ -136,3 +138,21 @@ def test_no_response_leaks_a_hidden_card(table: Table, seed: int) -> None:
     humans = rng.randint(2, 3)
     bots = rng.randint(0, 5 - humans)
     assert _play_one(table, rng, humans, bots) > 0
+
+
+def test_the_oracle_catches_a_planted_leak(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks above can fail: a view that shows the top card of the stock is caught."""
+    from service.games.shedding import views
+
+    real = views._table
+
+    def leaky(m):
+        out = real(m)
+        if out is not None and m.rnd.stock:
+            out = {**out, "called_suit": None, "dealer": out["dealer"]}
+            out["top_card"] = m.rnd.stock[0]  # the planted leak: a hidden card on the table
+        return out
+
+    monkeypatch.setattr(views, "_table", leaky)
+    with pytest.raises(AssertionError):
+        _play_one(table, random.Random(1), 2, 0)
