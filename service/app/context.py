@@ -5,10 +5,9 @@ enough to be heavy runs off the event loop). Writes, queries, seats and jobs all
 ``GameService`` is one."""
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Callable, Sequence
-
-import logging
 
 from service.app import compute, snapshots
 from service.app.cache import StateCache
@@ -58,7 +57,6 @@ class AppContext:
             self.cache.drop(game_id)
             raise not_found()
         return state, head
-
 
     def nearest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[Any, str]:
         """The newest usable snapshot at a version <= ``at_most`` (service/app/snapshots.py), or
