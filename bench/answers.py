@@ -8,7 +8,7 @@ the default (lean) view, the view with ``?include=record``, a write answer with
 p99 and maximum per kind, for 2 and 4 seats. Single-round matches (``match_end_mode:
 single_round``) with a high draw count make the rounds long. Prints figures only.
 
-    python bench/answers.py [--games 6] [--seed 1]
+    python -m bench.answers [--games 6] [--seed 1]
 """
 from __future__ import annotations
 
@@ -16,37 +16,14 @@ import argparse
 import gzip
 import random
 import statistics
-from typing import Any
 
+from bench.inprocess import Clock, drain
 from service.api.app import create_app
-from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
         "match_end_mode": "single_round"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000_000
-
-    def __call__(self) -> int:
-        self.now += 5
-        return self.now
-
-
-def _drain(svc: Any, clock: Clock) -> None:
-    store = svc.store
-    while True:
-        batch = [(s, c) for s in SHARDS for c in store.claim_due(s, clock.now, 60_000)]
-        if not batch:
-            return
-        for shard, claimed in batch:
-            try:
-                svc.run_followup(dict(claimed.payload))
-            finally:
-                store.finish_due(shard, claimed.job_id)
 
 
 def play(seats: int, rng: random.Random, sizes: dict[str, list[int]], max_moves: int = 600) -> int:
@@ -61,7 +38,7 @@ def play(seats: int, rng: random.Random, sizes: dict[str, list[int]], max_moves:
     c.post(f"/v1/games/{gid}/start", headers={"Authorization": f"Bearer {owner}"})
     moves = 0
     while moves < max_moves:
-        _drain(svc, clock)
+        drain(svc, clock.now)
         views = [c.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {t}"}) for t in tokens]
         if views[0].json["status"] != "running":
             break

@@ -32,9 +32,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from bench.api import RedisUnderTest
+from bench.inprocess import drain
 from service.api.app import create_app
-from service.eventstore.contract import SHARDS
 from service.settings import Settings
 
 OPTIONS = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
@@ -100,18 +102,7 @@ class Table:
         return int(self.client().get(f"/v1/games/{self.gid}").json["version"])
 
     def _drain(self) -> None:
-        store = self.svc.store
-        now = self.svc.clock()
-        while True:
-            batch = [(s, c) for s in SHARDS for c in store.claim_due(s, now + 10_000, 60_000)]
-            if not batch:
-                return
-            for shard, claimed in batch:
-                try:
-                    self.svc.run_followup(dict(claimed.payload))
-                finally:
-                    store.finish_due(shard, claimed.job_id)
-
+        drain(self.svc, self.svc.clock() + 10_000)
 
 def racing(table: Table, n: int, trials: int, rng: random.Random, pool: ThreadPoolExecutor) -> Outcome:
     out = Outcome(f"racing writers, N = {n}")
@@ -162,7 +153,6 @@ def idempotency(table: Table, sends: int, concurrent: bool, rng: random.Random, 
         return (r.status_code, r.data) if r.status_code == 200 else (r.status_code, (r.json or {}).get("code", "").encode())
 
     results = list(pool.map(one, range(sends))) if concurrent else [one(i) for i in range(sends)]
-    import orjson
 
     def same(body: bytes) -> bytes:  # a replay says so (``replayed: true``); otherwise the first answer
         data = orjson.loads(body)

@@ -27,37 +27,17 @@ import time
 from typing import Any
 
 from bench.api import RedisUnderTest
+from bench.inprocess import Clock, drain
 from service.api.app import create_app
 from service.app import queries
 from service.app.auth import SPECTATOR
-from service.eventstore.contract import SHARDS, shard_of
+from service.eventstore.contract import shard_of
 from service.settings import Settings
 from service.wiring import build_service
 
 OPTIONS = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
            "penalty_limit": 1000, "match_end_mode": "elimination", "turn_timeout_s": None}
 SEATS = 5
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000_000
-
-    def __call__(self) -> int:
-        self.now += 5
-        return self.now
-
-
-def _drain(svc: Any, now: int) -> None:
-    while True:
-        batch = [(s, c) for s in SHARDS for c in svc.store.claim_due(s, now, 60_000)]
-        if not batch:
-            return
-        for shard, claimed in batch:
-            try:
-                svc.run_followup(dict(claimed.payload))
-            finally:
-                svc.store.finish_due(shard, claimed.job_id)
 
 
 def build_game(settings: Settings, events: int, rng: random.Random) -> tuple[str, int]:
@@ -75,7 +55,7 @@ def build_game(settings: Settings, events: int, rng: random.Random) -> tuple[str
     c.post(f"/v1/games/{gid}/start", headers={"Authorization": f"Bearer {g['owner_token']}"})
     version = 0
     while version < events:
-        _drain(svc, clock.now + 10_000)
+        drain(svc, clock.now + 10_000)
         views = [c.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {t}"}).json for t in tokens]
         version = views[0]["version"]
         if views[0]["status"] != "running":

@@ -22,13 +22,9 @@ def _table_of_four(table: Table) -> tuple[str, list[str]]:
     return gid, tokens
 
 
-def _play(table: Table, gid: str, tokens: list[str], moves: int, rng: random.Random) -> int:
-    return table.play_random(gid, tokens, moves, rng)
-
-
 def test_the_record_is_opt_in_and_compact(table: Table) -> None:
     gid, tokens = _table_of_four(table)
-    assert _play(table, gid, tokens, 30, random.Random(1)) == 30
+    assert table.play_random(gid, tokens, 30, random.Random(1)) == 30
     lean = table.view(gid, tokens[0])
     assert lean["record"] is None
     assert not {"discard", "played", "moves"} & set(lean["table"])
@@ -54,7 +50,7 @@ def test_include_takes_only_record(table: Table) -> None:
 
 def test_state_at_with_the_record_is_the_record_as_it_was(table: Table) -> None:
     gid, tokens = _table_of_four(table)
-    _play(table, gid, tokens, 12, random.Random(2))
+    table.play_random(gid, tokens, 12, random.Random(2))
     version = table.view(gid)["version"]
     live = table.client.get(f"/v1/games/{gid}?include=record").json
     past = table.client.get(f"/v1/games/{gid}/state?at={version}&include=record").json
@@ -64,7 +60,7 @@ def test_state_at_with_the_record_is_the_record_as_it_was(table: Table) -> None:
 
 def test_the_bots_input_keeps_the_record(table: Table) -> None:
     gid, tokens = _table_of_four(table)
-    _play(table, gid, tokens, 8, random.Random(3))
+    table.play_random(gid, tokens, 8, random.Random(3))
     svc = table.service
     state = svc.load(gid)
     seat = state.rnd.current
@@ -91,7 +87,7 @@ def test_prefer_return_minimal_leaves_the_view_out(table: Table) -> None:
 
 def test_big_bodies_are_gzipped_small_ones_and_streams_not(table: Table) -> None:
     gid, tokens = _table_of_four(table)
-    _play(table, gid, tokens, 10, random.Random(4))
+    table.play_random(gid, tokens, 10, random.Random(4))
     url = f"/v1/games/{gid}?include=record"
     plain = table.client.get(url)
     zipped = table.client.get(url, headers={"Accept-Encoding": "gzip"})
@@ -114,7 +110,7 @@ def test_the_default_view_does_not_grow_with_the_round(table: Table) -> None:
     rng = random.Random(5)
     lean, full = [], []
     for _ in range(80):
-        if _play(table, gid, tokens, 1, rng) == 0:
+        if table.play_random(gid, tokens, 1, rng) == 0:
             break  # the round (a single-round match) is over
         lean.append(len(table.client.get(f"/v1/games/{gid}", headers=auth(tokens[0])).data))
         full.append(len(table.client.get(f"/v1/games/{gid}?include=record", headers=auth(tokens[0])).data))
