@@ -128,6 +128,30 @@ def sakapuss_playout(rng: random.Random, players: int, n: int) -> int:
     return moves
 
 
+def crazy_eights_playout(rng: random.Random, players: int, n: int) -> int:
+    """One Crazy Eights hand on OpenSpiel's default rules (max_draw_cards 5, max_turns 100, no special
+    cards, no reshuffle), random legal actions, then its scoring."""
+    opts, _ = resolve_options("crazy-eights", {}, 5)
+    now, state, k, moves = T0, None, n * 1000, 0
+
+    def run(cmd: Any) -> None:
+        nonlocal state, k
+        k += 1
+        state = outcome(state, cmd, Context(now, POOL[k % len(POOL)])).state
+
+    run(CreateMatch(f"c{n}", "crazy-eights", opts, 5, rules_version=RULES_VERSION))
+    for i in range(players):
+        run(JoinSeat(f"p{i}"))
+    run(StartMatch())
+    while state.rnd.phase == "play":
+        seat = state.rnd.current
+        acts = legal_actions(state, seat, now)
+        run(_command(seat, acts[int(rng.random() * len(acts))]))
+        moves += 1
+    run(ScoreRound(1))
+    return moves
+
+
 def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
     rng = random.Random(1)
     counter = [0]
@@ -136,7 +160,9 @@ def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
         t0 = time.process_time()
         moves = games = 0
         while time.process_time() - t0 < budget:
-            if preset == "sakapuss":
+            if preset == "crazy-eights":
+                moves += crazy_eights_playout(rng, rng.randint(2, 5), counter[0])
+            elif preset == "sakapuss":
                 moves += sakapuss_playout(rng, rng.randint(3, 5), counter[0])
             else:
                 moves += playout(preset, rng, rng.randint(2, 5), counter[0])
@@ -149,7 +175,11 @@ def meow_runner(preset: str) -> Callable[[float], tuple[int, int]]:
 def sim_runner(preset: str) -> Callable[[float], tuple[int, int]]:
     """The playout core of ``preset`` with the same options and policy as ``meow_runner``."""
     rng = random.Random(1)
-    if preset == "sakapuss":
+    if preset == "crazy-eights":
+        from service.games.crazy_eights import playout as core  # type: ignore[no-redef]
+        opts, _ = resolve_options("crazy-eights", {}, 5)
+        low = 2
+    elif preset == "sakapuss":
         from service.games.sakapuss import playout as core
         opts, _ = resolve_options("sakapuss", {"rounds": 3}, 5)
         low = 3
@@ -195,14 +225,15 @@ def openspiel_runner() -> Callable[[float], tuple[int, int]] | None:
         import pyspiel  # type: ignore
     except ImportError:
         return None
-    game = pyspiel.load_game("crazy_eights")
+    # the same rules as `meow crazy-eights`: OpenSpiel's defaults, 2-5 players drawn alike
+    by_players = {n: pyspiel.load_game("crazy_eights", {"players": n}) for n in range(2, 6)}
     rng = random.Random(1)
 
     def run(budget: float) -> tuple[int, int]:
         t0 = time.process_time()
         moves = games = 0
         while time.process_time() - t0 < budget:
-            st = game.new_initial_state()
+            st = by_players[rng.randint(2, 5)].new_initial_state()
             while not st.is_terminal():
                 if st.is_chance_node():
                     outcomes, probs = zip(*st.chance_outcomes())
@@ -223,8 +254,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="engine names to run (e.g. prsi uno)")
     args = ap.parse_args()
     engines: list[tuple[str, Callable[[float], tuple[int, int]] | None]] = [
-        (f"meow {p}", meow_runner(p)) for p in (*SHEDDING, "sakapuss")]
-    engines += [(f"meow-sim {p}", sim_runner(p)) for p in (*SHEDDING, "sakapuss")]
+        (f"meow {p}", meow_runner(p)) for p in (*SHEDDING, "sakapuss", "crazy-eights")]
+    engines += [(f"meow-sim {p}", sim_runner(p)) for p in (*SHEDDING, "sakapuss", "crazy-eights")]
     engines += [("RLCard uno", rlcard_runner()), ("OpenSpiel crazy_eights", openspiel_runner())]
     if args.only:
         engines = [(n, f) for n, f in engines if any(o in n for o in args.only)]
@@ -251,7 +282,8 @@ def main() -> None:
         ratio = f"{rate / uno_rate:.2f}" if uno_rate else "-"
         print(f"{name:<28}{rate:>12,.0f}{games / secs:>12,.1f}{ratio:>8}{moves:>10}{secs:>8.1f}")
     print("moves = seat actions (legal_actions + decide with its fold for meow; legal + step for meow-sim;"
-          " env.step for UNO; apply_action of a player for OpenSpiel); times are process CPU seconds")
+          " env.step for UNO; apply_action of a player for OpenSpiel, where an eight and its suit are two"
+          " actions: compare crazy-eights by playouts/s); times are process CPU seconds")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def test_nothing_outside_the_games_names_a_game(path: Path):
 
 def test_every_variant_names_its_game_and_every_game_is_complete():
     names = [g.name for g in registry.GAMES]
-    assert len(names) == len(set(names)) and {"shedding", "sakapuss"} <= set(names)
+    assert len(names) == len(set(names)) and {"shedding", "sakapuss", "crazy_eights"} <= set(names)
     catalogue = registry.variants_catalog()
     assert {c["name"] for c in catalogue} == set(registry.BY_VARIANT)
     for g in registry.GAMES:
@@ -60,7 +60,11 @@ def test_every_variant_names_its_game_and_every_game_is_complete():
         for f in dataclasses.fields(Game):
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 assert getattr(g, f.name) is not None, f"{g.name} lacks {f.name}"
-        assert set(g.bots) >= {"easy", "medium", "hard"}
+        assert "easy" in g.bots  # it plays absent seats (RULES §2.7)
+        for entry in g.catalogue():  # every strength a variant offers has a bot, and no other
+            assert set(entry["bot_strengths"]) <= set(g.bots), entry["name"]
+            strength = next((o for o in entry["options"] if o["name"] == "bot_strength"), None)
+            assert strength is not None and set(strength["enum"]) <= set(entry["bot_strengths"])
         assert {"MatchCreated", "MatchEnded"} <= set(g.event_types)
         for name, spec in g.actions.items():
             assert registry.SEAT_ACTIONS[name] is spec.command

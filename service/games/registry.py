@@ -8,10 +8,11 @@ from typing import Any, Mapping
 from service.games.kernel.events import Upcaster
 from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.model import Event, RuleViolation
+from service.games.crazy_eights.game import GAME as CRAZY_EIGHTS
 from service.games.sakapuss.game import GAME as SAKAPUSS
 from service.games.shedding.game import GAME as SHEDDING
 
-GAMES: tuple[Game, ...] = (SHEDDING, SAKAPUSS)
+GAMES: tuple[Game, ...] = (SHEDDING, SAKAPUSS, CRAZY_EIGHTS)
 BY_NAME: Mapping[str, Game] = MappingProxyType({g.name: g for g in GAMES})
 BY_VARIANT: Mapping[str, Game] = MappingProxyType({v: g for g in GAMES for v in g.variants})
 BY_STATE: Mapping[type, Game] = MappingProxyType({g.state_type: g for g in GAMES})

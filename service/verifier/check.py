@@ -87,6 +87,8 @@ def check_seeds(events: list[dict], out: Result) -> None:
             kinds = list(d.get("kinds", []))
         elif t in ("StarterTurned", "StarterCovered", "CardPlayed"):
             discard.append(d["card"])
+        elif t == "StarterReturned" and d.get("card") in discard:  # Crazy Eights: a turned-up eight
+            discard.remove(d["card"])  # goes back into the stock
         elif t == "SeatLeft":
             left_hand = list(e.get("secret", {}).get("hand", []))
         elif t == "ShuffleCommitted":

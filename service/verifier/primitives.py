@@ -57,9 +57,15 @@ def unshuffle(seed_hex: str, order: list) -> list:
     return items
 
 
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
 def deck(options: dict) -> list[str]:
-    """The unshuffled deck of docs/randomness.md: copy, then suit C D H S, then the listed ranks."""
-    return [f"{r}{s}:{c}" for c in range(int(options["deck_copies"])) for s in "CDHS" for r in options["deck_ranks"]]
+    """The unshuffled deck of docs/randomness.md: copy, then suit C D H S, then the listed ranks
+    (a game without deck options, Crazy Eights, shuffles one full deck of 52)."""
+    copies = int(options.get("deck_copies", 1))
+    ranks = options.get("deck_ranks", RANKS)
+    return [f"{r}{s}:{c}" for c in range(copies) for s in "CDHS" for r in ranks]
 
 
 def chance_deck(options: dict) -> list[str]:

@@ -13,6 +13,7 @@ from service.settings import Settings
 from .spec_check import SpecCheckingClient
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0}
+FAST_BY_VARIANT = {"sakapuss": {"round_intermission_s": 0}, "crazy-eights": {"bot_delay_ms": {"easy": [0, 0], "medium": [0, 0]}}}
 
 
 class Clock:
@@ -36,7 +37,7 @@ class Table:
         self.service = app.extensions["meow.service"]
 
     def create(self, variant: str = "prsi", options: dict | None = None, **extra: Any) -> dict:
-        fast = {"round_intermission_s": 0} if variant == "sakapuss" else FAST
+        fast = FAST_BY_VARIANT.get(variant, FAST)
         body = {"variant": variant, "options": {**fast, **(options or {})}, **extra}
         r = self.client.post("/v1/games", json=body)
         assert r.status_code == 201, r.json

@@ -126,3 +126,53 @@ def test_sakapuss_client_and_two_bots_play_every_round(stack: Stack) -> None:
     assert [e["type"] for e in history].count("RoundScored") == 2
     assert any(e["type"] == "PassSubmitted" and e["seat"] in (1, 2) for e in history)
     assert s.get(f"{stack.base}/v1/games/{gid}/verify", headers=_auth(me["token"])).json()["ok"]
+
+
+def test_crazy_eights_client_plays_two_bots_to_the_end_and_the_history_verifies(stack: Stack, tmp_path) -> None:
+    """Issue 14: the new game over HTTP like every other: lobby, seats, bots (easy and medium) on
+    the real worker, a live feed, history, verify, state?at and `meow verify` on the export."""
+    import json
+    import subprocess
+    import sys
+
+    s = requests.Session()
+    options = {"use_special_cards": True, "reshuffle": True, "max_draw_cards": 3,
+               "bot_delay_ms": {"easy": [0, 0], "medium": [0, 0]}}
+    g = s.post(f"{stack.base}/v1/games", json={"variant": "crazy-eights", "options": options}).json()
+    gid, owner = g["id"], g["owner_token"]
+    me = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"name": "ann"}, headers=_auth(owner)).json()
+    for strength in ("easy", "medium"):
+        r = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": strength}}, headers=_auth(owner))
+        assert r.status_code == 201, r.text
+    hard = s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "hard"}}, headers=_auth(owner))
+    assert hard.status_code == 422 and hard.json()["code"] == "invalid_option"
+    lobby = s.get(f"{stack.base}/v1/games", params={"status": "open"}).json()
+    assert any(row["id"] == gid and row["variant"] == "crazy-eights" for row in lobby["games"]), lobby
+    assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=_auth(owner)).status_code == 200
+    rng = random.Random(14)
+    deadline = time.monotonic() + 240
+    view: dict = {}
+    while time.monotonic() < deadline:
+        view = s.get(f"{stack.base}/v1/games/{gid}", headers=_auth(me["token"])).json()
+        if view["status"] == "finished":
+            break
+        legal = view["you"]["legal_actions"]
+        if legal:
+            r = s.post(f"{stack.base}/v1/games/{gid}/actions", json=rng.choice(legal), headers=_auth(me["token"]))
+            assert r.status_code == 200, r.text  # one seat moves at a time: never a race
+        else:
+            s.get(f"{stack.base}/v1/games/{gid}/events", params={"after": view["version"], "wait": 5})
+    assert view["status"] == "finished", view
+    assert [x["seat"] for x in view["standings"]] and view["scores"][0]["points"]
+    history = s.get(f"{stack.base}/v1/games/{gid}/history", headers=_auth(me["token"])).json()["events"]
+    assert {e["seat"] for e in history if e["type"] in ("CardPlayed", "CardDrawn", "TurnPassed")} == {0, 1, 2}
+    assert history[-1]["type"] == "SeedsRevealed"
+    report = s.get(f"{stack.base}/v1/games/{gid}/verify", headers=_auth(me["token"])).json()
+    assert report["ok"], report
+    half = history[len(history) // 2]["seq"]
+    at = s.get(f"{stack.base}/v1/games/{gid}/state", params={"at": half}).json()
+    assert at["version"] == half and at["variant"] == "crazy-eights"
+    export = tmp_path / "c8.json"
+    export.write_text(json.dumps({"events": history}))
+    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(export)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -18,6 +18,7 @@ SETUP = {
     "mau-mau-classic-full": (3, {"penalty_limit": 50}),
     "prsi-traditional": (3, {}),
     "sakapuss": (3, {"rounds": 2, "pass_timeout_s": 5, "slap_window_ms": 1000, "max_pass_steps_per_round": 40}),
+    "crazy-eights": (3, {"use_special_cards": True, "reshuffle": True, "max_draw_cards": 3, "bot_strength": "medium"}),
 }
 
 

@@ -59,6 +59,22 @@ def new_seat(m: Any, e: Event, state: str = "active") -> Any:
     return rep(m, version=e.seq, seats=m.seats + (seat,))
 
 
+def seat_left(m: Any, e: Event) -> Any:
+    """SeatLeft of a game whose leavers are replaced by a bot once it runs (``replaced_by``) and
+    freed before (Sakapuss, Crazy Eights); an open absence ends either way (§2.7)."""
+    d = e.data
+    seats = list(m.seats)
+    s = d["seat"]
+    bot = d.get("replaced_by")
+    gone = {"timeouts": 0, "absent": False, "removal_deadline": None}
+    if bot:
+        seats[s] = rep(seats[s], kind="bot", strength=bot.get("strength"), name=bot.get("name", "bot"),
+                       creator=False, **gone)
+        return rep(m, version=e.seq, seats=tuple(seats), replaced=m.replaced + (s,))
+    seats[s] = rep(seats[s], state="left", **gone)
+    return rep(m, version=e.seq, seats=tuple(seats))
+
+
 def _timed_out(m: Any, e: Event) -> Any:
     """§2.7: one more consecutive timeout; the event that marks the seat absent says so."""
     return rep(m, version=e.seq, seats=timed_out_seats(m.seats, e))

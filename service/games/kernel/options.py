@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from service.games.kernel.model import RuleViolation
 
@@ -73,3 +73,37 @@ def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
             return "must be an integer or null"
         return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}] or null"
     return "unknown type"
+
+
+Check = Callable[[OptionSpec, Any, Mapping[str, Any]], "str | None"]
+Cross = Callable[[Mapping[str, Any], set[str]], list[dict[str, Any]]]
+
+
+def resolve_specs(resolved: dict[str, Any], specs: Mapping[str, OptionSpec], overrides: Mapping[str, Any] | None,
+                  max_players: int, check: Check, cross: Cross) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """§8.5 for a game with one preset: its defaults (``resolved``) + overrides, each explicit
+    option checked, then the cross-option rules (naming the explicit options); OptionError lists
+    every problem."""
+    overrides = dict(overrides or {})
+    errors: list[dict[str, Any]] = []
+    for name, value in overrides.items():
+        if name not in specs:
+            errors.append({"option": name, "detail": "unknown option"})
+        else:
+            resolved[name] = copy(value)
+    resolved["max_players"] = max_players
+    bad = check(specs["max_players"], max_players, resolved)
+    if bad:
+        errors.append({"option": "max_players", "detail": bad})
+    for name in overrides:
+        spec = specs.get(name)
+        if spec is None or name == "max_players":
+            continue
+        detail = check(spec, resolved[name], resolved)
+        if detail:
+            errors.append({"option": name, "detail": detail})
+    if not errors:
+        errors.extend(cross(resolved, set(overrides) | {"max_players"}))
+    if errors:
+        raise OptionError(errors)
+    return resolved, []

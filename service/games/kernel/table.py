@@ -144,3 +144,42 @@ class Rulebook:
                     raise self.unknown(state, command, ctx.now)
                 fn(tx, command)
         return Decided(tuple(tx.events), tx.state)
+
+
+def leave_replaced_by_bot(tx: Any, cmd: Any) -> None:
+    """K-15 for the games whose leavers a bot replaces: before the start the seat is freed;
+    afterwards a bot of ``bot_strength`` takes it over (Sakapuss, Crazy Eights)."""
+    m = tx.m
+    seat = cmd.seat
+    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}")
+    if m.seats[seat].state == "left":
+        raise RuleViolation("seat_left", f"seat {seat} has left")
+    if m.status == "finished":
+        raise RuleViolation("match_over", "the match is over")
+    data: dict[str, Any] = {"seat": seat, "reason": cmd.reason}
+    if m.status == "running":
+        data["replaced_by"] = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
+    tx.emit("SeatLeft", seat, data)
+
+
+def check_dealt_seat(m: Any, seat: Any, what: str = "round") -> None:
+    """Seat actions need a seat dealt into the running round (K-7: others get not_a_player)."""
+    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
+        raise RuleViolation("not_found", f"no seat {seat}")
+    if m.status == "open":
+        raise RuleViolation("not_started", "the match has not started")
+    if m.status == "finished":
+        raise RuleViolation("wrong_phase", "the match is over", legal_actions=[])
+    if m.seats[seat].state == "left" or m.rnd is None or seat not in m.rnd.seats:
+        raise RuleViolation("not_a_player", f"seat {seat} does not play in this {what}", legal_actions=[])
+
+
+def end_match(tx: Any, reason: str, table: list[dict[str, Any]]) -> None:
+    """§2.8 step 3: MatchEnded with the standings (rank 1 shared or not), then SeedsRevealed (§2.3)."""
+    winners = [x["seat"] for x in table if x["rank"] == 1]
+    tx.emit("MatchEnded", None, {"reason": reason, "standings": table, "winners": winners,
+                                 "winner": winners[0] if len(winners) == 1 else None})
+    m = tx.m
+    tx.emit("SeedsRevealed", None, {"match_seed": m.match_seed,
+                                    "shuffle_seeds": {str(q): h for q, h in m.shuffle_seeds}})

@@ -11,7 +11,7 @@ from service.games.sakapuss.commands import ACTIONS, PassCard, Slap
 from service.games.sakapuss.table import deal, join, leave, score, start
 from service.games.sakapuss.play import fire, pass_card, slap
 from service.games.sakapuss.state import SakapussMatch
-from service.games.kernel.table import Rulebook
+from service.games.kernel.table import Rulebook, check_dealt_seat
 from service.games.sakapuss.tx import Tx
 
 
@@ -46,17 +46,8 @@ def _legal(m: SakapussMatch, seat: Any, now: int) -> list[dict[str, Any]]:
     return legal_actions(m, seat, now) if isinstance(seat, int) else []
 
 
-def _check_seat(m: SakapussMatch, seat: Any) -> None:
-    """Seat actions need a seat dealt into the running round (K-7: others get not_a_player)."""
-    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
-        raise RuleViolation("not_found", f"no seat {seat}")
-    if m.status == "open":
-        raise RuleViolation("not_started", "the match has not started")
-    if m.status == "finished":
-        raise RuleViolation("wrong_phase", "the match is over", legal_actions=[])
-    if m.seats[seat].state == "left" or m.rnd is None or seat not in m.rnd.seats:
-        raise RuleViolation("not_a_player", f"seat {seat} does not play in this round",
-                            legal_actions=[])
+def _check_seat(m: Any, seat: Any) -> None:
+    check_dealt_seat(m, seat, "round")
 
 
 SEAT = {PassCard: pass_card, Slap: slap}

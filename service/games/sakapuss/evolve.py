@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold, table_handlers
+from service.games.kernel.fold import Fold, seat_left, table_handlers
 from service.games.kernel.state import rep_round, rep_version
 from service.games.kernel.model import Event
 from service.games.sakapuss.state import (INTERMISSION, PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, ScoreEntry,
@@ -53,19 +53,7 @@ def _created(_m: None, e: Event) -> SakapussMatch:
         match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at)
 
 
-@on("SeatLeft")
-def _left(m: SakapussMatch, e: Event) -> SakapussMatch:
-    d = e.data
-    seats = list(m.seats)
-    s = d["seat"]
-    bot = d.get("replaced_by")
-    gone = {"timeouts": 0, "absent": False, "removal_deadline": None}  # §2.7: the absence ends
-    if bot:
-        seats[s] = rep(seats[s], kind="bot", strength=bot.get("strength"), name=bot.get("name", "bot"),
-                       creator=False, **gone)
-        return rep(m, version=e.seq, seats=tuple(seats), replaced=m.replaced + (s,))
-    seats[s] = rep(seats[s], state="left", **gone)
-    return rep(m, version=e.seq, seats=tuple(seats))
+on("SeatLeft")(seat_left)  # replaced by a bot once the match runs
 
 
 @on("RoundStarted")

@@ -6,6 +6,7 @@ from typing import Any
 from service.games.kernel import randomness
 from service.games.sakapuss.state import SakapussMatch
 from service.games.sakapuss.tx import Tx, choice, shuffle
+from service.games.kernel.table import end_match as kernel_end_match
 
 
 def chance_deck_cards(o: Any) -> tuple[str, ...]:
@@ -106,11 +107,5 @@ def standings(m: SakapussMatch) -> list[dict[str, Any]]:
 
 
 def end_match(tx: Tx, reason: str) -> None:
-    """§2.8 step 3: MatchEnded with standings, then SeedsRevealed (§2.3)."""
-    table = standings(tx.m)
-    winners = [x["seat"] for x in table if x["rank"] == 1]
-    tx.emit("MatchEnded", None, {"reason": reason, "standings": table, "winners": winners,
-                                 "winner": winners[0] if len(winners) == 1 else None})
-    m = tx.m
-    tx.emit("SeedsRevealed", None, {"match_seed": m.match_seed,
-                                    "shuffle_seeds": {str(q): h for q, h in m.shuffle_seeds}})
+    """§2.8 step 3: MatchEnded with the standings, then SeedsRevealed (§2.3)."""
+    kernel_end_match(tx, reason, standings(tx.m))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from service.games.kernel.options import OptionError, OptionSpec
+from service.games.kernel.options import OptionSpec, resolve_specs
 from service.games.kernel.options import copy as _copy
 from service.games.kernel.options import check_basic as check_value
 from service.games.kernel.table import BOT_STRENGTHS
@@ -108,30 +108,7 @@ def chance_deck_size(r: Mapping[str, Any]) -> int:
 def resolve(overrides: Mapping[str, Any] | None,
             max_players: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """§8.5: preset + overrides, validated; (resolved, warnings) or OptionError (invalid_option)."""
-    resolved = defaults()
-    overrides = dict(overrides or {})
-    errors: list[dict[str, Any]] = []
-    for name, value in overrides.items():
-        if name not in SPEC_BY_NAME:
-            errors.append({"option": name, "detail": "unknown option"})
-        else:
-            resolved[name] = _copy(value)
-    resolved["max_players"] = max_players
-    bad = _check(SPEC_BY_NAME["max_players"], max_players, resolved)
-    if bad:
-        errors.append({"option": "max_players", "detail": bad})
-    for name in overrides:
-        spec = SPEC_BY_NAME.get(name)
-        if spec is None or name == "max_players":
-            continue
-        detail = _check(spec, resolved[name], resolved)
-        if detail:
-            errors.append({"option": name, "detail": detail})
-    if not errors:
-        errors.extend(_cross(resolved, set(overrides) | {"max_players"}))
-    if errors:
-        raise OptionError(errors)
-    return resolved, []
+    return resolve_specs(defaults(), SPEC_BY_NAME, overrides, max_players, _check, _cross)
 
 
 def catalog_entry(strengths: list[str]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
-from service.games.kernel.table import admit, round_jobs
+from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs
 from service.games.sakapuss.flow import deal_round, score_round
 from service.games.sakapuss.tx import Tx
 
@@ -30,19 +30,8 @@ def start(tx: Tx, cmd: StartMatch) -> None:
 
 
 def leave(tx: Tx, cmd: LeaveSeat) -> None:
-    """K-15: before the start the seat is freed; afterwards a bot of bot_strength takes it over."""
-    m = tx.m
-    seat = cmd.seat
-    if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
-        raise RuleViolation("not_found", f"no seat {seat}")
-    if m.seats[seat].state == "left":
-        raise RuleViolation("seat_left", f"seat {seat} has left")
-    if m.status == "finished":
-        raise RuleViolation("match_over", "the match is over")
-    data: dict[str, Any] = {"seat": seat, "reason": cmd.reason}
-    if m.status == "running":
-        data["replaced_by"] = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
-    tx.emit("SeatLeft", seat, data)
+    """K-15: before the start the seat is freed; afterwards a bot takes it over (with the hand)."""
+    leave_replaced_by_bot(tx, cmd)
 
 
 score, deal = round_jobs(score_round, deal_round)

@@ -1,0 +1,1 @@
+"""Crazy Eights bots: ``choose(view: SeatView, rng) -> action`` (easy, medium)."""

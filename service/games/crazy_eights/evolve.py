@@ -1,0 +1,176 @@
+"""evolve(state, event) for Crazy Eights: a fold that never validates (DESIGN rule 1).
+
+Dealt and drawn cards come from the events' private parts (``to_seat``), the stock's order from the
+secret of each ShuffleCommitted: the server folds the full events; the views redact."""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from service.games.kernel.absence import present
+from service.games.kernel.fold import Fold, seat_left, table_handlers
+from service.games.kernel.model import Event
+from service.games.kernel.state import rep_round, rep_version
+from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep
+from service.games.shedding.cards import SUIT
+
+FOLD = Fold()
+HANDLERS = FOLD.handlers
+on = FOLD.on
+table_handlers(FOLD)  # SeatJoined, TimedOut, MatchEnded, SeedsRevealed
+
+
+def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(d))
+
+
+def evolve(state: EightsMatch | None, event: Event) -> EightsMatch:
+    """Apply one event; unknown types only bump the version."""
+    fn = HANDLERS.get(event.type)
+    if fn is None:
+        return rep_version(state, event.seq)  # type: ignore[arg-type]
+    return fn(state, event)
+
+
+def replay(events: Iterable[Event]) -> EightsMatch | None:
+    return FOLD.replay(events)
+
+
+def _rnd(m: EightsMatch, e: Event, **kw: Any) -> EightsMatch:
+    return rep_round(m, e.seq, kw)
+
+
+@on("MatchCreated")
+def _created(_m: None, e: Event) -> EightsMatch:
+    d = e.data
+    return EightsMatch(
+        id=d["game_id"], variant=d["variant"], name=d.get("name"),
+        options=MappingProxyType(dict(d["options"])), max_players=d["max_players"], status="open",
+        version=e.seq, seats=(), round_no=0, dealer=None, rnd=None, scores=(), standings=(),
+        match_seed=e.secret.get("match_seed", ""), match_seed_commitment=d["match_seed_commitment"],
+        shuffle_seeds=(), created_at=e.at)
+
+
+on("SeatLeft")(seat_left)  # replaced by a bot once the match runs
+
+
+@on("RoundStarted")
+def _round_started(m: EightsMatch, e: Event) -> EightsMatch:
+    d = e.data
+    dealer = d["dealer"]
+    rnd = Hand(seats=tuple(d["active_seats"]), hands=fz({}), stock=(), discard=(), suit="",
+               current=dealer, direction=d["direction"], turn_id=0, turn_seq=e.seq, turn_at=e.at,
+               deadline=None, phase="deal", phase_seq=e.seq, phase_at=e.at)
+    return rep(m, version=e.seq, status="running", round_no=d["round"], dealer=dealer, rnd=rnd)
+
+
+@on("ShuffleCommitted")
+def _shuffled(m: EightsMatch, e: Event) -> EightsMatch:
+    seeds = m.shuffle_seeds + ((e.seq, e.secret["seed"]),) if "seed" in e.secret else m.shuffle_seeds
+    m = rep(m, shuffle_seeds=seeds)
+    return _rnd(m, e, stock=tuple(e.secret["order"]))
+
+
+@on("CardsDealt")
+def _dealt(m: EightsMatch, e: Event) -> EightsMatch:
+    hands = {int(s): tuple(p["cards"]) for s, p in e.to_seat.items()}
+    dealt = sum(len(h) for h in hands.values())
+    return _rnd(m, e, hands=fz(hands), stock=m.rnd.stock[dealt:])
+
+
+@on("StarterTurned")
+def _starter(m: EightsMatch, e: Event) -> EightsMatch:
+    card = e.data["card"]
+    return _rnd(m, e, stock=m.rnd.stock[1:], discard=(card,), suit=SUIT[card])
+
+
+@on("StarterReturned")
+def _returned(m: EightsMatch, e: Event) -> EightsMatch:
+    """A turned-up eight goes back into the stock (the ShuffleCommitted after it orders the stock)."""
+    return _rnd(m, e, stock=m.rnd.stock + (e.data["card"],), discard=())
+
+
+@on("TurnStarted")
+def _turn(m: EightsMatch, e: Event) -> EightsMatch:
+    d = e.data
+    return _rnd(m, e, current=d["seat"], turn_id=d["turn_id"], turn_seq=e.seq, turn_at=e.at,
+                deadline=d["deadline"], drawn=0, phase=PLAY, phase_seq=e.seq, phase_at=e.at)
+
+
+@on("CardPlayed")
+def _played(m: EightsMatch, e: Event) -> EightsMatch:
+    m = present(m, e)
+    d = e.data
+    rnd = m.rnd
+    seat, card = d["seat"], d["card"]
+    hand = list(rnd.hands[seat])
+    hand.remove(card)
+    return _rnd(m, e, hands=fz({**rnd.hands, seat: tuple(hand)}), discard=rnd.discard + (card,),
+                suit=SUIT[card], plays=rnd.plays + 1, drawn=0, passes=0)
+
+
+@on("SuitCalled")
+def _called(m: EightsMatch, e: Event) -> EightsMatch:
+    return _rnd(m, e, suit=e.data["suit"])
+
+
+@on("CardDrawn")
+def _drawn(m: EightsMatch, e: Event) -> EightsMatch:
+    m = present(m, e)
+    d = e.data
+    rnd = m.rnd
+    seat, count = d["seat"], d["count"]
+    cards = tuple(e.to_seat[seat]["cards"]) if seat in e.to_seat else rnd.stock[:count]
+    hands = fz({**rnd.hands, seat: rnd.hands[seat] + cards})
+    if d["reason"] == "penalty":
+        return _rnd(m, e, hands=hands, stock=rnd.stock[count:], owed=max(rnd.owed - count, 0),
+                    passes=1 if d.get("as_pass") else 0)
+    return _rnd(m, e, hands=hands, stock=rnd.stock[count:], drawn=rnd.drawn + count, passes=0,
+                phase_seq=e.seq, phase_at=e.at)
+
+
+@on("DrawShortfall")
+def _short(m: EightsMatch, e: Event) -> EightsMatch:
+    return _rnd(m, e, owed=0, passes=0)
+
+
+@on("StockReshuffled")
+def _reshuffled(m: EightsMatch, e: Event) -> EightsMatch:
+    """The discard but its top card becomes the stock (its order: the ShuffleCommitted after it)."""
+    rnd = m.rnd
+    return _rnd(m, e, stock=rnd.stock + rnd.discard[:-1], discard=rnd.discard[-1:])
+
+
+@on("DrawOwed")
+def _owed(m: EightsMatch, e: Event) -> EightsMatch:
+    return _rnd(m, e, owed=e.data["count"])
+
+
+@on("DirectionReversed")
+def _reversed(m: EightsMatch, e: Event) -> EightsMatch:
+    return _rnd(m, e, direction=e.data["direction"])
+
+
+@on("TurnPassed")
+def _passed(m: EightsMatch, e: Event) -> EightsMatch:
+    m = present(m, e)
+    rnd = m.rnd
+    return _rnd(m, e, passes=rnd.passes + 1 if not rnd.stock else 0)
+
+
+@on("RoundEnded")
+def _ended(m: EightsMatch, e: Event) -> EightsMatch:
+    d = e.data
+    return _rnd(m, e, phase=SCORING, phase_seq=e.seq, phase_at=e.at, end_reason=d["reason"],
+                winner=d.get("winner"), deadline=None)
+
+
+@on("RoundScored")
+def _scored(m: EightsMatch, e: Event) -> EightsMatch:
+    d = e.data
+    totals = {int(k): v for k, v in d["totals"].items()}
+    seats = tuple(rep(s, total=totals[s.seat]) if s.seat in totals else s for s in m.seats)
+    entry = ScoreEntry(d["round"], tuple((int(k), v) for k, v in d["points"].items()),
+                       tuple(sorted(totals.items())))
+    return rep(m, version=e.seq, seats=seats, scores=m.scores + (entry,),
+               rnd=rep(m.rnd, phase=OVER, phase_seq=e.seq, phase_at=e.at))

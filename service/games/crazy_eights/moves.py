@@ -1,0 +1,23 @@
+"""A seat's actions as commands: the handlers of play, draw and pass, and one action object
+(``{"type": ...}`` as legal_actions lists it) applied as the seat's command."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from service.games.crazy_eights.actions import legal_actions
+from service.games.crazy_eights.play import draw, pass_turn, play
+from service.games.crazy_eights.tx import Tx
+from service.games.kernel.model import RuleViolation
+from service.games.shedding.commands import Draw, Pass, Play
+
+SEAT = {Play: play, Draw: draw, Pass: pass_turn}
+COMMAND_OF = {"play": Play, "draw": Draw, "pass": Pass}
+
+
+def act(tx: Tx, seat: int, action: Mapping[str, Any]) -> None:
+    a = dict(action)
+    cls = COMMAND_OF.get(a.pop("type", None))
+    if cls is None:
+        raise RuleViolation("invalid_action", "not a Crazy Eights action",
+                            legal_actions=legal_actions(tx.m, seat, tx.at))
+    SEAT[cls](tx, cls(seat=seat, **a))

@@ -1,0 +1,17 @@
+"""The Crazy Eights emitter: the kernel's, folding with this game's handlers."""
+from __future__ import annotations
+
+from service.games.crazy_eights.evolve import HANDLERS
+from service.games.kernel.tx import Tx as KernelTx
+from service.games.kernel.tx import choice, shuffle  # noqa: F401  (re-exported for the game modules)
+
+AUTO_MARKED = frozenset({"CardPlayed", "SuitCalled", "CardDrawn", "TurnPassed"})
+"""A seat's own actions: without ``auto`` they clear its timeouts and absence (§2.7)."""
+
+
+class Tx(KernelTx):
+    """One decide call of Crazy Eights."""
+
+    __slots__ = ()
+    HANDLERS = HANDLERS
+    AUTO_MARKED = AUTO_MARKED
