@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
     v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
     v.add_argument("--token", help="bearer token for a URL")
+    c = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh primaries (docker-compose.cluster.yml)")
+    c.add_argument("nodes", nargs="+", metavar="HOST:PORT")
     o = sub.add_parser("openapi", help="print the OpenAPI spec (YAML)")
     o.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated spec")
     args = parser.parse_args(argv)
@@ -32,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
         from service.verifier.cli import main as verify_main
 
         return verify_main(args.source, args.token)
+    if args.cmd == "cluster-init":
+        from service.embedded_cluster import init_cluster
+
+        print(init_cluster(args.nodes))
+        return 0
     if args.cmd == "worker":
         from workers.main import run_worker
 

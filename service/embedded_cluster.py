@@ -81,14 +81,7 @@ class LocalCluster:
             clients = [redis.Redis(port=p, socket_connect_timeout=0.5) for p in ports]
             for c, proc in zip(clients, cluster.processes):
                 _wait(lambda: c.ping(), proc, data_dir)
-            per = SLOTS // primaries
-            for i, c in enumerate(clients):
-                lo, hi = i * per, SLOTS - 1 if i == primaries - 1 else (i + 1) * per - 1
-                c.execute_command("CLUSTER", "ADDSLOTS", *range(lo, hi + 1))
-            for c in clients[1:]:
-                c.execute_command("CLUSTER", "MEET", "127.0.0.1", ports[0])
-            for c, proc in zip(clients, cluster.processes):
-                _wait(lambda: _ready(c, primaries), proc, data_dir, timeout=30)
+            form_cluster(clients, [("127.0.0.1", p) for p in ports])
             for c in clients:
                 c.close()
         except Exception:
@@ -105,6 +98,46 @@ class LocalCluster:
             except subprocess.TimeoutExpired:
                 p.kill()
         shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def form_cluster(clients: list, nodes: list[tuple[str, int]], timeout: float = 60) -> None:
+    """Give each empty node an even share of the 16384 slots and join them (CLUSTER MEET wants
+    IP addresses: host names are resolved), then wait until every node says the cluster is ok."""
+    per = SLOTS // len(clients)
+    for i, c in enumerate(clients):
+        lo, hi = i * per, SLOTS - 1 if i == len(clients) - 1 else (i + 1) * per - 1
+        c.execute_command("CLUSTER", "ADDSLOTS", *range(lo, hi + 1))
+    first_ip = socket.gethostbyname(nodes[0][0])
+    for c in clients[1:]:
+        c.execute_command("CLUSTER", "MEET", first_ip, nodes[0][1])
+    deadline = time.monotonic() + timeout
+    while not all(_ready(c, len(clients)) for c in clients):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the cluster did not reach cluster_state:ok")
+        time.sleep(0.1)
+
+
+def init_cluster(addresses: list[str], timeout: float = 120) -> str:
+    """`meow cluster-init host:port ...`: form a cluster of fresh primaries (docker-compose.cluster.yml).
+    A cluster that is already formed is left as it is. Returns what was done."""
+    import redis
+
+    nodes = [(a.rpartition(":")[0] or a, int(a.rpartition(":")[2] or 6379)) for a in addresses]
+    clients = [redis.Redis(host=h, port=p, socket_connect_timeout=2) for h, p in nodes]
+    deadline = time.monotonic() + timeout
+    for c in clients:  # the nodes may still be starting
+        while True:
+            try:
+                c.ping()
+                break
+            except redis.exceptions.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+    if all(_ready(c, len(clients)) for c in clients):
+        return "the cluster is already formed"
+    form_cluster(clients, nodes, timeout)
+    return f"formed a cluster of {len(nodes)} primaries"
 
 
 def _ready(client, primaries: int) -> bool:

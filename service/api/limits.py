@@ -10,15 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import time
+from typing import Any
 
 from flask import Flask, Response, request
 from flask_limiter import HeaderNames, Limit, Limiter
 
 from service.api.client import client_address
+from service.redis_urls import is_cluster
 from service.settings import Settings
 from service.wiring import redis_pool
 
 UNLIMITED = frozenset(("/healthz", "/readyz", "/metrics"))
+
+
+def _storage_options(settings: Settings) -> dict[str, Any]:
+    """A bounded pool for one Redis; a cluster's client is made by limits (pools per node)."""
+    if not settings.redis_url:
+        return {}
+    if is_cluster(settings.redis_url):
+        return {"socket_timeout": 5, "max_connections": 32}
+    return {"connection_pool": redis_pool(settings.redis_url, 32, socket_timeout=5)}
 
 
 def _kind() -> str:
@@ -70,9 +81,8 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
         key_func=address,
         app=app,
         default_limits=defaults,
-        storage_uri=settings.redis_url or "memory://",
-        storage_options={"connection_pool": redis_pool(settings.redis_url, 32, socket_timeout=5)}
-        if settings.redis_url else {},
+        storage_uri=settings.redis_url or "memory://",  # limits knows redis+cluster:// too
+        storage_options=_storage_options(settings),
         key_prefix=f"{settings.key_prefix}-rl",
         strategy="fixed-window",
         headers_enabled=True,

@@ -259,8 +259,9 @@ class RedisEventStore:
         k = self.keys
         return [_s(x) for x in self._recover(keys=[k.due(shard), k.inflight(shard)], args=[now])]
 
-    def wake_keys(self) -> list[str]:
-        return [self.keys.wake(s) for s in SHARDS]
+    def wait_wake(self, shard: str, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for an append to the shard to push its wake-up (one key: one slot)."""
+        return bool(self.blocking.blpop([self.keys.wake(shard)], timeout=timeout_s))
 
 
 def _s(x: Any) -> str:

@@ -1,7 +1,9 @@
 """One contract suite for the event store, run against every backend.
 
-Backends: the in-memory twin, RedisEventStore on fakeredis, and RedisEventStore on a real
-Redis (REDIS_URL, or the embedded server from ``tests/conftest.py``) under a unique prefix.
+Backends: the in-memory twin, RedisEventStore on fakeredis, RedisEventStore on a real Redis
+(REDIS_URL, or the embedded server from ``tests/conftest.py``) under a unique prefix, and
+RedisEventStore on a 3-primary Redis Cluster started on loopback (redis-py's cluster client: a
+command whose keys span two hash slots would fail there).
 Every test asserts on the end state the store reports, never on call sequences or speed.
 """
 from __future__ import annotations
@@ -29,7 +31,7 @@ from service.eventstore.memory import MemoryEventStore
 from service.eventstore.redis_store import RedisEventStore
 from service.games.kernel.model import Event
 
-BACKENDS = ["memory", "fakeredis", "redis"]
+BACKENDS = ["memory", "fakeredis", "redis", "cluster"]
 T0 = 1_700_000_000_000
 
 
@@ -43,6 +45,21 @@ def store(request: pytest.FixtureRequest) -> Iterator[Any]:
         client = fakeredis.FakeRedis(server=server)
         blocking = fakeredis.FakeRedis(server=server)
         yield RedisEventStore(client, prefix=f"meowtest-{uuid.uuid4().hex[:12]}", blocking_client=blocking)
+        return
+    if request.param == "cluster":
+        from service.redis_urls import cluster_client
+
+        cluster = request.getfixturevalue("redis_cluster")
+        client = cluster_client(cluster.url)
+        blocking = cluster_client(cluster.url, socket_timeout=60)
+        prefix = f"meowtest-{uuid.uuid4().hex[:12]}"
+        try:
+            yield RedisEventStore(client, prefix=prefix, blocking_client=blocking)
+        finally:
+            for key in client.scan_iter(match=f"*{prefix}*", count=1000, target_nodes=client.ALL_NODES):
+                client.delete(key)
+            client.close()
+            blocking.close()
         return
     url = request.getfixturevalue("redis_url")
     prefix = request.getfixturevalue("key_prefix")
@@ -339,7 +356,7 @@ def test_idempotency_records_are_per_game(store: Any) -> None:
     assert store.idem_get(a, "unknown") is None
 
 
-@pytest.mark.parametrize("store", ["fakeredis", "redis"], indirect=True)
+@pytest.mark.parametrize("store", ["fakeredis", "redis", "cluster"], indirect=True)
 def test_idempotency_record_has_the_requested_ttl(store: Any) -> None:
     gid = new_gid()
     assert append(store, gid, 0, evs(1, 1), idem=IdemWrite("k", b"r", ttl_s=120)).ok
@@ -600,7 +617,7 @@ def test_unregistered_type_cannot_be_encoded() -> None:
 # ---------------------------------------------------------------- key space
 
 
-@pytest.mark.parametrize("store", ["fakeredis", "redis"], indirect=True)
+@pytest.mark.parametrize("store", ["fakeredis", "redis", "cluster"], indirect=True)
 def test_redis_keys_carry_the_prefix_and_the_games_shard_tag(store: Any) -> None:
     gid = new_gid("c")
     shard = shard_of(gid)
@@ -739,7 +756,7 @@ def test_expire_game_deletes_an_unchanged_game_and_nothing_else(store: Any) -> N
     assert not store.expire_game(new_gid("3"), 0, tag)  # nothing to expire
 
 
-@pytest.mark.parametrize("store", ["fakeredis", "redis"], indirect=True)
+@pytest.mark.parametrize("store", ["fakeredis", "redis", "cluster"], indirect=True)
 def test_games_listed_before_the_indexes_are_indexed_once(store: Any) -> None:
     import json
 

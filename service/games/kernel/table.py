@@ -82,7 +82,7 @@ def admit(m: Any, cmd: JoinSeat, closed: str | None, seated: int) -> tuple[int, 
         raise RuleViolation("invalid_request", "kind must be human or bot")
     strength = None
     if cmd.kind == "bot":
-        strength = cmd.strength or m.options["bot_strength"]
+        strength = m.options["bot_strength"] if cmd.strength is None else cmd.strength  # "" is no strength
         if strength not in BOT_STRENGTHS:
             raise RuleViolation("invalid_option", f"unknown bot strength {strength!r}",
                                 reason="unknown_strength",

@@ -1,0 +1,52 @@
+"""The compose files are valid Compose (the compose-spec parser, after YAML anchors and merge keys
+are resolved as Compose resolves them), and hold together: every depends_on names a service, every
+named volume is declared, and the cluster file's services name a cluster and a queue Redis."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from compose_spec import PyCompose
+
+from service.redis_urls import is_cluster
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = ["docker-compose.yml", "docker-compose.cluster.yml"]
+
+
+def _load(name: str) -> dict:
+    return yaml.safe_load((ROOT / name).read_text())
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_compose_file_is_valid_compose(name: str) -> None:
+    data = _load(name)
+    parsed = PyCompose.from_json(json.dumps(data))
+    assert parsed.service_names() == list(data["services"])
+    declared = set(data.get("volumes") or {})
+    for svc, spec in data["services"].items():
+        assert "image" in spec or "build" in spec, svc
+        for dep in spec.get("depends_on") or {}:
+            assert dep in data["services"], f"{svc} depends on unknown {dep}"
+        for vol in spec.get("volumes") or []:
+            source = vol.split(":", 1)[0]
+            assert source.startswith(("/", ".")) or source in declared, f"{svc}: undeclared volume {source}"
+
+
+def test_a_broken_compose_file_is_refused() -> None:
+    with pytest.raises(ValueError):
+        PyCompose.from_json(json.dumps({"services": {"api": {"image": "x", "ports": 8000}}}))
+
+
+def test_the_cluster_file_runs_the_fleet_shape() -> None:
+    data = _load("docker-compose.cluster.yml")["services"]
+    primaries = [n for n, s in data.items() if "--cluster-enabled" in (s.get("command") or [])]
+    assert len(primaries) == 3
+    meow = {n: s for n, s in data.items() if "build" in s and n != "cluster-init"}
+    assert sum(n.startswith("api") for n in meow) == 2 and sum(n.startswith("worker") for n in meow) == 2
+    for name, spec in meow.items():
+        env = spec["environment"]
+        assert is_cluster(env["REDIS_URL"]) and not is_cluster(env["MEOW_QUEUE_URL"]), name
+        assert all(f"{p}:6379" in env["REDIS_URL"] for p in primaries)
