@@ -143,11 +143,14 @@ def turn_line(view: dict, me: int | None, now_ms: float) -> str:
     turn = view.get("turn") or {}
     left = seconds_left(turn.get("deadline"), now_ms)
     clock = f" ({left} s left)" if left is not None else ""
+    extras = ", ".join(f"{words(k)} {v}" for k, v in turn.items()  # the game's own: step, draws left
+                       if k not in ("seat", "turn_id", "deadline") and isinstance(v, (int, str)))
+    extras = f" — {extras}" if extras else ""
     seat = turn.get("seat")
     if seat is None:
-        return f"everyone acts at once{clock}"
+        return f"everyone acts at once{clock}{extras}"
     who = "your turn" if seat == me else f"{seat_name(view, seat)}'s turn"
-    return who + clock
+    return who + clock + extras
 
 
 def table_lines(view: dict) -> list[str]:
@@ -233,6 +236,6 @@ def event_line(event: dict, view: dict) -> str:
     who = f"{seat_name(view, seat)}: " if seat is not None else ""
     data = event.get("data") or {}
     bits = [f"{words(k)} {value_label(k, v)}" for k, v in data.items()
-            if isinstance(v, (str, int)) and not isinstance(v, bool) and k not in ("seat", "game_id", "turn_id") and not k.endswith("deadline")
-            and len(str(v)) <= 24]
+            if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 24
+            and k not in ("seat", "game_id", "turn_id") and not k.endswith("deadline")]
     return f"#{event.get('seq')} {who}{event.get('type')}" + (" " + ", ".join(bits[:4]) if bits else "")

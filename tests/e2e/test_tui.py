@@ -226,3 +226,16 @@ def test_joining_a_table_by_id_takes_a_seat(stack: Stack) -> None:
         await client.close()
 
     asyncio.run(scenario())
+
+
+def test_a_bare_meow_play_lists_the_variants_and_the_tables(stack: Stack) -> None:
+    import subprocess
+    import sys
+
+    gid = requests.post(f"{stack.base}/v1/games", json={"variant": "sakapuss", "options": {}}).json()["id"]
+    out = subprocess.run([sys.executable, "-m", "service.cli", "play", "--server", stack.base],
+                         capture_output=True, text=True, timeout=60, env=stack.env)
+    assert out.returncode == 0, out.stderr
+    for v in requests.get(f"{stack.base}/v1/variants").json()["variants"]:
+        assert f"  {v['name']} " in out.stdout
+    assert f"  {gid}  sakapuss" in out.stdout

@@ -71,8 +71,10 @@ def test_turn_line_counts_down_and_names_the_seat():
     view["turn"]["seat"] = 0
     assert render.turn_line(view, 0, 9_999) == "your turn (1 s left)"
     assert render.turn_line(view, 0, 20_000) == "your turn (0 s left)"
-    view["turn"] = {"seat": None, "deadline": 5_000}
-    assert render.turn_line(view, 0, 0) == "everyone acts at once (5 s left)"
+    view["turn"] = {"seat": None, "deadline": 5_000, "step": 3}
+    assert render.turn_line(view, 0, 0) == "everyone acts at once (5 s left) — step 3"
+    view["turn"] = {"seat": 0, "turn_id": 7, "deadline": None, "draws_left": 2}
+    assert render.turn_line(view, 0, 0) == "your turn — draws left 2"
     assert render.turn_line(dict(view, phase="intermission", turn=None, intermission_deadline=3_000), 0, 0) == \
         "round over: next deal in 3 s"
     assert render.turn_line({"status": "finished"}, 0, 0) == "the match is over"
@@ -132,3 +134,41 @@ def test_options_from_the_command_line():
         "hand_size": 4, "bot_delay_ms": {"easy": [0, 300]}, "announce_word": "Mau"}
     with pytest.raises(SystemExit):
         parse_options(["hand_size"])
+
+
+def test_a_game_this_client_has_never_seen_renders_from_its_view():
+    """Crazy Eights' shape (being added to the registry): its own table fields, an eight calling a
+    suit, draw and pass: no code here knows it."""
+    view = {"status": "running", "phase": "play", "options": {},
+            "seats": [{"seat": 0, "name": "ann", "kind": "human", "hand_count": 2, "score": 0}],
+            "table": {"top_card": "8C:0", "called_suit": "D", "suit": "D", "drawn_this_turn": 1,
+                      "max_draw_cards": 3, "plays": 12, "passes": 0},
+            "turn": {"seat": 0, "turn_id": 4, "deadline": None, "draws_left": 2},
+            "you": {"seat": 0, "hand": ["8S:0", "5D:0"],
+                    "legal_actions": [{"type": "play", "card": "8S:0", "called_suit": s} for s in "CDHS"]
+                    + [{"type": "play", "card": "5D:0"}, {"type": "draw"}, {"type": "pass"}]}}
+    legal, hand = view["you"]["legal_actions"], view["you"]["hand"]
+    assert render.table_lines(view) == ["top card: 8♣C", "called suit: ♦D (diamonds)", "suit: ♦D",
+                                        "drawn this turn: 1", "max draw cards: 3", "plays: 12"]
+    eights = render.actions_for("8S:0", legal)
+    assert [render.choice_label(a, eights) for a in eights] == ["call ♣C", "call ♦D", "call ♥H", "call ♠S"]
+    assert [k for k, _ in render.assign_keys(render.free_actions(hand, legal))] == ["d", "p"]
+    assert render.turn_line(view, 0, 0) == "your turn — draws left 2"
+
+
+def test_the_command_line_becomes_a_plan():
+    import argparse
+
+    from service.tui.cli import DEFAULT_SERVER, add_parser, plan_of
+    from service.tui.session import Plan
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers(dest="cmd"))
+    args = parser.parse_args(["play", "--variant", "prsi", "--bots", "easy,medium", "--option", "hand_size=4",
+                              "--no-start", "--name", "ann"])
+    assert args.server == DEFAULT_SERVER == "http://127.0.0.1:8000"
+    assert plan_of(args) == Plan(variant="prsi", bots=("easy", "medium"), options={"hand_size": 4},
+                                 name="ann", start=False)
+    assert plan_of(parser.parse_args(["play", "--watch", "g1"])) == Plan(watch="g1")
+    with pytest.raises(SystemExit):
+        parser.parse_args(["play", "--watch", "g1", "--join", "g2"])
