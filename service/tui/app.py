@@ -92,6 +92,7 @@ class TableApp(App[None]):
             return
         await self.fetch()
         self.feed.last_id = int(self.view.get("version") or 0)
+        self.feed.over = self.view.get("status") == "finished"  # nothing more will come
         self.run_worker(self.follow(), group="net")
         self.run_worker(self.refresher(), group="net")
 

@@ -239,3 +239,24 @@ def test_a_bare_meow_play_lists_the_variants_and_the_tables(stack: Stack) -> Non
     for v in requests.get(f"{stack.base}/v1/variants").json()["variants"]:
         assert f"  {v['name']} " in out.stdout
     assert f"  {gid}  sakapuss" in out.stdout
+
+
+def test_a_sakapuss_pass_step_by_keys(stack: Stack) -> None:
+    """The same screen plays another game: pass a cat with its number and Enter, see the step
+    resolve (nothing in the client knows Sakapuss)."""
+    async def scenario() -> None:
+        client = MeowClient(stack.base)
+        app = TableApp(client, Plan(variant="sakapuss", bots=("easy", "easy")))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: any(a["type"] == "pass_card" for a in app.legal), "the passing step")
+            step = app.view["table"]["step"]
+            assert text(app, "turn").startswith("everyone acts at once")
+            card = next(i for i, c in enumerate(app.hand) if render.actions_for(c, app.legal))
+            await pilot.press(str(card + 1), "enter")
+            await until(pilot, lambda: (app.view.get("table") or {}).get("step", 0) > step, "the step resolving")
+            assert not app.message, app.message
+            assert f"step: {app.view['table']['step']}" in text(app, "table")
+            assert "pass log:" in str(text(app, "hand"))
+        await client.close()
+
+    asyncio.run(scenario())

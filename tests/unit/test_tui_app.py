@@ -31,6 +31,7 @@ class FakeServer:
     def __init__(self) -> None:
         self.view = _view(5, JACK + [{"type": "play", "card": "7H:0"}, {"type": "draw"}], ["JH:0", "7H:0", "8S:1"])
         self.posted: list[dict] = []
+        self.streams = 0
         self.refuse: dict | None = None
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
@@ -46,6 +47,7 @@ class FakeServer:
             self.view = dict(self.view, version=self.view["version"] + 1)
             return httpx.Response(200, json={"version": self.view["version"], "events": [], "game": self.view})
         if path == "/v1/games/g1/events":
+            self.streams += 1
             return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=(
                 b'retry: 1000\n\nid: 99\nevent: SeedsRevealed\ndata: {"seq": 99, "type": "SeedsRevealed",'
                 b' "seat": null, "data": {}}\n\n'))
@@ -59,8 +61,9 @@ async def _until(pilot, cond, what: str) -> None:
         await pilot.pause(0.02)
 
 
-def _run(scenario) -> FakeServer:
+def _run(scenario, **view) -> FakeServer:
     server = FakeServer()
+    server.view.update(view)
 
     async def go() -> None:
         client = MeowClient("http://meow.test", transport=httpx.MockTransport(server))
@@ -124,3 +127,13 @@ def test_q_quits():
         await _until(pilot, lambda: app.return_code is not None, "the exit")
 
     assert _run(scenario).posted == []
+
+
+def test_a_finished_game_is_shown_without_opening_a_stream():
+    async def scenario(pilot, app, server):
+        await pilot.pause(0.3)
+        assert str(app.query_one("#turn", Static).content) == "the match is over"
+        assert "standings:" in str(app.query_one("#scores", Static).content)
+
+    server = _run(scenario, status="finished", standings=[{"seat": 0, "name": "ann", "rank": 1, "total": 0}])
+    assert server.streams == 0
