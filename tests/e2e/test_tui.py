@@ -6,9 +6,11 @@ import asyncio
 import time
 from typing import Callable
 
+import pytest
 import requests
 from textual.widgets import Static
 
+from service.games import registry
 from service.tui import render
 from service.tui.app import TableApp
 from service.tui.client import MeowClient
@@ -257,6 +259,34 @@ def test_a_sakapuss_pass_step_by_keys(stack: Stack) -> None:
             assert not app.message, app.message
             assert f"step: {app.view['table']['step']}" in text(app, "table")
             assert "pass log:" in str(text(app, "hand"))
+        await client.close()
+
+    asyncio.run(scenario())
+
+
+VARIANTS = registry.variants_catalog()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v["name"])
+def test_every_variant_in_the_registry_plays_by_keys(stack: Stack, variant: dict) -> None:
+    """Each variant the service offers (a game added later included, with no change here): a
+    table with the fewest easy bots, two actions chosen through the UI (by number, by arrows), each accepted."""
+    names = {o["name"] for o in variant["options"]}
+    options = {"bot_delay_ms": {"easy": [0, 50]}} if "bot_delay_ms" in names else {}
+    bots = ("easy",) * max(1, variant["min_players"] - 1)
+
+    async def scenario() -> None:
+        client = MeowClient(stack.base)
+        app = TableApp(client, Plan(variant=variant["name"], bots=bots, options=options))
+        async with app.run_test(size=SIZE) as pilot:
+            for move in range(2):
+                await until(pilot, lambda: app.legal or app.message, f"something to do ({move})")
+                assert not app.message, app.message
+                version = app.view["version"]
+                await choose_a_legal_action(pilot, app, by_arrows=move == 1)
+                await until(pilot, lambda: app.view["version"] > version or app.message, "the move")
+                assert not app.message, app.message
+            assert variant["name"] in text(app, "title")
         await client.close()
 
     asyncio.run(scenario())
