@@ -1,4 +1,4 @@
-"""The `meow` console script: run (API + worker + embedded Redis), worker, openapi."""
+"""The `meow` console script: run (API + worker + embedded Redis), worker, openapi, verify, play."""
 from __future__ import annotations
 
 import argparse
@@ -27,7 +27,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("nodes", nargs="+", metavar="HOST:PORT")
     o = sub.add_parser("openapi", help="print the OpenAPI spec (YAML)")
     o.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated spec")
+    from service.tui.cli import add_parser as add_play
+
+    add_play(sub)
     args = parser.parse_args(argv)
+    if args.cmd == "play":
+        from service.tui.cli import run as play
+
+        return play(args)
     if args.cmd == "run":
         return run()
     if args.cmd == "verify":

@@ -1,0 +1,1 @@
+"""`meow play`: a terminal client for meow tables, on the public HTTP API only (docs/tui.md)."""

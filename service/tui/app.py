@@ -1,0 +1,295 @@
+"""`meow play`: a table in the terminal (textual), on the public API only. The screen is drawn from
+the view and `you.legal_actions`, so it plays every game of the registry without knowing it."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, RichLog, Static
+
+from service.tui import render
+from service.tui.client import ApiError, Feed, MeowClient
+from service.tui.session import Plan, Seat, open_table
+
+START = {"type": "start"}  # the owner's own key while the table is open; not a game action
+HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · letters: the actions shown · "
+        "Esc: back · q: quit")
+
+
+class ActionButton(Button):
+    """A free action, clickable; its key is on its label."""
+
+    def __init__(self, key: str, action: dict, options: dict) -> None:
+        label = "start the game" if action is START else render.action_label(action, options)
+        super().__init__(Text(f"[{key}] {label}"), compact=True, classes="action")
+        self.move, self.can_focus = action, False
+
+
+class TableApp(App[None]):
+    """One table: the hand, the actions legal now, the table, the seats, the scores, the events."""
+
+    CSS = """
+    #title { background: $primary; color: $text; padding: 0 1; }
+    #turn { padding: 0 1; text-style: bold; }
+    #middle { height: 1fr; }
+    #left { width: 3fr; }
+    #log { width: 2fr; border: round $secondary; }
+    #table, #seats, #scores { border: round $secondary; height: auto; padding: 0 1; }
+    #hand { border: round $accent; height: auto; padding: 0 1; }
+    #choices { height: auto; padding: 0 1; }
+    #actions { height: auto; }
+    #actions Button { margin: 0 1; }
+    #status { height: auto; padding: 0 1; color: $error; }
+    #help { color: $text-muted; padding: 0 1; }
+    """
+    BINDINGS = [("q", "quit", "quit")]
+
+    def __init__(self, client: MeowClient, plan: Plan) -> None:
+        super().__init__()
+        self.client, self.plan = client, plan
+        self.seat: Seat | None = None
+        self.view: dict = {}
+        self.selected = 0
+        self.choosing: list[dict] | None = None  # a card's actions, waiting for one to be picked
+        self.keys: dict[str, dict] = {}
+        self.buttons: list[dict] = []
+        self.feed = Feed()
+        self.seen: list[int] = []  # every event's seq as it arrived (no gap, no repeat)
+        self.sending = False
+        self.message = ""
+        self._wake = asyncio.Event()
+
+    # ---- layout and start-up -------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("meow: connecting…", id="title")
+        yield Static(id="turn")
+        with Horizontal(id="middle"):
+            with Vertical(id="left"):
+                yield Static(id="table")
+                yield Static(id="seats")
+                yield Static(id="scores")
+            log = RichLog(id="log", max_lines=300, wrap=True)
+            log.can_focus = False
+            yield log
+        yield Static(id="hand")
+        yield Static(id="choices")
+        yield Horizontal(id="actions")
+        yield Static(id="status")
+        yield Static(HELP, id="help")
+
+    async def on_mount(self) -> None:
+        self.set_interval(0.5, self.tick)
+        self.run_worker(self.connect(), group="net")
+
+    async def connect(self) -> None:
+        try:
+            self.seat = await open_table(self.client, self.plan)
+        except (ApiError, ValueError) as exc:
+            self.show_error(exc)
+            return
+        await self.fetch()
+        self.feed.last_id = int(self.view.get("version") or 0)
+        self.feed.over = self.view.get("status") == "finished"  # nothing more will come
+        self.run_worker(self.follow(), group="net")
+        self.run_worker(self.refresher(), group="net")
+
+    # ---- the network side ----------------------------------------------------------------
+    async def fetch(self) -> None:
+        assert self.seat is not None
+        try:
+            view = await self.client.view(self.seat.game, self.seat.token)
+        except ApiError as exc:
+            self.show_error(exc)
+            return
+        self.apply(view)
+
+    async def refresher(self) -> None:
+        """One view fetch per burst of events (they arrive in bursts: a move and what it causes)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            await self.fetch()
+
+    async def follow(self) -> None:
+        assert self.seat is not None
+        log = self.query_one("#log", RichLog)
+        try:
+            async for event in self.client.events(self.seat.game, self.seat.token, self.feed):
+                self.seen.append(event["seq"])
+                log.write(render.event_line(event, self.view))
+                self._wake.set()
+        except ApiError as exc:
+            self.show_error(exc)
+        if self.feed.revoked:
+            self.show_error("this seat has left the game")
+        self._wake.set()
+
+    async def send(self, action: dict) -> None:
+        if self.sending or self.seat is None:
+            return
+        self.sending = True
+        self.choosing = None
+        try:
+            if action is START:
+                assert self.seat.owner
+                answer = await self.client.start(self.seat.game, self.seat.owner)
+            else:
+                assert self.seat.token
+                answer = await self.client.act(self.seat.game, self.seat.token, action)
+            self.message = ""
+            if isinstance(answer.get("game"), dict):
+                self.apply(answer["game"])
+        except ApiError as exc:
+            self.show_error(exc)
+            self._wake.set()  # the table moved on: show what is legal now
+        finally:
+            self.sending = False
+            self.draw()
+
+    # ---- state → screen ------------------------------------------------------------------
+    @property
+    def me(self) -> int | None:
+        you = self.view.get("you") or {}
+        return you.get("seat", self.seat.seat if self.seat else None)
+
+    @property
+    def hand(self) -> list[str]:
+        return list((self.view.get("you") or {}).get("hand") or [])
+
+    @property
+    def legal(self) -> list[dict]:
+        return list((self.view.get("you") or {}).get("legal_actions") or [])
+
+    def free(self) -> list[dict]:
+        """The actions with a key of their own: every legal one that names no card, and the
+        owner's start while the table is open."""
+        out = render.free_actions(self.hand, self.legal)
+        if self.view.get("status") == "open" and self.seat and self.seat.owner:
+            out.insert(0, START)
+        return out
+
+    def apply(self, view: dict) -> None:
+        if int(view.get("version") or 0) < int(self.view.get("version") or 0):
+            return  # an older answer overtaken by a newer one
+        self.view = view
+        self.selected = min(self.selected, max(0, len(self.hand) - 1))
+        if self.choosing and not all(a in self.legal for a in self.choosing):
+            self.choosing = None
+        self.draw()
+
+    def draw(self) -> None:
+        view, options = self.view, self.view.get("options") or {}
+        self.query_one("#title", Static).update(self.title_text())
+        self.tick()
+        self.query_one("#table", Static).update("\n".join(render.table_lines(view)) or "no cards on the table")
+        self.query_one("#seats", Static).update("\n".join(render.seat_lines(view, self.me)))
+        scores = render.score_lines(view)
+        self.query_one("#scores", Static).update("\n".join(["scores"] + scores) if scores else "no scores yet")
+        self.query_one("#hand", Static).update(self.hand_text())
+        choices = ""
+        if self.choosing:
+            choices = "choose: " + "   ".join(
+                f"{i}: {render.choice_label(a, self.choosing, options)}" for i, a in enumerate(self.choosing, 1)
+            ) + "   (Esc: back)"
+        self.query_one("#choices", Static).update(choices)
+        self.draw_buttons(options)
+        self.query_one("#status", Static).update(self.message)
+
+    def title_text(self) -> str:
+        v = self.view
+        if not v:
+            return "meow"
+        phase = f" / {v['phase']}" if v.get("phase") else ""
+        who = f"seat {self.me}" if self.me is not None else "spectator"
+        return (f"meow · {v.get('variant')} · table {v.get('id')} · {v.get('status')}{phase} · "
+                f"round {v.get('round')} · v{v.get('version')} · you: {who}")
+
+    def hand_text(self) -> Text:
+        if self.me is None:
+            return Text("watching: no hand")
+        hand, legal = self.hand, self.legal
+        if not hand:
+            return Text("your hand is empty")
+        text = Text("your hand: ")
+        for i, card in enumerate(hand):
+            playable = bool(render.actions_for(card, legal))
+            style = ("bold green" if playable else "dim") + (" red" if render.is_red(card) and not playable else "")
+            if i == self.selected:
+                style += " reverse"
+            key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
+            text.append(f" {key}:", style="bold" if playable else "dim")
+            text.append(f"{render.card_label(card)}{'*' if playable else ''}", style=style)
+        for line in render.you_lines(self.view):
+            text.append("\n" + line, style="italic")
+        return text
+
+    def draw_buttons(self, options: dict) -> None:
+        free = self.free()
+        if free == self.buttons:
+            return
+        self.buttons = free
+        assigned = render.assign_keys(free)
+        self.keys = {key: action for key, action in assigned}
+        bar = self.query_one("#actions", Horizontal)
+        bar.remove_children()
+        bar.mount_all(ActionButton(key, action, options) for key, action in assigned)
+
+    def tick(self) -> None:
+        if self.view:
+            self.query_one("#turn", Static).update(render.turn_line(self.view, self.me, time.time() * 1000))
+
+    def show_error(self, exc: object) -> None:
+        self.message = (f"{exc.detail} ({exc.code})" if isinstance(exc, ApiError) else str(exc))
+        self.query_one("#status", Static).update(self.message)
+
+    # ---- keys ----------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if isinstance(event.button, ActionButton):
+            self.run_worker(self.send(event.button.move), group="act")
+
+    def on_key(self, event) -> None:
+        key = event.key
+        if self.choosing is not None:
+            event.stop()
+            if key.isdigit() and 1 <= int(key) <= len(self.choosing):
+                self.run_worker(self.send(self.choosing[int(key) - 1]), group="act")
+            elif key == "escape":
+                self.choosing = None
+                self.draw()
+            return
+        hand = self.hand
+        if key in ("left", "right") and hand:
+            self.selected = (self.selected + (1 if key == "right" else -1)) % len(hand)
+        elif key.isdigit() and (int(key) or 10) <= len(hand):
+            self.selected = (int(key) or 10) - 1
+        elif key in ("enter", "space") and hand:
+            self.play_selected()
+        elif key in self.keys:
+            self.run_worker(self.send(self.keys[key]), group="act")
+        else:
+            return
+        event.stop()
+        self.draw()
+
+    def play_selected(self) -> None:
+        card = self.hand[self.selected]
+        actions = render.actions_for(card, self.legal)
+        if not actions:
+            self.message = f"{render.card_label(card)} cannot be played now"
+        elif len(actions) == 1:
+            self.run_worker(self.send(actions[0]), group="act")
+        else:
+            self.choosing = actions  # a suit to call, an announcement to make, ...
+
+
+async def play(server: str, plan: Plan) -> Seat | None:
+    client = MeowClient(server)
+    app = TableApp(client, plan)
+    try:
+        await app.run_async()
+    finally:
+        await client.close()
+    return app.seat
