@@ -21,10 +21,12 @@ TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT), "draws_left": IN
 # the same wire actions as the shedding games (one meaning of play, draw and pass for every game)
 ACTIONS = {t: SHEDDING_ACTIONS[t] for t in ("play", "draw", "pass")}
 _SEAT = {"seat": INT}
+DEFAULT = {"anyOf": list(ACTIONS.values()),
+           "description": "a default action played for the seat (RULES §2.7), as legal_actions lists it"}
 EVENTS = {
     **TABLE_EVENTS,
     "SeatLeft": obj({"seat": INT, "reason": STR}, {"replaced_by": obj({"kind": STR, "strength": STR, "name": STR})}),
-    "TimedOut": obj({"seat": INT, "turn_id": INT, "guarded": STR, "default_action": STR, "chain": arr(STR)},
+    "TimedOut": obj({"seat": INT, "turn_id": INT, "guarded": STR, "default_action": DEFAULT, "chain": arr(DEFAULT)},
                     {"absent": BOOL, "removal_deadline": INT}),
     "RoundStarted": obj({"round": INT, "dealer": INT, "direction": INT, "active_seats": arr(INT)}),
     "CardsDealt": obj({"hand_sizes": by_seat(INT)}),

@@ -89,7 +89,7 @@ def time_out(tx: Tx, seat: int, key: str) -> None:
     if not chain:
         raise RuleViolation("nothing_to_do", f"{key}: no default action")
     tx.emit("TimedOut", seat, {"seat": seat, "turn_id": m.rnd.turn_id, "guarded": key,
-                               "default_action": chain[0]["type"], "chain": [a["type"] for a in chain],
+                               "default_action": chain[0], "chain": chain,
                                **marks_absent(m, seat, tx.at)})
     tx.auto = seat
     run_defaults(tx, seat)

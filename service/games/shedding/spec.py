@@ -36,13 +36,15 @@ ACTIONS = {
     "announce": obj({"type": enum("announce")}),
 }
 _SEAT = {"seat": INT}
+DEFAULT = {"anyOf": [ACTIONS[t] for t in ("play", "draw", "pass", "take_penalty", "accept_skip")],
+           "description": "a default action played for the seat (RULES §2.7), as legal_actions lists it"}
 _DEAL_WHAT = STR
 EVENTS = {
     **TABLE_EVENTS,
     "SeatLeft": obj({"seat": INT, "reason": STR}, {"replaced_by": obj({"kind": STR, "strength": STR, "name": STR})}),
     "SeatWaiting": obj({"seat": INT, "name": STR, "kind": enum("human", "bot"), "strength": null(STR)}),
     "SeatActivated": obj({"seat": INT, "total": INT}),
-    "TimedOut": obj({"seat": INT, "turn_id": INT, "guarded": STR, "default_action": STR, "chain": arr(STR)},
+    "TimedOut": obj({"seat": INT, "turn_id": INT, "guarded": STR, "default_action": DEFAULT, "chain": arr(DEFAULT)},
                     {"absent": BOOL, "removal_deadline": INT}),
     "RoundStarted": obj({"round": INT, "dealer": INT, "direction": INT, "active_seats": arr(INT)}),
     "CardsDealt": obj({"hand_sizes": by_seat(INT)}),

@@ -35,7 +35,7 @@ def test_a_timed_out_seat_that_cannot_play_draws_to_the_limit_and_passes():
               ["3C:0", "4C:0", "5C:0"], deadline=T0 + 10_000)
     d = run(m, FireTimer(f"turn-1-{m.rnd.turn_id}"), at=T0 + 10_000)
     timed = d.events[0]
-    assert timed.type == "TimedOut" and timed.data["chain"] == ["draw", "draw", "pass"]
+    assert timed.type == "TimedOut" and timed.data["chain"] == [{"type": "draw"}, {"type": "draw"}, {"type": "pass"}]
     assert d.state.rnd.current == 1 and len(d.state.rnd.hands[0]) == 3
 
 
