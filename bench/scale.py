@@ -2,7 +2,7 @@
 on a single Redis and on a local 3-primary Redis Cluster, with the same workload, in one run.
 Prints figures; never fails on timing. docs/capacity.md turns them into a capacity model.
 
-    .venv/bin/python -m bench.scale                       # default run: about 4 minutes on 2 cores
+    .venv/bin/python -m bench.scale                       # default run: 3-4 minutes on 2 idle cores
     .venv/bin/python -m bench.scale --seconds 60 --bot-seconds 60 --streams 2000 --tables 16
     .venv/bin/python -m bench.scale --only single         # or --only cluster
     .venv/bin/python -m bench.scale --redis-url redis://127.0.0.1:6379/8   # a given Redis as the single one
@@ -435,9 +435,9 @@ class Window:
     calls: Counter  # commandstats calls by command, every Redis
 
 
-def command_calls(servers: RedisServers) -> Counter:
+def command_calls(servers: RedisServers, queue_only: bool = False) -> Counter:
     out: Counter = Counter()
-    for c in servers.all():
+    for c in (servers.others if queue_only else servers.all()):
         for name, stat in c.info("commandstats").items():
             out[name.removeprefix("cmdstat_")] += int(stat["calls"])
     return out
@@ -635,6 +635,7 @@ def bot_window(dep: Deployment, v: Variant, strength: str, seats: int, idle: Sam
                args: argparse.Namespace, notes: list[str]) -> dict[str, float | None]:
     options = v.options(bot_delay_ms={strength: [0, 0]}, penalty_limit=1000)
     bots0 = dep.bot_moves()
+    queue0 = command_calls(dep.servers, queue_only=True)
 
     def play(i: int) -> Counts:
         c, http, rng = Counts(), session(), random.Random(args.seed * 7919 + i)
@@ -659,6 +660,10 @@ def bot_window(dep: Deployment, v: Variant, strength: str, seats: int, idle: Sam
     bots = dep.bot_moves() - bots0
     c = w.counts
     notes.append(f"{strength}: Redis calls per bot move (the human's in): {per_unit(w.calls, bots)}")
+    if dep.servers.others:
+        queue = command_calls(dep.servers, queue_only=True) - queue0
+        notes.append(f"{strength}: of them on the queue Redis, {sum(queue.values()) / max(1.0, bots):.1f}: "
+                     f"{per_unit(queue, bots)}")
     human_redis = c.moves * net["redis"] + c.reads * per["read"]["redis"] + c.setups * per["setup"]["redis"]
     n = max(1.0, bots)
     return {f"{strength} bot moves": bots,
