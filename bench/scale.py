@@ -543,7 +543,7 @@ def run_deployment(dep: Deployment, args: argparse.Namespace) -> Figures:
         "API CPU per accepted move, ms": net["api"] * 1000,
         "API CPU per move with its reads and set-ups, ms": gross["api"] * 1000,
         "API CPU per view GET, ms": per["read"]["api"] * 1000,
-        "API CPU per table set-up (4 requests), ms": per["setup"]["api"] * 1000,
+        "API CPU per table set-up (create, seats, start), ms": per["setup"]["api"] * 1000,
         "Redis CPU per accepted move (used_cpu), ms": net["redis"] * 1000,
         "Redis commands per move, us (lower bound)": net["usec_plain"],
         "Redis commands per move, us (upper bound)": net["usec_all"],
