@@ -11,9 +11,12 @@ from tests.e2e.conftest import Stack, live_stack
 from tools.chromium import MESSAGE, find
 
 
+STREAM_S = 2  # every event stream ends after 2 s: the page must resume each time with Last-Event-ID
+
+
 @pytest.fixture(scope="session")
 def live(redis_url: str) -> Iterator[Stack]:
-    with live_stack(redis_url) as s:
+    with live_stack(redis_url, MEOW_SSE_MAX_S=str(STREAM_S)) as s:
         yield s
 
 

@@ -10,6 +10,7 @@ import requests
 from tests.browser.driver import (check_controls_match_the_api, click_a_move, create_table, play_to_the_end,
                                   stored, version, view, wait_for_move_or_end)
 
+QUIET = ("ShuffleCommitted", "TurnStarted")  # table.js leaves these out of the log
 FAST = {"bot_delay_ms": {"easy": [100, 300]}, "match_end_mode": "single_round", "hand_size": 4}
 
 
@@ -29,6 +30,8 @@ def _sit_with_an_easy_bot(page: Any, base: str) -> tuple[str, str]:
 
 
 def test_a_whole_round_against_an_easy_bot_by_clicking(page: Any, live: Any) -> None:
+    feeds: list[dict] = []
+    page.on("request", lambda r: feeds.append({"url": r.url, **r.headers}) if "/events" in r.url else None)
     gid, token = _sit_with_an_easy_bot(page, live.base)
     page.wait_for_selector("[data-testid=top-card][data-card]")
     moves = play_to_the_end(page, live.base, gid, token)
@@ -40,6 +43,18 @@ def test_a_whole_round_against_an_easy_bot_by_clicking(page: Any, live: Any) -> 
     assert shown == [s["seat"] for s in final["standings"]]
     totals = page.locator("[data-testid=scores] tfoot td").all_inner_texts()
     assert totals == [str(final["scores"][-1]["totals"][str(s["seat"])]) for s in final["seats"]]
+    # the live feed: streams end every STREAM_S seconds (conftest), and each reconnection resumed
+    # from the last event seen, with the seat's token: the log holds every event once, none missing
+    resumed = [f for f in feeds if "last-event-id" in f]
+    assert len(resumed) >= 2, feeds
+    assert all(f["authorization"] == f"Bearer {token}" and "after=" not in f["url"] for f in resumed)
+    assert all(int(f["last-event-id"]) <= final["version"] for f in resumed)
+    logged = sorted(int(x) for x in page.locator("[data-testid=log] li").evaluate_all("els => els.map(e => e.dataset.seq)"))
+    assert len(logged) == len(set(logged)) and logged
+    fed = requests.get(f"{live.base}/v1/games/{gid}/events?after={logged[0] - 1}", headers={"Authorization": f"Bearer {token}"},
+                       timeout=10).json()["events"]
+    expected = [e["seq"] for e in fed if e["type"] not in QUIET and e["seq"] <= logged[-1]]
+    assert logged == expected
     # the history records the human's moves: each accepted click is one command of seat 0
     history = requests.get(f"{live.base}/v1/games/{gid}/history", headers={"Authorization": f"Bearer {token}"},
                            timeout=10).json()

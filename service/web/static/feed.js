@@ -35,6 +35,7 @@ export class Feed {
       if (resuming) headers["Last-Event-ID"] = String(this.last);
       const url = `/v1/games/${encodeURIComponent(this.gameId)}/events${resuming ? "" : `?after=${this.last}`}`;
       let ended = "dropped";
+      const opened = Date.now(), seen = this.last;
       try {
         this.connects += 1;
         const resp = await fetch(url, { headers, signal: this.ctrl.signal, cache: "no-store" });
@@ -51,8 +52,10 @@ export class Feed {
       if (this.closed) return;
       if (ended === "revoked") { this.closed = true; this.status("revoked"); if (this.onRevoked) this.onRevoked(); return; }
       if (ended === "finished") { this.closed = true; this.status("ended"); if (this.onEnd) this.onEnd(); return; }
-      failures += 1;
       this.status("reconnecting");
+      if (ended === "ended" && (this.last !== seen || Date.now() - opened > 1000)) { failures = 0; continue; } // a healthy stream whose time was up: resume at once
+      if (ended === "ended" && this.onEnd) this.onEnd(); // closed at once with nothing new: the game may be over, look
+      failures += 1;
       await new Promise((r) => setTimeout(r, Math.min(this.retryMs * failures, 5000)));
     }
   }
@@ -62,7 +65,7 @@ export class Feed {
     let buf = "";
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return this.finished ? "finished" : "dropped";
+      if (done) return this.finished ? "finished" : "ended";
       buf += value.replace(/\r\n?/g, "\n");
       let cut;
       while ((cut = buf.indexOf("\n\n")) >= 0) {

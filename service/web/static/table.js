@@ -3,7 +3,7 @@
 // joiner's controls, scores and standings, the live feed's log; a finished game adds the replay.
 import { ApiError, api, serverNow } from "./api.js";
 import { actionJson, describe, extras, group, typeLabel } from "./actions.js";
-import { cardClass, cardName, cardView, face, suitText } from "./cards.js";
+import { SUITS, cardClass, cardName, cardView, face, suitText } from "./cards.js";
 import { clear, h, humanize } from "./dom.js";
 import { Feed } from "./feed.js";
 import { t } from "./i18n.js";
@@ -81,6 +81,7 @@ export class TablePage {
   show(view) {
     const before = this.view;
     this.view = view;
+    if (view.status === "finished" && this.feed) { this.feed.close(); this.feed = null; }
     if (view.you) remember(this.gameId, { seat: view.you.seat });
     if (before && before.version !== view.version) this.error = null;
     this.render();
@@ -185,7 +186,7 @@ export class TablePage {
         h("span", { class: "feed", "data-testid": "feed-status", "data-state": this.feed ? this.feed.state || "" : "off",
           "data-last-event-id": this.feed ? this.feed.last : v.version },
         this.feed ? t(`feed.${this.feed.state || "connecting"}`) : t("feed.off"))),
-      h("p", { class: "turn", "data-testid": "turn", "aria-live": "polite" }, this.turnText(v),
+      h("p", { class: "turn", "data-testid": "turn", "aria-live": "polite" }, this.turnText(v), this.turnExtras(v),
         v.turn && v.turn.deadline ? [" ", h("span", { class: "timer", "data-testid": "timer", "data-deadline": v.turn.deadline })] : null,
         v.intermission_deadline ? [" ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
           "data-deadline": v.intermission_deadline })] : null));
@@ -202,6 +203,12 @@ export class TablePage {
     if (turn.race !== undefined) return t("turn.race", { n: turn.race });
     if (turn.step !== undefined) return t("turn.step", { n: turn.step });
     return t("turn.everyone");
+  }
+
+  turnExtras(v) { // any other scalar of the turn (e.g. draws left), generically
+    const known = new Set(["seat", "turn_id", "deadline", "step", "race"]);
+    const rest = Object.entries(v.turn || {}).filter(([k, x]) => !known.has(k) && x !== null && typeof x !== "object");
+    return rest.map(([k, x]) => h("span", { class: "turn-extra", "data-field": k }, ` \u00b7 ${t(`field.${k}`, {}, humanize(k))}: ${x}`));
   }
 
   seatsPanel(v) {
@@ -250,7 +257,8 @@ export class TablePage {
       if (SHOWN_ELSEWHERE.has(k) || x === null || typeof x === "object") continue;
       if (k === "pending_skip" && !x) continue;
       if (k === "pending_draw" && !x) continue;
-      rows.push([t(`field.${k}`, {}, humanize(k)), typeof x === "boolean" ? t(x ? "yes" : "no") : String(x)]);
+      rows.push([t(`field.${k}`, {}, humanize(k)), typeof x === "boolean" ? t(x ? "yes" : "no")
+        : /suit/.test(k) && SUITS[x] ? suitText(x) : String(x)]);
     }
     const end = table.round_end;
     return h("section", { class: "felt", "aria-label": t("table.title") },

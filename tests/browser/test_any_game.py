@@ -1,0 +1,71 @@
+"""The table renders a game it has never heard of from its view alone: a Crazy Eights view (the
+shape of its spec: play{card, called_suit}, draw, pass; a `suit` to follow, `draws_left` in the
+turn) served to the real page through Playwright's routing. Every legal action becomes a control
+carrying exactly its JSON, an eight's four suit calls sit behind the card, and a click POSTs the
+entry as it is."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+GID = "c8c8c8c8c8c8c8c8"
+EIGHTS = [{"type": "play", "card": "8C:0", "called_suit": s} for s in ("C", "D", "H", "S")]
+LEGAL = [*EIGHTS, {"type": "play", "card": "KH:0"}, {"type": "draw"}, {"type": "pass"}]
+
+
+def _view(version: int, legal: list[dict]) -> dict:
+    return {
+        "id": GID, "variant": "crazy-eights", "name": "Eights", "options": {}, "status": "running", "phase": "play",
+        "round": 1, "version": version,
+        "seats": [{"seat": 0, "name": "Ana", "kind": "human", "strength": None, "state": "active", "hand_count": 3,
+                   "score": 0, "timeouts": 0, "removal_deadline": None},
+                  {"seat": 1, "name": "bot 1", "kind": "bot", "strength": "easy", "state": "active", "hand_count": 5,
+                   "score": 0, "timeouts": 0, "removal_deadline": None}],
+        "table": {"top_card": "5H:0", "called_suit": None, "suit": "H", "pending_draw": 0, "direction": 1,
+                  "stock_count": 30, "discard_count": 1, "dealer": 1, "drawn_this_turn": 0, "max_draw_cards": 3,
+                  "plays": 0, "max_turns": 200, "passes": 0},
+        "turn": {"seat": 0, "turn_id": 1, "deadline": None, "draws_left": 3},
+        "announcements": [], "armed": None, "scores": [], "standings": None, "end_reason": None,
+        "intermission_deadline": None, "record": None,
+        "you": {"seat": 0, "hand": ["8C:0", "5S:0", "KH:0"], "legal_actions": legal},
+    }
+
+
+def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
+    posted: list[dict] = []
+
+    def game(route: Any) -> None:
+        if route.request.method == "POST":
+            posted.append(json.loads(route.request.post_data))
+            body = {"version": 12, "events": [], "view": _view(12, [])}
+        else:
+            body = _view(11, LEGAL)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route(f"**/v1/games/{GID}", game)
+    page.route(f"**/v1/games/{GID}/actions", game)
+    page.route(f"**/v1/games/{GID}/events**", lambda r: r.fulfill(status=200, content_type="text/event-stream",
+                                                                 body="retry: 60000\n\n"))
+    page.add_init_script(f"localStorage.setItem('meow:game:{GID}', JSON.stringify({{token: 'x', seat: 0}}))")
+    page.goto(f"/#/g/{GID}")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+
+    shown = lambda: [json.loads(a) for a in page.locator("[data-action]").evaluate_all("els => els.map(e => e.dataset.action)")]
+    assert shown() == [{"type": "play", "card": "KH:0"}, {"type": "draw"}, {"type": "pass"}]
+    assert page.get_attribute("[data-card='5S:0']", "data-action") is None  # not legal: shown, not a control
+    assert page.locator("[data-testid=actions] button").all_inner_texts() == ["Draw", "Pass"]
+    eight = page.locator("[data-testid=hand] [data-card='8C:0']")
+    assert eight.get_attribute("data-choices") == "4"
+    eight.focus()
+    page.keyboard.press("Enter")
+    choices = page.locator("[data-testid=choice]")
+    assert [json.loads(a) for a in choices.evaluate_all("els => els.map(e => e.dataset.action)")] == EIGHTS
+    assert "call \u2660 S" in choices.nth(3).inner_text()  # the suit by symbol and letter
+    facts = page.inner_text("[data-testid=table-facts]")
+    assert "\u2665 H" in facts and "Stock" in facts  # the suit to follow, by symbol and letter
+    assert "draws left: 3" in page.inner_text("[data-testid=turn]")
+    assert page.get_attribute("[data-testid=top-card]", "data-card") == "5H:0"
+    choices.nth(3).click()
+    page.wait_for_selector("[data-testid=table][data-version='12']")
+    assert posted == [EIGHTS[3]]  # exactly the entry, as it is
+    assert page.locator("[data-action]").count() == 0
