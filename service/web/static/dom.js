@@ -25,3 +25,23 @@ export function clear(el) {
 export function humanize(name) {
   return String(name).replace(/_/g, " ");
 }
+export function rememberFocus(root) {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  return { testid: el.dataset.testid, action: el.dataset.action, card: el.dataset.card, id: el.id };
+}
+
+export function restoreFocus(root, f) {
+  if (!f) return;
+  const pick = (sel) => root.querySelector(sel);
+  const esc = (s) => CSS.escape(s);
+  const el = (f.id && pick(`#${esc(f.id)}`)) || (f.action && pick(`[data-action="${esc(f.action)}"]`))
+    || (f.card && pick(`[data-card="${esc(f.card)}"]`)) || (f.testid && pick(`[data-testid="${esc(f.testid)}"]`))
+    || pick("[data-testid=hand] button") || pick("[data-testid=actions] button");
+  if (el) el.focus();
+}
+
+export function focusFirst(root, sel) {
+  const el = root.querySelector(sel);
+  if (el) el.focus();
+}
