@@ -59,6 +59,11 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
     eight.focus()
     page.keyboard.press("Enter")
     choices = page.locator("[data-testid=choice]")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "choice"  # the focus moved into the chooser
+    page.keyboard.press("Escape")
+    assert choices.count() == 0
+    assert page.evaluate("() => document.activeElement.dataset.card") == "8C:0"  # and back to its card
+    page.keyboard.press("Enter")
     assert [json.loads(a) for a in choices.evaluate_all("els => els.map(e => e.dataset.action)")] == EIGHTS
     assert "call \u2660 S" in choices.nth(3).inner_text()  # the suit by symbol and letter
     facts = page.inner_text("[data-testid=table-facts]")

@@ -206,7 +206,7 @@ export class TablePage {
       h("h3", { id: "you-title" }, t("you.title", { name: this.name(you.seat) })),
       hand,
       choices && choices.length > 1 ? h("div", { class: "chooser", role: "group", "data-testid": "chooser",
-        "aria-label": t("you.choose", { card: cardName(this.choosing) }) },
+        "aria-label": t("you.choose", { card: cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
       choices.map((a) => h("button", { type: "button", "data-testid": "choice", "data-action": actionJson(a),
         onclick: () => this.act(a) }, [typeLabel(a.type, v), ...extras(a, v)].join(" \u00b7 "))),
       h("button", { type: "button", class: "secondary", "data-testid": "choice-cancel",
@@ -216,6 +216,15 @@ export class TablePage {
           onclick: () => this.act(a) }, describe(a, v, cardName))),
         !legal.length && v.status === "running" ? h("span", { class: "idle" }, t("you.wait")) : null),
       extrasOfYou.map(([k, x]) => ownExtra(k, x)));
+  }
+
+  chooserKey(e) { // Escape closes the chooser and gives the focus back to its card
+    if (e.key !== "Escape") return;
+    const card = this.choosing;
+    this.choosing = null;
+    this.render();
+    const el = this.root.querySelector(`[data-testid=hand] [data-card="${CSS.escape(card)}"]`);
+    if (el) el.focus();
   }
 
   cardControl(card, actions, i, v) {
