@@ -74,3 +74,41 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
     page.wait_for_selector("[data-testid=table][data-version='12']")
     assert posted == [EIGHTS[3]]  # exactly the entry, as it is
     assert page.locator("[data-action]").count() == 0
+
+
+def test_a_last_card_the_announcement_and_a_penalty_in_russian(browser: Any, live: Any) -> None:
+    """The table's own announcement word, its open window with the grace on another seat, a last card
+    playable with and without the announcement, a pending penalty: in the page's Russian."""
+    gid = "a1a1a1a1a1a1a1a1"
+    legal = [{"type": "play", "card": "7H:0"}, {"type": "play", "card": "7H:0", "announce": True},
+             {"type": "take_penalty"}, {"type": "announce"}]
+    v = _view(30, legal)
+    v.update(id=gid, variant="mau-mau-classic", options={"announce_word": "мяу-мяу"},
+             announcements=[{"seat": 1, "open": True, "satisfied": False, "opened_at": 0,
+                             "grace_until": 4_000_000_000_000, "armed": False}])
+    v["table"] = {"top_card": "7S:0", "called_suit": None, "pending_draw": 2, "pending_skip": False, "direction": 1,
+                  "stock_count": 20, "discard_count": 6, "dealer": 0, "drew_on": {}}
+    v["turn"] = {"seat": 0, "turn_id": 9, "deadline": None}
+    v["you"]["hand"] = ["7H:0", "KD:0"]
+    ctx = browser.new_context(locale="ru-RU", base_url=live.base)
+    try:
+        page = ctx.new_page()
+        page.route(f"**/v1/games/{gid}", lambda r: r.fulfill(status=200, content_type="application/json", body=json.dumps(v)))
+        page.route(f"**/v1/games/{gid}/events**", lambda r: r.fulfill(status=200, content_type="text/event-stream",
+                                                                     body="retry: 60000\n\n"))
+        page.add_init_script(f"localStorage.setItem('meow:game:{gid}', JSON.stringify({{token: 'x', seat: 0}}))")
+        page.goto(f"/#/g/{gid}")
+        page.wait_for_selector("[data-testid=hand] [data-card]")
+        assert page.inner_text("[data-testid=turn]").startswith("Ваш ход")
+        assert page.inner_text("[data-testid=action-announce]") == "Сказать «мяу-мяу»"
+        assert page.inner_text("[data-testid=action-take_penalty]") == "Взять штраф"
+        assert page.inner_text("[data-testid=seat][data-seat='1'] [data-testid=announcement]") == "отсрочка «мяу-мяу»"
+        assert "Карт к взятию" in page.inner_text("[data-testid=table-facts]")
+        page.click("[data-testid=hand] [data-card='7H:0']")
+        texts = page.locator("[data-testid=choice]").all_inner_texts()
+        assert texts == ["Сыграть", "Сыграть · сказать «мяу-мяу»"]
+        assert [json.loads(a) for a in page.locator("[data-testid=choice]").evaluate_all(
+            "els => els.map(e => e.dataset.action)")] == legal[:2]
+        assert page.get_attribute("[data-card='KD:0']", "aria-label") == "король (бубны)"
+    finally:
+        ctx.close()
