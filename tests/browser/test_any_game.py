@@ -37,9 +37,9 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
     def game(route: Any) -> None:
         if route.request.method == "POST":
             posted.append(json.loads(route.request.post_data))
-            body = {"version": 12, "events": [], "view": _view(12, [])}
+            body = {"version": 12, "events": [], "game": _view(12, [])}
         else:
-            body = _view(11, LEGAL)
+            body = _view(12, []) if posted else _view(11, LEGAL)
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
     page.route(f"**/v1/games/{GID}", game)

@@ -3,6 +3,7 @@ added and the game started by the owner's buttons, a whole round played by click
 controls; a reload in the middle keeps the seat."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import requests
@@ -34,6 +35,10 @@ def test_a_whole_round_against_an_easy_bot_by_clicking(page: Any, live: Any) -> 
     page.on("request", lambda r: feeds.append({"url": r.url, **r.headers}) if "/events" in r.url else None)
     gid, token = _sit_with_an_easy_bot(page, live.base)
     page.wait_for_selector("[data-testid=top-card][data-card]")
+    if wait_for_move_or_end(page, 20) == "move":  # your turn, and its timer counting down from the table's 45 s
+        assert page.inner_text("[data-testid=turn]").startswith("Your turn")
+        left = int(re.fullmatch(r"(\d+) s left", page.inner_text("[data-testid=timer]")).group(1))
+        assert 0 < left <= view(live.base, gid)["options"]["turn_timeout_s"]
     moves = play_to_the_end(page, live.base, gid, token)
     assert moves >= 1
     final = view(live.base, gid, token)

@@ -98,13 +98,14 @@ export class TablePage {
     if (el) el.textContent = text;
   }
 
-  async run(fn, okText) {
+  async run(fn, okText, fromSeat = false) {
     this.error = null;
     try {
       const out = await fn();
       if (okText) this.notice = okText;
-      if (out && out.game) this.show(out.game);
-      else if (out && out.view) this.show(out.view);
+      // an action answers with the acting seat's view; seats and start answer for the token that sent
+      // them (the owner's, or none), so read the seat's own view then
+      if (out && out.game && fromSeat) this.show(out.game);
       else await this.load();
       return out;
     } catch (e) {
@@ -116,7 +117,7 @@ export class TablePage {
 
   act(action) {
     this.choosing = null;
-    return this.run(() => api.act(this.gameId, action, this.seat.token, this.view && this.view.version));
+    return this.run(() => api.act(this.gameId, action, this.seat.token, this.view && this.view.version), null, true);
   }
 
   async join(name) {
