@@ -8,6 +8,7 @@ from typing import Any
 
 import requests
 
+from tests.browser.conftest import STREAM_S
 from tests.browser.driver import (check_controls_match_the_api, click_a_move, create_table, play_to_the_end,
                                   stored, version, view, wait_for_move_or_end)
 
@@ -35,6 +36,9 @@ def test_a_whole_round_against_an_easy_bot_by_clicking(page: Any, live: Any) -> 
     page.on("request", lambda r: feeds.append({"url": r.url, **r.headers}) if "/events" in r.url else None)
     gid, token = _sit_with_an_easy_bot(page, live.base)
     page.wait_for_selector("[data-testid=top-card][data-card]")
+    # the first stream ends after STREAM_S: the page resumes it mid-round (also when the round is short)
+    page.wait_for_event("request", predicate=lambda r: "/events" in r.url and "last-event-id" in r.headers,
+                        timeout=(STREAM_S + 8) * 1000)
     if wait_for_move_or_end(page, 20) == "move":  # your turn, and its timer counting down from the table's 45 s
         assert page.inner_text("[data-testid=turn]").startswith("Your turn")
         left = int(re.fullmatch(r"(\d+) s left", page.inner_text("[data-testid=timer]")).group(1))
@@ -51,7 +55,7 @@ def test_a_whole_round_against_an_easy_bot_by_clicking(page: Any, live: Any) -> 
     # the live feed: streams end every STREAM_S seconds (conftest), and each reconnection resumed
     # from the last event seen, with the seat's token: the log holds every event once, none missing
     resumed = [f for f in feeds if "last-event-id" in f]
-    assert len(resumed) >= 2, feeds
+    assert len(resumed) >= 1, feeds
     assert all(f["authorization"] == f"Bearer {token}" and "after=" not in f["url"] for f in resumed)
     assert all(int(f["last-event-id"]) <= final["version"] for f in resumed)
     logged = sorted(int(x) for x in page.locator("[data-testid=log] li").evaluate_all("els => els.map(e => e.dataset.seq)"))

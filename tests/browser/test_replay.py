@@ -1,5 +1,6 @@
 """A finished game in the browser: the replay slider shows `state?at=N` for the position chosen (by
-value, by keyboard and by its buttons), the verifyGame report reads as a person would, and a
+value, by keyboard and by its buttons) and names its event from the history, the verifyGame report
+reads as a person would, and a
 spectator sees the API's own problem+json detail where the report is not theirs to read."""
 from __future__ import annotations
 
@@ -71,6 +72,11 @@ def test_the_replay_slider_and_the_verify_report_of_a_finished_game(page: Any, l
     first_play = next(e["seq"] for e in history if e["type"] == "CardPlayed")
     slider.fill(str(first_play))
     assert _shown_matches_the_api(page, live.base, gid, token) == first_play
+    page.wait_for_selector("[data-testid=replay-event][data-type=CardPlayed]")  # the position named by its event
+    played = history[first_play - 1]["data"]
+    assert page.inner_text("[data-testid=replay-event]").endswith("played " + page.get_attribute(
+        "[data-testid=replay-top-card]", "aria-label"))
+    assert page.get_attribute("[data-testid=replay-top-card]", "data-card") == played["card"]
     before = page.get_attribute("[data-testid=replay-top-card]", "data-card")
     slider.focus()
     page.keyboard.press("ArrowLeft")  # the move before: the starter still on top

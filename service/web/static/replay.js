@@ -1,6 +1,8 @@
 // A finished game: a slider over GET /state?at=N (the view right after event N, with the caller's
-// redaction) and the server's verifyGame report, in words.
+// redaction), each position named by its event from the history (for those who may read it), and
+// the server's verifyGame report, in words.
 import { ApiError, api } from "./api.js";
+import { describeEvent } from "./board.js";
 import { cardClass, cardView, suitText } from "./cards.js";
 import { clear, h, humanize } from "./dom.js";
 import { t } from "./i18n.js";
@@ -23,6 +25,9 @@ export class Replay {
       h("h3", {}, t("verify.title")),
       h("button", { type: "button", "data-testid": "verify", onclick: () => this.verify() }, t("verify.button")),
       this.report);
+    this.history = null; // the log (players, owner and audit tokens), to say what each position's event was
+    api.history(this.gameId, this.token).then((r) => { this.history = r.events; this.show(Number(this.slider.value)); },
+      () => {});
     this.show(view.version);
     this.verify();
   }
@@ -54,8 +59,10 @@ export class Replay {
     if (v.phase) facts.push(t(`phase.${v.phase}`, {}, humanize(v.phase)));
     if (v.round) facts.push(t("table.round", { n: v.round }));
     if (v.turn && v.turn.seat !== null && v.turn.seat !== undefined) facts.push(t("turn.of", { name: this.nameOf(v.turn.seat) }));
+    const ev = this.history && this.history[at - 1];
     return h("div", { "data-testid": "replay-view", "data-at": at, "data-version": v.version },
       h("p", {}, t("replay.at", { n: at, of: this.version }), facts.length ? ` \u00b7 ${facts.join(" \u00b7 ")}` : ""),
+      ev && ev.seq === at ? h("p", { "data-testid": "replay-event", "data-type": ev.type }, describeEvent(ev, this.nameOf)) : null,
       table.top_card ? h("p", {}, t("table.top"), " ", cardView(table.top_card, { "data-testid": "replay-top-card",
         class: `${cardClass(table.top_card)} small` }),
       table.called_suit ? ` ${t("table.called", { suit: suitText(table.called_suit) })}` : "") : null,
