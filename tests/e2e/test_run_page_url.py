@@ -25,7 +25,7 @@ def test_meow_run_prints_the_url_of_the_page(redis_url: str, tmp_path) -> None: 
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         url = None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while url is None and time.monotonic() < deadline:
             line = proc.stdout.readline()
             if not line:
@@ -34,7 +34,8 @@ def test_meow_run_prints_the_url_of_the_page(redis_url: str, tmp_path) -> None: 
             url = m.group(1) if m else None
         assert url == f"http://127.0.0.1:{port}/"
         page = None
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 120  # gunicorn's start, generously (a loaded machine)
+        while time.monotonic() < deadline and proc.poll() is None:
             try:
                 page = requests.get(url, timeout=2)
                 break
