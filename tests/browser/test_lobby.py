@@ -39,19 +39,21 @@ def test_the_create_form_follows_the_catalogue(page: Any, live: Any) -> None:
         players = page.locator("[data-testid=players]")
         assert (players.get_attribute("min"), players.get_attribute("max")) == (
             str(variant["min_players"]), str(variant["max_players"]))
+        inputs = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('[data-option]')].map(e => [
+            e.dataset.option, {value: e.value, checked: e.checked, min: e.getAttribute('min'), max: e.getAttribute('max'),
+                               options: e.tagName === 'SELECT' ? [...e.options].map(o => o.value) : null}]))""")
+        assert set(inputs) == {o["name"] for o in variant["options"]} - {"min_players", "max_players"}
         for opt in variant["options"]:
-            if opt["name"] in ("min_players", "max_players"):
+            if opt["name"] in ("min_players", "max_players"):  # the form's own Players field
                 continue
-            el = page.locator(f"[data-option={opt['name']}]")
-            assert el.count() == 1, opt["name"]
+            el = inputs[opt["name"]]
             if opt["type"] == "int":
-                assert el.input_value() == str(opt["default"])
-                assert (el.get_attribute("min"), el.get_attribute("max")) == tuple(str(x) for x in opt["range"])
+                assert el["value"] == str(opt["default"]), opt["name"]
+                assert (el["min"], el["max"]) == tuple(str(x) for x in opt["range"]), opt["name"]
             elif opt["type"] == "bool":
-                assert el.is_checked() == opt["default"]
+                assert el["checked"] == opt["default"], opt["name"]
             elif opt["type"] in ("enum", "rank"):
-                assert el.input_value() == opt["default"]
-                assert el.locator("option").evaluate_all("els => els.map(e => e.value)") == (opt.get("enum") or opt["range"])
+                assert el["value"] == opt["default"] and el["options"] == (opt.get("enum") or opt["range"]), opt["name"]
     # an option whose parent is off is hidden, and shown when the parent is switched on
     child = next(((v, o) for v in catalogue for o in v["options"]
                   if o.get("parent") and isinstance(o["parent"]["value"], bool)), None)
