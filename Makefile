@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench openapi clean
+.PHONY: run test bench openapi screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "meow needs Python 3.11 or 3.12 on PATH"; exit 1; }
@@ -20,10 +20,15 @@ run: $(STAMP)
 	$(BIN)/meow run
 
 test: $(STAMP)
+	$(BIN)/python -m tools.chromium  # the browser tests' Chromium: found, installed with apt (as root), or a message saying what to install
 	$(BIN)/python -m pytest tests
 
 openapi: $(STAMP)
 	$(BIN)/meow openapi > openapi.yaml
+
+screenshots: $(STAMP)
+	$(BIN)/python -m tools.chromium
+	$(BIN)/python -m tools.screenshots
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -97,6 +97,7 @@ def run() -> int:
     """The launcher: owns every process it starts and stops them all on Ctrl-C."""
     from service.embedded_redis import EmbeddedRedis
     from service.settings import Settings
+    from service.web.page import page_url
 
     settings = Settings.from_env()
     env = dict(os.environ)
@@ -117,6 +118,7 @@ def run() -> int:
                for _ in range(settings.fast_workers)]
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "search,fast",
                                   "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
+    print(f"meow: play in the browser at {page_url(settings.port)}", flush=True)
     print(f"meow: API on http://127.0.0.1:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search worker(s); "
           "Ctrl-C stops everything", flush=True)

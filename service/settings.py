@@ -76,6 +76,7 @@ class Settings:
             max_streams_per_token=int(e.get("MEOW_MAX_STREAMS_PER_TOKEN", "8")),
             max_streams_per_address=int(e.get("MEOW_MAX_STREAMS_PER_ADDRESS", "64")),
             sse_heartbeat_s=float(e.get("MEOW_SSE_HEARTBEAT_S", "7")),
+            sse_max_s=float(e.get("MEOW_SSE_MAX_S", "300")),
             max_bot_budget_ms=int(e.get("MEOW_MAX_BOT_BUDGET_MS", "3000")),
             search_workers=int(e.get("MEOW_SEARCH_WORKERS", "1")),
             fast_workers=int(e.get("MEOW_FAST_WORKERS", "1")),

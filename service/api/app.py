@@ -8,6 +8,7 @@ from flask_smorest import Api
 
 from service.api import components, docs_page, errors, games, health, limits, operations
 from service.settings import Settings
+from service.web import page as web_page
 
 
 class MeowApi(Api):
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
         },
     )
     docs_page.install(app)  # Swagger UI at /docs from packaged files, the spec at /openapi.json
+    web_page.install(app)  # the web table at / (service/web: static files, no operation of the spec)
     api = MeowApi(app)
     components.register(api.spec)
     api.register_blueprint(games.blp)

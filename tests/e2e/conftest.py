@@ -1,6 +1,7 @@
 """End-to-end: gunicorn serving the API and a real `meow worker` process, on a real Redis."""
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -50,14 +51,15 @@ def start_api(env: dict, port: int, workers: int = 2) -> subprocess.Popen:
                             env=env, cwd=ROOT)
 
 
-@pytest.fixture(scope="module")
-def stack(redis_url: str) -> Iterator[Stack]:
+@contextlib.contextmanager
+def live_stack(redis_url: str, **extra_env: str) -> Iterator[Stack]:
+    """gunicorn + one `meow worker` on the real Redis under a fresh key prefix, all removed afterwards."""
     import redis
 
     prefix = f"meowtest-e2e-{uuid.uuid4().hex[:8]}"
     port = _free_port()
     env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
-               MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT)
+               MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT, **extra_env)
     web = start_api(env, port)
     worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
@@ -77,3 +79,9 @@ def stack(redis_url: str) -> Iterator[Stack]:
             for key in client.scan_iter(match=pattern, count=1000):
                 client.delete(key)
         client.close()
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url: str) -> Iterator[Stack]:
+    with live_stack(redis_url) as s:
+        yield s

@@ -1,0 +1,40 @@
+// English, Czech and Russian: i18n/<lang>.json (the same keys in each; a test checks it). The language
+// comes from the browser (navigator.languages) unless the switch chose one ("meow:lang").
+import { getLang, setLang } from "./store.js";
+
+export const LANGS = ["en", "cs", "ru"];
+let dict = {};
+let fallback = {};
+let current = "en";
+
+export function pickLang() {
+  const saved = getLang();
+  if (LANGS.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = String(l).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+async function load(lang) {
+  const r = await fetch(`/web/i18n/${lang}.json`);
+  return r.ok ? r.json() : {};
+}
+
+export async function useLang(lang, save = false) {
+  current = LANGS.includes(lang) ? lang : "en";
+  if (save) setLang(current);
+  [dict, fallback] = await Promise.all([load(current), current === "en" ? Promise.resolve(null) : load("en")]);
+  if (fallback === null) fallback = dict;
+  document.documentElement.lang = current;
+}
+
+export function lang() { return current; }
+
+// t(key, {var: 1}, otherwise): {var} placeholders are replaced.
+export function t(key, vars = {}, otherwise) {
+  let s = dict[key] ?? fallback[key] ?? otherwise ?? key;
+  for (const [k, v] of Object.entries(vars || {})) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}

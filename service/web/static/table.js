@@ -1,0 +1,306 @@
+// The table page: loads the view (API.md's GET /v1/games/{id}) with this browser's token, follows the
+// live feed, and renders your hand with its legal actions, the owner's and the joiner's controls and
+// the feed's log around the public parts (board.js); a finished game adds the replay.
+import { ApiError, api, serverNow } from "./api.js";
+import { actionJson, describe, extras, group, typeLabel } from "./actions.js";
+import { turnExtras, turnText, describeEvent, ownExtra, scoresPanel, seatsPanel, tablePanel } from "./board.js";
+import { cardClass, cardName, face } from "./cards.js";
+import { clear, focusFirst, h, humanize, restoreFocus, rememberFocus } from "./dom.js";
+import { Feed } from "./feed.js";
+import { t } from "./i18n.js";
+import { Replay } from "./replay.js";
+import { forgetSeat, remember, seatOf } from "./store.js";
+
+const QUIET_EVENTS = new Set(["ShuffleCommitted", "TurnStarted"]);
+
+export class TablePage {
+  constructor(root, gameId, catalogue) {
+    Object.assign(this, { root, gameId, catalogue, view: null, error: null, notice: null, choosing: null, log: [] });
+    this.nameOf = (seat) => this.name(seat);
+    this.timer = setInterval(() => this.tick(), 250);
+    this.load();
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    if (this.feed) this.feed.close();
+    clearTimeout(this.refreshSoon);
+  }
+
+  get seat() { return seatOf(this.gameId); }
+
+  async load() {
+    try {
+      let view;
+      try {
+        view = await api.view(this.gameId, this.seat.token);
+      } catch (e) {
+        if (!(e instanceof ApiError) || !(e.status === 401 || e.status === 403) || !this.seat.token) throw e;
+        forgetSeat(this.gameId); // a token the game no longer knows (left, removed): watch instead
+        view = await api.view(this.gameId);
+      }
+      this.show(view);
+      if (!this.feed && view.status !== "finished") this.openFeed(view.version);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  openFeed(after) {
+    if (this.feed) this.feed.close();
+    this.feed = new Feed(this.gameId, this.seat.token, after, {
+      onEvent: (ev) => this.onEvent(ev),
+      onStatus: (s, last) => this.feedStatus(s, last),
+      onRevoked: () => { forgetSeat(this.gameId); this.feed = null; this.say(t("table.revoked")); this.load(); },
+      onEnd: () => this.refresh(),
+    });
+  }
+
+  onEvent(ev) {
+    if (!QUIET_EVENTS.has(ev.type)) {
+      this.log.push(ev);
+      if (this.log.length > 60) this.log.shift();
+    }
+    if (!this.view || ev.seq > this.view.version) this.refresh();
+  }
+
+  refresh() {
+    clearTimeout(this.refreshSoon);
+    this.refreshSoon = setTimeout(() => this.load(), 60); // a burst of events, one read
+  }
+
+  feedStatus(state, last) {
+    const el = this.root.querySelector("[data-testid=feed-status]");
+    if (el) {
+      el.textContent = t(`feed.${state}`);
+      el.dataset.state = state;
+      el.dataset.lastEventId = String(last);
+    }
+  }
+
+  show(view) {
+    const before = this.view;
+    this.view = view;
+    if (view.status === "finished" && this.feed) { this.feed.close(); this.feed = null; }
+    if (view.you) remember(this.gameId, { seat: view.you.seat });
+    if (before && before.version !== view.version) this.error = null;
+    this.render();
+  }
+
+  fail(e) {
+    this.error = e instanceof ApiError ? e.message : String(e);
+    this.render();
+  }
+
+  say(text) {
+    this.notice = text;
+    const el = this.root.querySelector("[data-testid=notice]");
+    if (el) el.textContent = text;
+  }
+
+  async run(fn, okText, fromSeat = false) {
+    this.error = null;
+    try {
+      const out = await fn();
+      if (okText) this.notice = okText;
+      // an action answers with the acting seat's view; seats and start answer for the token that sent
+      // them (the owner's, or none), so read the seat's own view then
+      if (out && out.game && fromSeat) this.show(out.game);
+      else await this.load();
+      return out;
+    } catch (e) {
+      this.fail(e);
+      if (e instanceof ApiError && (e.status === 409 || e.status === 412 || e.status === 422)) this.refresh();
+      return null;
+    }
+  }
+
+  act(action) {
+    this.choosing = null;
+    return this.run(() => api.act(this.gameId, action, this.seat.token, this.view && this.view.version), null, true);
+  }
+
+  async join(name) {
+    const { owner_token } = this.seat;
+    const out = await this.run(async () => {
+      const r = await api.takeSeat(this.gameId, { name }, owner_token);
+      remember(this.gameId, { token: r.token, seat: r.seat });
+      return r;
+    });
+    if (out) this.openFeed(this.view.version);
+  }
+
+  addBot(strength) {
+    return this.run(() => api.takeSeat(this.gameId, { bot: { strength } }, this.seat.owner_token));
+  }
+
+  start() {
+    return this.run(() => api.start(this.gameId, this.seat.owner_token));
+  }
+
+  async leave() {
+    const { seat, token } = this.seat;
+    const out = await this.run(async () => { await api.leave(this.gameId, seat, token); forgetSeat(this.gameId); return {}; });
+    if (out) this.openFeed(this.view.version);
+  }
+
+  // ---- rendering ----
+  name(seat) {
+    const s = this.view && this.view.seats.find((x) => x.seat === seat);
+    return s ? s.name : t("seat.n", { n: seat });
+  }
+
+  render() {
+    const focus = rememberFocus(this.root);
+    clear(this.root);
+    const v = this.view;
+    if (!v) {
+      this.root.append(h("p", { "data-testid": "error", role: "alert", class: "error" }, this.error || t("loading")));
+      return;
+    }
+    const section = h("section", { class: "table", "data-testid": "table", "data-game": v.id, "data-version": v.version,
+      "data-status": v.status, "data-phase": v.phase || "", "aria-labelledby": "table-title" },
+    this.header(v),
+    h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !this.error }, this.error || ""),
+    h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice" }, this.notice || ""),
+    h("div", { class: "board" }, seatsPanel(v), tablePanel(v, this.nameOf)),
+    this.youPanel(v),
+    this.ownerPanel(v),
+    this.joinPanel(v),
+    scoresPanel(v, this.nameOf),
+    v.status === "finished" ? this.replayPanel(v) : null,
+    this.logPanel(v));
+    this.root.append(section);
+    restoreFocus(this.root, focus);
+    this.tick();
+  }
+
+  header(v) {
+    const status = t(`status.${v.status}`, {}, v.status);
+    const phase = v.phase ? t(`phase.${v.phase}`, {}, humanize(v.phase)) : null;
+    return h("header", { class: "table-head" },
+      h("h2", { id: "table-title" }, v.name || t("table.untitled", { id: v.id })),
+      h("p", { class: "meta" },
+        h("span", { "data-testid": "variant" }, v.variant), " \u00b7 ",
+        h("span", { "data-testid": "status" }, status), phase ? [" \u00b7 ", h("span", { "data-testid": "phase" }, phase)] : null,
+        v.round ? [" \u00b7 ", t("table.round", { n: v.round })] : null, " \u00b7 ", t("table.version", { n: v.version }), " \u00b7 ",
+        h("span", { class: "feed", "data-testid": "feed-status", "data-state": this.feed ? this.feed.state || "" : "off",
+          "data-last-event-id": this.feed ? this.feed.last : v.version },
+        this.feed ? t(`feed.${this.feed.state || "connecting"}`) : t("feed.off"))),
+      h("p", { class: "turn", "data-testid": "turn", "aria-live": "polite" }, turnText(v, this.nameOf), turnExtras(v),
+        v.turn && v.turn.deadline ? [" ", h("span", { class: "timer", "data-testid": "timer", "data-deadline": v.turn.deadline })] : null,
+        v.intermission_deadline ? [" ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
+          "data-deadline": v.intermission_deadline })] : null));
+  }
+
+  youPanel(v) {
+    const you = v.you;
+    if (!you) return null;
+    const legal = you.legal_actions || [];
+    const { byCard, buttons } = group(legal, you.hand);
+    if (this.choosing && !(byCard.get(this.choosing) || []).length) this.choosing = null;
+    const hand = h("ul", { class: "hand", "data-testid": "hand", "aria-label": t("you.hand") },
+      you.hand.map((c, i) => h("li", {}, this.cardControl(c, byCard.get(c) || [], i, v))));
+    const choices = this.choosing ? byCard.get(this.choosing) : null;
+    const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k));
+    return h("section", { class: "you", "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
+      h("h3", { id: "you-title" }, t("you.title", { name: this.name(you.seat) })),
+      hand,
+      choices && choices.length > 1 ? h("div", { class: "chooser", role: "group", "data-testid": "chooser",
+        "aria-label": t("you.choose", { card: cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
+      choices.map((a) => h("button", { type: "button", "data-testid": "choice", "data-action": actionJson(a),
+        onclick: () => this.act(a) }, [typeLabel(a.type, v), ...extras(a, v)].join(" \u00b7 "))),
+      h("button", { type: "button", class: "secondary", "data-testid": "choice-cancel",
+        onclick: () => { this.choosing = null; this.render(); } }, t("cancel"))) : null,
+      h("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("you.actions") },
+        buttons.map((a) => h("button", { type: "button", "data-testid": `action-${a.type}`, "data-action": actionJson(a),
+          onclick: () => this.act(a) }, describe(a, v, cardName))),
+        !legal.length && v.status === "running" ? h("span", { class: "idle" }, t("you.wait")) : null),
+      extrasOfYou.map(([k, x]) => ownExtra(k, x)));
+  }
+
+  chooserKey(e) { // Escape closes the chooser and gives the focus back to its card
+    if (e.key !== "Escape") return;
+    const card = this.choosing;
+    this.choosing = null;
+    this.render();
+    const el = this.root.querySelector(`[data-testid=hand] [data-card="${CSS.escape(card)}"]`);
+    if (el) el.focus();
+  }
+
+  cardControl(card, actions, i, v) {
+    const name = cardName(card);
+    if (!actions.length) {
+      return h("span", { class: `${cardClass(card)} idle`, "data-card": card, "data-testid": "card", role: "img",
+        "aria-label": name }, face(card));
+    }
+    if (actions.length === 1) {
+      const a = actions[0];
+      return h("button", { type: "button", class: `${cardClass(card)} legal`, "data-card": card, "data-testid": "card",
+        "data-action": actionJson(a), "aria-label": describe(a, v, cardName),
+        onclick: () => this.act(a) }, face(card));
+    }
+    return h("button", { type: "button", class: `${cardClass(card)} legal`, "data-card": card, "data-testid": "card",
+      "data-choices": String(actions.length), "aria-haspopup": "true", "aria-expanded": this.choosing === card ? "true" : "false",
+      "aria-label": t("you.card_choices", { card: name, n: actions.length }),
+      onclick: () => { this.choosing = this.choosing === card ? null : card; this.render(); focusFirst(this.root, "[data-testid=choice]"); } },
+    face(card));
+  }
+
+  ownerPanel(v) {
+    const { owner_token } = this.seat;
+    if (!owner_token || v.status === "finished") return null;
+    const variant = (this.catalogue || []).find((x) => x.name === v.variant);
+    const strengths = (variant && variant.bot_strengths) || ["easy"];
+    const open = v.status === "open";
+    return h(open ? "section" : "details", { class: "owner", "aria-labelledby": open ? "owner-title" : null, "data-testid": "owner",
+      open: !open && this.ownerOpen, ontoggle: open ? null : (e) => { this.ownerOpen = e.target.open; } },
+      open ? h("h3", { id: "owner-title" }, t("owner.title")) : h("summary", {}, t("owner.title")),
+      h("div", { role: "group", "aria-label": t("owner.bots") }, strengths.map((s) =>
+        h("button", { type: "button", "data-testid": `add-bot-${s}`, onclick: () => this.addBot(s) },
+          t("owner.add_bot", { strength: t(`strength.${s}`, {}, s) })))),
+      v.status === "open" ? h("button", { type: "button", class: "primary", "data-testid": "start", onclick: () => this.start() },
+        t("owner.start")) : null);
+  }
+
+  joinPanel(v) {
+    if (v.status === "finished") return null;
+    if (v.you) {
+      return h("section", { class: "leave" }, this.confirmLeave
+        ? [h("button", { type: "button", "data-testid": "leave-confirm", class: "danger", onclick: () => { this.confirmLeave = false; this.leave(); } }, t("leave.confirm")),
+          h("button", { type: "button", class: "secondary", onclick: () => { this.confirmLeave = false; this.render(); } }, t("cancel"))]
+        : h("button", { type: "button", class: "secondary", "data-testid": "leave", onclick: () => { this.confirmLeave = true; this.render(); } }, t("leave.button")));
+    }
+    const input = h("input", { id: "join-name", "data-testid": "join-name", maxlength: 40, required: true,
+      value: localStorage.getItem("meow:name") || "", autocomplete: "nickname" });
+    return h("form", { class: "join", "data-testid": "join-form", onsubmit: (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) { this.fail(new Error(t("join.name_needed"))); return; }
+      localStorage.setItem("meow:name", name);
+      this.join(name);
+    } }, h("label", { for: "join-name" }, t("join.name")), input,
+    h("button", { type: "submit", class: "primary", "data-testid": "join" }, t("join.button")),
+    h("span", { class: "hint" }, t("join.watching")));
+  }
+
+  replayPanel(v) {
+    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token, (s) => this.name(s));
+    return this.replay.el;
+  }
+
+  logPanel(v) {
+    return h("details", { class: "log", open: !this.logClosed, ontoggle: (e) => { this.logClosed = !e.target.open; } },
+      h("summary", {}, t("log.title")),
+      h("ul", { "data-testid": "log" }, this.log.slice().reverse().map((ev) =>
+        h("li", { "data-seq": ev.seq, "data-type": ev.type }, `#${ev.seq} `, describeEvent(ev, this.nameOf)))));
+  }
+
+  tick() {
+    for (const el of this.root.querySelectorAll("[data-deadline]")) {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - serverNow()) / 1000));
+      const text = t("timer.left", { s: left });
+      if (el.textContent !== text) el.textContent = text;
+    }
+  }
+}

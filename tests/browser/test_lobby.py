@@ -1,0 +1,103 @@
+"""The lobby and the page's shell: the language comes from the browser and the switch keeps its
+choice; the create form is generated from the catalogue (types, defaults, ranges, parents); a table
+created here appears in the open list for another browser, which can join it by keyboard alone;
+the page loads nothing the Content-Security-Policy refuses."""
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from tests.browser.driver import create_table, stored, view
+
+
+def test_language_from_the_browser_and_the_switch(browser: Any, live: Any) -> None:
+    ctx = browser.new_context(locale="cs-CZ", base_url=live.base)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        page.wait_for_selector("[data-testid=create-form]")
+        assert page.inner_text("#lobby-title") == "Herna"
+        assert page.get_attribute("html", "lang") == "cs"
+        page.select_option("[data-testid=lang]", "ru")
+        page.wait_for_function("() => document.querySelector('#lobby-title')?.textContent === 'Лобби'")
+        page.reload()
+        page.wait_for_selector("[data-testid=create-form]")
+        assert page.inner_text("#lobby-title") == "Лобби"  # the choice outlives a reload
+    finally:
+        ctx.close()
+
+
+def test_the_create_form_follows_the_catalogue(page: Any, live: Any) -> None:
+    catalogue = requests.get(f"{live.base}/v1/variants", timeout=10).json()["variants"]
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    offered = page.locator("[data-testid=variant] option").evaluate_all("els => els.map(e => e.value)")
+    assert offered == [v["name"] for v in catalogue]
+    for variant in catalogue:
+        page.select_option("[data-testid=variant]", variant["name"])
+        players = page.locator("[data-testid=players]")
+        assert (players.get_attribute("min"), players.get_attribute("max")) == (
+            str(variant["min_players"]), str(variant["max_players"]))
+        inputs = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('[data-option]')].map(e => [
+            e.dataset.option, {value: e.value, checked: e.checked, min: e.getAttribute('min'), max: e.getAttribute('max'),
+                               options: e.tagName === 'SELECT' ? [...e.options].map(o => o.value) : null}]))""")
+        assert set(inputs) == {o["name"] for o in variant["options"]} - {"min_players", "max_players"}
+        for opt in variant["options"]:
+            if opt["name"] in ("min_players", "max_players"):  # the form's own Players field
+                continue
+            el = inputs[opt["name"]]
+            if opt["type"] == "int":
+                assert el["value"] == str(opt["default"]), opt["name"]
+                assert (el["min"], el["max"]) == tuple(str(x) for x in opt["range"]), opt["name"]
+            elif opt["type"] == "bool":
+                assert el["checked"] == opt["default"], opt["name"]
+            elif opt["type"] in ("enum", "rank"):
+                assert el["value"] == opt["default"] and el["options"] == (opt.get("enum") or opt["range"]), opt["name"]
+    # an option whose parent is off is hidden, and shown when the parent is switched on
+    child = next(((v, o) for v in catalogue for o in v["options"]
+                  if o.get("parent") and isinstance(o["parent"]["value"], bool)), None)
+    assert child is not None
+    variant, opt = child
+    page.select_option("[data-testid=variant]", variant["name"])
+    page.click(".all-options summary")
+    parent = page.locator(f"[data-option={opt['parent']['option']}]")
+    row = page.locator(f"[data-option-row={opt['name']}]")
+    parent.set_checked(not opt["parent"]["value"])
+    assert row.is_hidden()
+    parent.set_checked(opt["parent"]["value"])
+    assert row.is_visible()
+
+
+def test_another_browser_joins_from_the_lobby_by_keyboard(page: Any, browser: Any, live: Any) -> None:
+    csp: list[str] = []
+    page.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
+    gid = create_table(page, "prsi", "Ana", players=3)
+    ctx = browser.new_context(locale="en-US", base_url=live.base)
+    try:
+        other = ctx.new_page()
+        other.goto("/")
+        link = other.locator(f"[data-testid=games-open] li[data-game='{gid}'] [data-testid=join-table]")
+        link.wait_for()
+        link.focus()
+        other.keyboard.press("Enter")
+        name = other.locator("[data-testid=join-name]")
+        name.wait_for()
+        name.focus()
+        other.keyboard.type("Bea")
+        other.keyboard.press("Enter")  # submits the join form
+        other.wait_for_selector("[data-testid=you][data-seat='1']")
+        token = stored(other, gid)["token"]
+        assert view(live.base, gid, token)["you"]["seat"] == 1
+        # the owner sees the newcomer live and starts by keyboard
+        page.wait_for_selector("[data-testid=seat][data-seat='1']")
+        page.focus("[data-testid=start]")
+        page.keyboard.press("Enter")
+        other.wait_for_selector("[data-testid=table][data-status=running]")
+        hand = other.locator("[data-testid=hand] [data-card]")
+        assert hand.count() == view(live.base, gid, token)["options"]["hand_size"]
+        for label in hand.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+            assert label and " of " in label  # "queen of hearts", never colour alone
+    finally:
+        ctx.close()
+    assert not csp, csp

@@ -1,0 +1,1 @@
+"""Developer tools: the Chromium the browser tests drive, the web table's screenshots."""

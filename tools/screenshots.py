@@ -1,0 +1,153 @@
+"""Screenshots of the web table for docs/ and the README: the lobby, a Prší table and a Sakapuss
+table, taken with Playwright and Debian's Chromium against a fresh `meow run` (embedded Redis in a
+temporary folder, or REDIS_URL with its own key prefix).
+
+    .venv/bin/python -m tools.screenshots [--out docs] [--lang en]
+
+Emoji (the cat cards' icon) need a colour emoji font, e.g. Debian's fonts-noto-color-emoji.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import requests
+
+from tools.chromium import MESSAGE, find
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(data_dir: str) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    tag = f"meowshots-{uuid.uuid4().hex[:8]}"
+    env = dict(os.environ, PORT=str(port), MEOW_DATA_DIR=data_dir, MEOW_KEY_PREFIX=tag, MEOW_QUEUE=tag,
+               WEB_CONCURRENCY="1")
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run"], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return proc, base
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    raise SystemExit("meow run did not become ready")
+
+
+def _key() -> dict[str, str]:
+    return {"Idempotency-Key": str(uuid.uuid4())}
+
+
+def _neighbours(base: str) -> None:
+    """Two tables for the lobby to list: an open one waiting for players and a running one of bots."""
+    g = requests.post(f"{base}/v1/games", json={"variant": "prsi", "name": "Friday Prší", "max_players": 4}, timeout=10).json()
+    own = {"Authorization": f"Bearer {g['owner_token']}"}
+    requests.post(f"{base}/v1/games/{g['id']}/seats", json={"name": "Bea"}, headers={**own, **_key()}, timeout=10)
+    g = requests.post(f"{base}/v1/games", json={"variant": "sakapuss", "name": "Cat club", "max_players": 3}, timeout=10).json()
+    own = {"Authorization": f"Bearer {g['owner_token']}"}
+    for strength in ("easy", "medium", "hard"):
+        requests.post(f"{base}/v1/games/{g['id']}/seats", json={"bot": {"strength": strength}}, headers={**own, **_key()}, timeout=10)
+    requests.post(f"{base}/v1/games/{g['id']}/start", headers=own, timeout=10)
+
+
+def _create(page, variant: str, players: int, name: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto("/")
+    page.select_option("[data-testid=variant]", variant)
+    page.fill("[data-testid=table-name]", name)
+    page.fill("[data-testid=your-name]", "Ana")
+    page.fill("[data-testid=players]", str(players))
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=table][data-status=open]")
+
+
+def shoot(base: str, out: Path, lang: str) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    path = find()
+    if path is None:
+        raise SystemExit(MESSAGE)
+    shots = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+        ctx = browser.new_context(viewport={"width": 1200, "height": 860}, locale=lang, base_url=base,
+                                  device_scale_factor=1)
+        page = ctx.new_page()
+        page.goto("/")
+        page.wait_for_selector("[data-testid=games-open] li")
+        shots.append(out / "web-lobby.png")
+        page.screenshot(path=str(shots[-1]), full_page=True)
+
+        _create(page, "prsi", 3, "Ana vs bots")
+        page.click("[data-testid=add-bot-easy]")
+        page.wait_for_selector("[data-testid=seat][data-seat='1']")
+        page.click("[data-testid=add-bot-medium]")
+        page.wait_for_selector("[data-testid=seat][data-seat='2']")
+        page.click("[data-testid=start]")
+        for _ in range(3):  # a few moves in, on the human's turn
+            page.wait_for_selector("[data-testid=hand] button[data-action], [data-testid=actions] [data-action]", timeout=60_000)
+            page.locator("[data-testid=hand] button[data-action], [data-testid=actions] [data-action]").first.click()
+            page.wait_for_timeout(400)
+        page.wait_for_selector("[data-testid=hand] button[data-action]", timeout=60_000)
+        page.wait_for_timeout(300)
+        shots.append(out / "web-prsi.png")
+        page.screenshot(path=str(shots[-1]), full_page=True)
+
+        _create(page, "sakapuss", 3, "Sakapuss with two bots")
+        page.click("[data-testid=add-bot-easy]")
+        page.wait_for_selector("[data-testid=seat][data-seat='1']")
+        page.click("[data-testid=add-bot-medium]")
+        page.wait_for_selector("[data-testid=seat][data-seat='2']")
+        page.click("[data-testid=start]")
+        page.wait_for_selector("[data-testid=hand] button[data-action]")
+        page.locator("[data-testid=hand] button[data-action]").first.click()
+        page.wait_for_selector("[data-testid=you-pass_log] tbody tr", timeout=60_000)
+        page.wait_for_selector("[data-testid=hand] button[data-action]", timeout=60_000)
+        page.wait_for_timeout(300)
+        shots.append(out / "web-sakapuss.png")
+        page.screenshot(path=str(shots[-1]), full_page=True)
+        browser.close()
+    return shots
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=str(ROOT / "docs"))
+    parser.add_argument("--lang", default="en-US")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="meow-shots-") as data_dir:
+        proc, base = _serve(data_dir)
+        try:
+            _neighbours(base)
+            for shot in shoot(base, out, args.lang):
+                print(f"{shot} ({shot.stat().st_size:,} bytes)")
+        finally:
+            proc.send_signal(signal.SIGINT)  # meow run stops everything it started
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
