@@ -14,14 +14,14 @@ from tools.chromium import MESSAGE, find
 STREAM_S = 2  # every event stream ends after 2 s: the page must resume each time with Last-Event-ID
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def live(redis_url: str) -> Iterator[Stack]:
     with live_stack(redis_url, MEOW_SSE_MAX_S=str(STREAM_S)) as s:
         yield s
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="package")  # stopped after tests/browser: Playwright's sync API keeps an event
+def browser() -> Iterator[Any]:  # loop running in the main thread, and later asyncio.run() would fail
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
