@@ -269,7 +269,8 @@ class MemoryEventStore:
     def finish_due(self, shard: str, job_id: str) -> None:
         with self._lock:
             self._inflight[shard].pop(job_id, None)
-            self._payloads[shard].pop(job_id, None)
+            if job_id not in self._due[shard]:  # (re-added while it ran: it keeps its payload)
+                self._payloads[shard].pop(job_id, None)
 
     def recover_expired(self, shard: str, now: int) -> list[str]:
         with self._lock:

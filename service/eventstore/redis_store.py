@@ -38,6 +38,7 @@ class RedisEventStore:
         self._expire = client.register_script(_script("expire.lua"))
         self._compact = client.register_script(_script("compact.lua"))
         self._evict = client.register_script(_script("evict.lua"))
+        self._finish = client.register_script(_script("finish.lua"))
         self._compacts = CompactCache()
 
     # ------------------------------------------------------------------ writes
@@ -302,10 +303,8 @@ class RedisEventStore:
         return int(first[0][1]) if first else None
 
     def finish_due(self, shard: str, job_id: str) -> None:
-        pipe = self.r.pipeline(transaction=True)
-        pipe.zrem(self.keys.inflight(shard), job_id)
-        pipe.hdel(self.keys.payloads(shard), job_id)
-        pipe.execute()
+        k = self.keys
+        self._finish(keys=[k.due(shard), k.inflight(shard), k.payloads(shard)], args=[job_id])
 
     def recover_expired(self, shard: str, now: int) -> list[str]:
         k = self.keys
