@@ -181,6 +181,24 @@ def idempotency(table: Table, sends: int, concurrent: bool, rng: random.Random, 
     return out
 
 
+def redis_faults(kills: int, threads: int, fsync_s: float) -> list[Outcome]:
+    """SIGKILL of the embedded redis-server under load, and what appendfsync always costs (bench/fault_redis.py)."""
+    from bench import fault_redis
+
+    out = [fault_redis.redis_kill(kills, threads, 2.0, 1.0, Outcome(f"SIGKILL of redis-server (AOF, everysec) under load, {threads} players"))]
+    if fsync_s > 0:
+        for mode in ("everysec", "always"):
+            out.append(fault_redis.fsync_cost(mode, threads, fsync_s, Outcome(f"moves with appendfsync {mode}, {threads} players")))
+    return out
+
+
+def worker_faults(kills: int, per_round: int) -> list[Outcome]:
+    """Workers and work-horses SIGKILLed mid bot turn (bench/fault_workers.py)."""
+    from bench import fault_workers
+
+    return [fault_workers.worker_kills(kills, per_round, Outcome(f"workers / work-horses SIGKILLed mid bot turn, {per_round} at once"))]
+
+
 def run(trials: int, sizes: tuple[int, ...], resends: int) -> list[Outcome]:
     redis_ut = RedisUnderTest()
     try:
@@ -214,11 +232,23 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=250, help="trials per racing size (4 sizes: 1,000 in all)")
     ap.add_argument("--resends", type=int, default=100)
+    ap.add_argument("--kills", type=int, default=10, help="SIGKILLs of redis-server under load")
+    ap.add_argument("--players", type=int, default=4, help="client threads while redis-server is killed")
+    ap.add_argument("--fsync-s", type=float, default=10.0, help="seconds of play per appendfsync mode (0: skip)")
+    ap.add_argument("--worker-kills", type=int, default=60, help="bot turns whose worker or work-horse is killed")
+    ap.add_argument("--per-round", type=int, default=6, help="workers killed at once (half simple, half forking)")
+    ap.add_argument("--only", default="racing,idempotency,redis,workers", help="scenarios to run (comma-separated)")
     ap.add_argument("--quick", action="store_true", help="a few trials (what make test runs)")
     ap.add_argument("--write", metavar="FILE", help="also replace the figures table in this markdown file")
     args = ap.parse_args()
     trials, resends = (5 if args.quick else args.trials), args.resends
-    results = run(trials, (2, 8, 32, 128), resends)
+    only = set(args.only.split(","))
+    results = run(trials, (2, 8, 32, 128), resends) if only & {"racing", "idempotency"} else []
+    if "redis" in only:
+        results += redis_faults(1 if args.quick else args.kills, 2 if args.quick else args.players,
+                                0 if args.quick else args.fsync_s)
+    if "workers" in only:
+        results += worker_faults(2 if args.quick else args.worker_kills, 2 if args.quick else args.per_round)
     text = report(results)
     print(text)
     if args.write:
