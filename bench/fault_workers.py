@@ -26,7 +26,7 @@ from service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
-        "ace_plays_again": False, "eight_skips": False}
+        "ace_plays_again": False, "eight_skips": False, "turn_timeout_s": None}  # (no timer wakes an old table)
 PAUSE_MS = 3000
 
 
@@ -104,7 +104,8 @@ def worker_kills(kills: int, per_round: int, out: Any) -> Any:
             seen = len(fleet.held())
             tables = [fleet.bots_turn() for _ in range(per_round)]
             deadline = time.monotonic() + 30
-            while len(fleet.held()) < seen + per_round and time.monotonic() < deadline:
+            while time.monotonic() < deadline and not all(
+                    any(tag.startswith(gid) for _, tag in fleet.held()[seen:]) for gid, _, _ in tables):
                 time.sleep(0.05)
             held = fleet.held()[seen:]
             pids = {w.pid for w in workers}
