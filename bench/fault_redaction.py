@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import time
 from typing import Any
 
@@ -85,6 +86,8 @@ def redaction(games: int, steps: int, out: Any) -> Any:
             continue
         out.ok += 1
         out.statuses["moves checked"] += moves
+        if out.trials % 100 == 0:
+            print(f"redaction oracle: {out.trials} games, {out.ok} clean", file=sys.stderr, flush=True)
         out.statuses["finished"] += int(finished)
     out.statuses["planted leak caught" if planted_leak_caught(steps) else "PLANTED LEAK MISSED"] += 1
     if "PLANTED LEAK MISSED" in out.statuses:

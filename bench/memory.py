@@ -28,6 +28,7 @@ from service.settings import Settings
 
 SEATS = 3
 MAX_EVENTS = 6_000  # a random-play match still running by then is left out (and said so)
+STALL = 200  # rounds of the loop without a new event: a match that stalled is left out too
 FAST = {"round_intermission_s": 0, "announce_grace_ms": 0, "turn_timeout_s": None}
 
 
@@ -43,8 +44,9 @@ def options_for(variant: dict[str, Any], single_round: bool) -> dict[str, Any]:
 
 def play(app: Any, clock: Clock, variant: dict[str, Any], options: dict[str, Any], rng: random.Random,
          humans: bool) -> str | None:
-    """A match to its end (None past ``MAX_EVENTS``): humans making random legal moves, or easy
-    bots in every seat."""
+    """A match to its end (None past ``MAX_EVENTS``, or when nothing happens for ``STALL`` rounds
+    of moves, follow-ups and minutes passing): humans making random legal moves, or easy bots in
+    every seat."""
     svc, c = app.extensions["meow.service"], app.test_client()
     seats = max(variant["min_players"], min(SEATS, variant["max_players"]))
     r = c.post("/v1/games", json={"variant": variant["name"], "options": options, "max_players": seats})
@@ -58,13 +60,16 @@ def play(app: Any, clock: Clock, variant: dict[str, Any], options: dict[str, Any
         for _ in range(seats):
             assert c.post(f"/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}}, headers=owner_h).status_code == 201
     assert c.post(f"/v1/games/{gid}/start", headers=owner_h).status_code == 200
+    last, still = -1, 0
     while True:
         drain(svc, clock.now + 10_000)
         views = [c.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {t}"}).json for t in tokens]
         table = views[0] if views else c.get(f"/v1/games/{gid}").json
         if table["status"] != "running":
             return gid
-        if table["version"] > MAX_EVENTS:
+        still = still + 1 if table["version"] == last else 0
+        last = table["version"]
+        if table["version"] > MAX_EVENTS or still > STALL:
             return None
         movers = [(t, v["you"]["legal_actions"]) for t, v in zip(tokens, views) if v["you"]["legal_actions"]]
         if not movers:
@@ -114,7 +119,7 @@ def main() -> None:
                     label = ("1 round" if single and "match_end_mode" in options_for(variant, True) else "match") + \
                         (", humans" if humans else ", bots")
                     if gid is None:
-                        emit(f"{variant['name']:<22} {label:<16} not over after {MAX_EVENTS:,} events: left out")
+                        emit(f"{variant['name']:<22} {label:<16} not over (past {MAX_EVENTS:,} events, or stalled): left out")
                         continue
                     events = svc.store.version(gid)
                     before = memory(redis_ut, gid)
