@@ -69,9 +69,14 @@ def one_game(seed: int, steps: int) -> tuple[int, bool]:
     rng = random.Random(seed)
     table = _table()
     humans = rng.randint(2, 3)
-    moves, gid, tokens = oracle._play_one(table, rng, humans, rng.randint(0, 5 - humans), max_steps=steps)
-    _past_paths(table, gid, tokens, rng)
-    return moves, table.service.load(gid).status == "finished"
+    try:
+        moves, gid, tokens = oracle._play_one(table, rng, humans, rng.randint(0, 5 - humans), max_steps=steps)
+        _past_paths(table, gid, tokens, rng)
+        return moves, table.service.load(gid).status == "finished"
+    finally:
+        hub = table.app.extensions.get("meow.feeds")  # its reader threads end (one app per game)
+        if hub is not None:
+            hub.stop()
 
 
 def redaction(games: int, steps: int, out: Any) -> Any:
