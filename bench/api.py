@@ -53,7 +53,8 @@ def with_db(url: str, db: int) -> str:
 
 
 class RedisUnderTest:
-    """REDIS_URL's DB 14 (keys under a unique prefix, deleted at the end) or an embedded redis-server."""
+    """REDIS_URL's DB 14 (or MEOW_BENCH_DB; keys under a unique prefix, deleted at the end) or an
+    embedded redis-server."""
 
     def __init__(self) -> None:
         import redis
@@ -62,8 +63,9 @@ class RedisUnderTest:
         self.embedded = None
         given = os.environ.get("REDIS_URL")
         if given:
-            self.url = with_db(given, 14)
-            self.where = f"REDIS_URL, db 14 ({self.url})"
+            db = int(os.environ.get("MEOW_BENCH_DB", "14"))
+            self.url = with_db(given, db)
+            self.where = f"REDIS_URL, db {db} ({self.url})"
         else:
             from service.embedded_redis import EmbeddedRedis
 

@@ -12,12 +12,12 @@ application and in Redis's scripts:
 - ``idempotency``: one action with one Idempotency-Key sent 100 times one after another, and 100
   times at once: one write (the version moves once), every accepted answer identical to the first
   but for ``replayed: true``, which marks a replay (API.md).
+- ``redis``: SIGKILL of an embedded redis-server (AOF) under load, and what ``appendfsync always``
+  costs against ``everysec`` (bench/fault_redis.py).
+- ``workers``: workers and forked work-horses SIGKILLed mid bot turn (bench/fault_workers.py).
+- ``redaction``: the redaction oracle over random games, and a planted leak (bench/fault_redaction.py).
 
-Not here yet (docs/reliability.md lists them as open): killing redis-server under load, killing
-workers and work-horses mid bot turn (tests/e2e/test_crash.py covers single kills), the redaction
-oracle's planted leak.
-
-    python -m bench.faults [--trials 250] [--write docs/reliability.md]
+    python -m bench.faults [--trials 250] [--only racing,idempotency,redis,workers,redaction] [--write docs/reliability.md]
     python -m bench.faults --quick        # what make test runs (tests/e2e/test_faults_quick.py)
 """
 from __future__ import annotations
@@ -51,6 +51,7 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    note: str = ""  # a measurement to show instead of the answers' counts
 
     def fail(self, why: str) -> None:
         if len(self.failures) < 10:
@@ -181,6 +182,32 @@ def idempotency(table: Table, sends: int, concurrent: bool, rng: random.Random, 
     return out
 
 
+def redis_faults(kills: int, threads: int, fsync_s: float) -> list[Outcome]:
+    """SIGKILL of the embedded redis-server under load, and what appendfsync always costs (bench/fault_redis.py)."""
+    from bench import fault_redis
+
+    out = [fault_redis.redis_kill(kills, threads, 2.0, 1.0, Outcome(f"SIGKILL of redis-server (AOF, everysec) under load, {threads} players"))]
+    if fsync_s > 0:
+        for mode in ("everysec", "always"):
+            out.append(fault_redis.fsync_cost(mode, threads, fsync_s, Outcome(f"moves with appendfsync {mode}, {threads} players")))
+    return out
+
+
+def worker_faults(kills: int, per_round: int) -> list[Outcome]:
+    """Workers and work-horses SIGKILLed mid bot turn (bench/fault_workers.py)."""
+    from bench import fault_workers
+
+    return [fault_workers.worker_kills(kills, per_round, Outcome(f"workers / work-horses SIGKILLed mid bot turn, {per_round} at once"))]
+
+
+def redaction_faults(games: int, steps: int) -> list[Outcome]:
+    """The redaction oracle over random games and a planted leak (bench/fault_redaction.py)."""
+    from bench import fault_redaction
+
+    return [fault_redaction.redaction(games, steps, Outcome(f"redaction oracle, random games of up to {steps} moves, "
+                                                            "and a planted leak"))]
+
+
 def run(trials: int, sizes: tuple[int, ...], resends: int) -> list[Outcome]:
     redis_ut = RedisUnderTest()
     try:
@@ -202,7 +229,7 @@ def run(trials: int, sizes: tuple[int, ...], resends: int) -> list[Outcome]:
 def report(results: list[Outcome]) -> str:
     lines = ["| scenario | trials | as required | answers | time |", "|---|---|---|---|---|"]
     for r in results:
-        answers = ", ".join(f"{k}: {v}" for k, v in sorted(r.statuses.items(), key=str))
+        answers = r.note or ", ".join(f"{k}: {v}" for k, v in sorted(r.statuses.items(), key=str))
         lines.append(f"| {r.scenario} | {r.trials} | {r.ok} | {answers} | {r.seconds:.1f} s |")
     for r in results:
         for f in r.failures:
@@ -210,15 +237,45 @@ def report(results: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def merge(old: str, new: str) -> str:
+    """The figures table with this run's rows replacing those of the same scenarios (a run of some
+    scenarios keeps the others' rows)."""
+    def rows(text: str) -> dict[str, str]:
+        return {line.split("|")[1].strip(): line for line in text.splitlines()
+                if line.startswith("| ") and not line.startswith("| scenario")}
+
+    kept, fresh = rows(old), rows(new)
+    failures = [line for line in new.splitlines() if line.startswith("FAILED")]
+    merged = {**kept, **fresh}
+    return "\n".join(["| scenario | trials | as required | answers | time |", "|---|---|---|---|---|",
+                      *merged.values(), *(["", *failures] if failures else [])])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=250, help="trials per racing size (4 sizes: 1,000 in all)")
     ap.add_argument("--resends", type=int, default=100)
+    ap.add_argument("--kills", type=int, default=10, help="SIGKILLs of redis-server under load")
+    ap.add_argument("--players", type=int, default=4, help="client threads while redis-server is killed")
+    ap.add_argument("--fsync-s", type=float, default=10.0, help="seconds of play per appendfsync mode (0: skip)")
+    ap.add_argument("--worker-kills", type=int, default=60, help="bot turns whose worker or work-horse is killed")
+    ap.add_argument("--per-round", type=int, default=6, help="workers killed at once (half simple, half forking)")
+    ap.add_argument("--games", type=int, default=1000, help="random games through the redaction oracle")
+    ap.add_argument("--steps", type=int, default=60, help="moves per game at most (the oracle's)")
+    ap.add_argument("--only", default="racing,idempotency,redis,workers,redaction", help="scenarios to run (comma-separated)")
     ap.add_argument("--quick", action="store_true", help="a few trials (what make test runs)")
     ap.add_argument("--write", metavar="FILE", help="also replace the figures table in this markdown file")
     args = ap.parse_args()
     trials, resends = (5 if args.quick else args.trials), args.resends
-    results = run(trials, (2, 8, 32, 128), resends)
+    only = set(args.only.split(","))
+    results = run(trials, (2, 8, 32, 128), resends) if only & {"racing", "idempotency"} else []
+    if "redis" in only:
+        results += redis_faults(1 if args.quick else args.kills, 2 if args.quick else args.players,
+                                0 if args.quick else args.fsync_s)
+    if "redaction" in only:
+        results += redaction_faults(3 if args.quick else args.games, 30 if args.quick else args.steps)
+    if "workers" in only:
+        results += worker_faults(2 if args.quick else args.worker_kills, 2 if args.quick else args.per_round)
     text = report(results)
     print(text)
     if args.write:
@@ -228,8 +285,8 @@ def main() -> None:
         doc = path.read_text(encoding="utf-8")
         start, end = "<!-- faults:begin -->", "<!-- faults:end -->"
         head, _, rest = doc.partition(start)
-        _, _, tail = rest.partition(end)
-        path.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
+        block, _, tail = rest.partition(end)
+        path.write_text(f"{head}{start}\n{merge(block, text)}\n{end}{tail}", encoding="utf-8")
     raise SystemExit(1 if any(r.failures for r in results) else 0)
 
 

@@ -1,4 +1,5 @@
-"""The `meow` console script: run (API + worker + embedded Redis), worker, openapi, verify, play."""
+"""The `meow` console script: run (API + worker + embedded Redis), worker, verify, compact, archive,
+cluster-init, openapi, play."""
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,19 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
     v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
     v.add_argument("--token", help="bearer token for a URL")
-    c = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh primaries (docker-compose.cluster.yml)")
-    c.add_argument("nodes", nargs="+", metavar="HOST:PORT")
+    ci = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh primaries (docker-compose.cluster.yml)")
+    ci.add_argument("nodes", nargs="+", metavar="HOST:PORT")
+    c = sub.add_parser("compact", help="compact finished games whose match ended MEOW_COMPACT_AFTER seconds ago "
+                                       "(the job the end of a match schedules does it too)")
+    c.add_argument("--older-than", type=int, metavar="SECONDS", help="instead of MEOW_COMPACT_AFTER")
+    a = sub.add_parser("archive", help="export finished games' histories as NDJSON that `meow verify` accepts; "
+                                       "--evict removes each from Redis once its file verified")
+    a.add_argument("--out", required=True, metavar="DIR", help="where <game id>.ndjson files go")
+    a.add_argument("--game", action="append", default=[], metavar="ID", help="this game only (repeatable); "
+                                                                              "default: every finished game")
+    a.add_argument("--older-than", type=int, default=0, metavar="SECONDS",
+                   help="only games whose match ended at least this long ago")
+    a.add_argument("--evict", action="store_true", help="delete each verified game from Redis (it answers 404)")
     o = sub.add_parser("openapi", help="print the OpenAPI spec (YAML)")
     o.add_argument("--check", metavar="FILE", help="exit 1 if FILE differs from the generated spec")
     from service.tui.cli import add_parser as add_play
@@ -46,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
 
         print(init_cluster(args.nodes))
         return 0
+    if args.cmd == "compact":
+        return compact(args.older_than)
+    if args.cmd == "archive":
+        return archive(args.out, args.game, args.older_than, args.evict)
     if args.cmd == "worker":
         from workers.main import run_worker
 
@@ -53,6 +69,45 @@ def main(argv: list[str] | None = None) -> int:
                    dispatch=not args.no_dispatcher)
         return 0
     return openapi(args.check)
+
+
+def compact(older_than: int | None) -> int:
+    from service.app import compaction
+    from service.settings import Settings
+    from service.wiring import build_service
+
+    counts = compaction.sweep(build_service(Settings.from_env()), older_than)
+    print(", ".join(f"{n} {what}" for what, n in sorted(counts.items())) or "nothing to compact")
+    return 0
+
+
+def archive(out_dir: str, games: list[str], older_than: int, evict: bool) -> int:
+    """Export, verify and (with --evict) evict finished games; exit 1 if any file did not verify."""
+    from service.app import compaction
+    from service.app.errors import AppError
+    from service.settings import Settings
+    from service.wiring import build_service
+
+    svc = build_service(Settings.from_env())
+    os.makedirs(out_dir, exist_ok=True)
+    if not games:
+        horizon = svc.clock() - older_than * 1000
+        games = [row["id"] for row in compaction.finished_games(svc)
+                 if not older_than or compaction.finished_at(svc, row["id"], int(row["version"])) <= horizon]
+    failed = 0
+    for gid in games:
+        try:
+            done = compaction.archive(svc, gid, out_dir, evict)
+        except AppError as exc:
+            print(f"{gid}: not archived: {exc.code}: {exc.detail}", file=sys.stderr)
+            failed += 1
+            continue
+        if not done.verified:
+            print(f"{gid}: {done.path} did not verify ({done.detail}); kept in Redis", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{gid}: {done.events} events -> {done.path}, verified" + (", evicted" if done.evicted else ""))
+    return 1 if failed else 0
 
 
 def openapi_yaml() -> str:

@@ -37,6 +37,7 @@ class Settings:
     search_workers: int = 1  # `meow run`: workers that take hard searches (and fast work when idle)
     fast_workers: int = 1  # `meow run`: workers that never take a search
     open_game_ttl_s: int = 86_400  # a table nobody starts is deleted after this
+    compact_after_s: int = 3600  # a finished game is compacted this long after its match ended (<0: never)
     rate_limits: str = "on"  # "off" for benchmarks and load tests
     rate_creates_per_address: str = "300/minute"
     rate_writes_per_token: str = "1200/minute"
@@ -81,6 +82,7 @@ class Settings:
             search_workers=int(e.get("MEOW_SEARCH_WORKERS", "1")),
             fast_workers=int(e.get("MEOW_FAST_WORKERS", "1")),
             open_game_ttl_s=int(e.get("MEOW_OPEN_GAME_TTL_S", "86400")),
+            compact_after_s=int(e.get("MEOW_COMPACT_AFTER", "3600")),
             rate_limits=e.get("MEOW_RATE_LIMITS", "on"),
             rate_creates_per_address=e.get("MEOW_RATE_CREATES_PER_ADDRESS", "300/minute"),
             rate_writes_per_token=e.get("MEOW_RATE_WRITES_PER_TOKEN", "1200/minute"),

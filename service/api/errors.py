@@ -83,8 +83,12 @@ def _store_unavailable(exc: Exception) -> bool:
     write either happened whole or not at all; a retry with its Idempotency-Key tells which."""
     import redis.exceptions as rx
 
-    return isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.BusyLoadingError,
-                            rx.ClusterDownError, rx.TryAgainError, rx.MasterDownError))
+    if isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.BusyLoadingError,
+                        rx.ClusterDownError, rx.TryAgainError, rx.MasterDownError)):
+        return True
+    # Redis 6.2 reports a script refused at its first write as "Error running script ... -OOM ..."
+    # (a plain ResponseError; 7.0 gives the OOM error itself, which redis-py maps above)
+    return isinstance(exc, rx.ResponseError) and "OOM command not allowed" in str(exc)
 
 
 def register(app: Flask) -> None:

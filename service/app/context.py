@@ -53,7 +53,8 @@ class AppContext:
             raise not_found()
         if stored or cached is None:  # (a snapshot with nothing after it is worth keeping too)
             self.cache.put(game_id, (state, head))
-        elif state.status == "open" and self.store.version(game_id) == 0:  # an open table that expired
+        elif state.status in ("open", "finished") and self.store.version(game_id) == 0:
+            # an open table that expired, or a finished game evicted once archived (`meow archive`)
             self.cache.drop(game_id)
             raise not_found()
         return state, head

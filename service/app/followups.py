@@ -75,3 +75,8 @@ def new_followups(game_id: str, before: Any, after: Any, max_budget_ms: int = 30
 def expiry(game_id: str, due_at: int) -> FollowUp:
     """A never-started table's end (``open_game_ttl_s`` after its creation)."""
     return FollowUp(f"expire-{game_id}", due_at, {"kind": "expire", "game": game_id, "key": "open"})
+
+
+def compaction(game_id: str, due_at: int) -> FollowUp:
+    """A finished game's compaction (service/app/compaction.py), due ``compact_after_s`` after its end."""
+    return FollowUp(f"compact-{game_id}", due_at, {"kind": "compact", "game": game_id, "key": "final"})

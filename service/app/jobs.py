@@ -11,6 +11,7 @@ from typing import Any
 
 from service.app import followups as fu
 from service.app.auth import SPECTATOR
+from service.app.compaction import compact_finished
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Precondition
@@ -33,6 +34,8 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
                         int(answer_at) if answer_at is not None else None)
     if kind == "expire":
         return expire_open(ctx, game_id)
+    if kind == "compact":
+        return compact_finished(ctx, game_id)
     if kind == "score":
         cmd: Any = ScoreRound(int(payload["key"]))
     elif kind == "deal":

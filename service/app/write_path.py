@@ -143,6 +143,10 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     followups = fu.new_followups(game_id, state, after, ctx.settings.max_bot_budget_ms)
     if plan.new_game:  # a table nobody starts goes away with all its keys (no sweeper)
         followups.append(fu.expiry(game_id, after.created_at + ctx.settings.open_game_ttl_s * 1000))
+    grace = ctx.settings.compact_after_s
+    if after.status == "finished" and (state is None or state.status != "finished") and grace >= 0:
+        ended = events[-1].at if events else ctx.clock()  # the match ended: compact it after the grace
+        followups.append(fu.compaction(game_id, ended + grace * 1000))
     return AppendRequest(game_id, version, events, followups, tokens, plan.revoke, record,
                          lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,

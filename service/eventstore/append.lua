@@ -3,7 +3,8 @@
 --       6 lobby hash, 7 wake list, 8 the shard's feed (game id + new version per append,
 --       read by every API process's live-feed hub; capped, auto ids: it is not a game stream),
 --       9-16 the lobby indexes (sorted sets by created_at): all, all:<variant>, open, open:<variant>,
---       running, running:<variant>, finished, finished:<variant>
+--       running, running:<variant>, finished, finished:<variant>,
+--       17 the game's compact form (a compacted game takes no more events), 18 its idempotency index
 -- ARGV: 1 expected version, 2 event count, 3 has idempotency record (0/1), 4 record,
 --       5 record ttl (s), 6 game id, 7 lobby summary ("" = none), 8 follow-up count,
 --       9 token count, 10 revoke count, then the events, the follow-ups as
@@ -19,6 +20,9 @@ if ARGV[3] == "1" then
     if #last > 0 then v = tonumber(string.match(last[1][1], "^(%d+)")) end
     return {"duplicate", v, prior}
   end
+end
+if redis.call("EXISTS", KEYS[17]) == 1 then
+  return {"conflict", tonumber(redis.call("HGET", KEYS[17], "v"))}
 end
 local last = redis.call("XREVRANGE", KEYS[1], "+", "-", "COUNT", 1)
 local version = 0
@@ -70,7 +74,10 @@ if ARGV[i] == "1" then
   end
 end
 if ARGV[3] == "1" then
-  redis.call("SET", KEYS[5], ARGV[4], "EX", tonumber(ARGV[5]))
+  local ttl = tonumber(ARGV[5])
+  redis.call("SET", KEYS[5], ARGV[4], "EX", ttl)
+  redis.call("SADD", KEYS[18], KEYS[5])
+  if redis.call("TTL", KEYS[18]) < ttl then redis.call("EXPIRE", KEYS[18], ttl) end
 end
 if ARGV[7] ~= "" then
   redis.call("HSET", KEYS[6], ARGV[6], ARGV[7])

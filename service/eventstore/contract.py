@@ -139,6 +139,25 @@ class EventStore(Protocol):
         is still at ``expected_version``."""
         ...
 
+    # compaction (service/eventstore/compact.py): a finished game's stream becomes one compressed
+    # record under the same hash tag; every read above serves it byte for byte as before
+    def compact(self, game_id: str, expected_version: int) -> str:
+        """Replace the game's stream by its compact form if it is still at ``expected_version``
+        (its idempotency records go; tokens, snapshots and lobby rows stay): "compacted",
+        "already" (idempotent), "conflict" (the version moved), "missing" (no stream) or
+        "irregular" (a stream the compact form would not give back byte for byte: left as it is).
+        A compacted game takes no more events (an append is a conflict)."""
+        ...
+
+    def form(self, game_id: str) -> str:
+        """How the game is held: "stream", "compact" or "none"."""
+        ...
+
+    def evict_game(self, game_id: str, expected_version: int, variant: str) -> bool:
+        """Delete a game and everything of it (stream or compact form, tokens, snapshots,
+        idempotency records, lobby row and indexes) if it is still at ``expected_version``."""
+        ...
+
     def schedule(self, followup: FollowUp) -> None: ...
 
     def claim_due(self, shard: str, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]: ...

@@ -22,6 +22,14 @@ class Keys:
     def snapshots(self, game_id: str) -> str:
         return f"{self.tag(shard_of(game_id))}:snap:{game_id}"
 
+    def compact(self, game_id: str) -> str:
+        """A compacted game's events (service/eventstore/compact.py): fields v, h, b."""
+        return f"{self.tag(shard_of(game_id))}:z:{game_id}"
+
+    def idem_index(self, game_id: str) -> str:
+        """The names of the game's idempotency records (deleted with them when it is compacted)."""
+        return f"{self.tag(shard_of(game_id))}:idx:{game_id}"
+
     def idem(self, game_id: str, key: str) -> str:
         return f"{self.tag(shard_of(game_id))}:idem:{game_id}:{key}"
 

@@ -9,6 +9,7 @@ from typing import Callable
 import orjson
 
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
+from service.eventstore.compact import CompactCache, Compacted, Irregular, pack
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
 from service.games.kernel.model import Event
 
@@ -30,6 +31,8 @@ class MemoryEventStore:
         self._feed_no = 0
         self._leases: dict[str, dict[str, int]] = defaultdict(dict)
         self._snapshots: dict[str, dict[int, bytes]] = defaultdict(dict)
+        self._compact: dict[str, bytes] = {}  # game -> its compact form (its stream is gone)
+        self._compacts = CompactCache()
 
     def append(self, req: AppendRequest) -> AppendResult:
         # Encode everything before touching any state, as the Redis store does before its
@@ -37,6 +40,8 @@ class MemoryEventStore:
         encoded = req.encoded()
         payloads = [to_json(f.payload) for f in req.followups]
         with self._lock:
+            if req.game_id in self._compact:  # a compacted game takes no more events
+                return AppendResult("conflict", self._compacted(req.game_id).version)
             stream = self._streams[req.game_id]
             if req.idem:
                 prior = self._idem.get((req.game_id, req.idem.key))
@@ -67,35 +72,81 @@ class MemoryEventStore:
             self._lock.notify_all()
             return AppendResult("ok", len(stream))
 
-    def read(self, game_id: str, after: int = 0) -> list[Event]:
+    def _compacted(self, game_id: str) -> Compacted:
+        return self._compacts.get(game_id, self._compact[game_id])
+
+    def _rows(self, game_id: str, after: int = 0, count: int | None = None) -> list[bytes]:
+        """The stored bytes of events ``after+1 ..``, from the stream or the compact form."""
         with self._lock:
+            if game_id in self._compact:
+                return self._compacted(game_id).rows(after, count)
             rows = list(self._streams.get(game_id, ())[after:])
+        return rows if count is None else rows[:count]
+
+    def read(self, game_id: str, after: int = 0) -> list[Event]:
         game_of = self._game_of(game_id)
-        return [decode(after + i + 1, raw, game_of) for i, raw in enumerate(rows)]
+        return [decode(after + i + 1, raw, game_of) for i, raw in enumerate(self._rows(game_id, after))]
 
     def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]:
-        with self._lock:
-            rows = list(self._streams.get(game_id, ())[after:])
-        if count is not None:
-            rows = rows[:count]
         game_of = self._game_of(game_id)
-        return [decode_stored(after + i + 1, raw, game_of) for i, raw in enumerate(rows)]
+        return [decode_stored(after + i + 1, raw, game_of) for i, raw in enumerate(self._rows(game_id, after, count))]
 
     def _game_of(self, game_id: str) -> Callable[[], str | None]:
         """The stream's game, read from its MatchCreated only if an old schema version needs it."""
         def game_of() -> str | None:
-            with self._lock:
-                stream = self._streams.get(game_id)
-                first = stream[0] if stream else None
-            return game_of_created(first) if first is not None else None
+            first = self._rows(game_id, 0, 1)
+            return game_of_created(first[0]) if first else None
         return game_of
 
     def version(self, game_id: str) -> int:
         with self._lock:
+            if game_id in self._compact:
+                return self._compacted(game_id).version
             return len(self._streams.get(game_id, ()))
+
+    def form(self, game_id: str) -> str:
+        with self._lock:
+            return "compact" if game_id in self._compact else "stream" if self._streams.get(game_id) else "none"
+
+    def compact(self, game_id: str, expected_version: int) -> str:
+        with self._lock:
+            if game_id in self._compact:
+                return "already"
+            stream = list(self._streams.get(game_id, ()))
+        if not stream:
+            return "missing"
+        if len(stream) != expected_version:
+            return "conflict"
+        try:
+            blob, _head = pack(stream)
+        except Irregular:
+            return "irregular"
+        with self._lock:
+            if game_id in self._compact:
+                return "already"
+            if len(self._streams.get(game_id, ())) != expected_version:
+                return "conflict"
+            self._compact[game_id] = blob
+            del self._streams[game_id]
+            for key in [k for k in self._idem if k[0] == game_id]:
+                del self._idem[key]
+            return "compacted"
+
+    def evict_game(self, game_id: str, expected_version: int, variant: str) -> bool:
+        with self._lock:
+            version = self._compacted(game_id).version if game_id in self._compact else len(self._streams.get(game_id, ()))
+            if version == 0 or version != expected_version:
+                return False
+            for table in (self._streams, self._compact, self._tokens, self._lobby, self._listed, self._snapshots):
+                table.pop(game_id, None)
+            for key in [k for k in self._idem if k[0] == game_id]:
+                del self._idem[key]
+            return True
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> bool:
         deadline = time.monotonic() + max(timeout_s, 0)
+        if self.version(game_id) > after:
+            return True
         with self._lock:
             while len(self._streams.get(game_id, ())) <= after:
                 left = deadline - time.monotonic()
@@ -105,8 +156,7 @@ class MemoryEventStore:
             return True
 
     def versions(self, game_ids: list[str]) -> dict[str, int]:
-        with self._lock:
-            return {gid: len(self._streams.get(gid, ())) for gid in game_ids}
+        return {gid: self.version(gid) for gid in game_ids}
 
     def feed_head(self, shard: str) -> str:
         with self._lock:
@@ -219,7 +269,8 @@ class MemoryEventStore:
     def finish_due(self, shard: str, job_id: str) -> None:
         with self._lock:
             self._inflight[shard].pop(job_id, None)
-            self._payloads[shard].pop(job_id, None)
+            if job_id not in self._due[shard]:  # (re-added while it ran: it keeps its payload)
+                self._payloads[shard].pop(job_id, None)
 
     def recover_expired(self, shard: str, now: int) -> list[str]:
         with self._lock:

@@ -7,6 +7,7 @@ from typing import Any, Callable
 import orjson
 
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
+from service.eventstore.compact import CompactCache, Irregular, pack
 from service.eventstore.contract import (
     SHARDS,
     AppendRequest,
@@ -35,6 +36,10 @@ class RedisEventStore:
         self._recover = client.register_script(_script("recover.lua"))
         self._lease = client.register_script(_script("lease.lua"))
         self._expire = client.register_script(_script("expire.lua"))
+        self._compact = client.register_script(_script("compact.lua"))
+        self._evict = client.register_script(_script("evict.lua"))
+        self._finish = client.register_script(_script("finish.lua"))
+        self._compacts = CompactCache()
 
     # ------------------------------------------------------------------ writes
     def append(self, req: AppendRequest) -> AppendResult:
@@ -71,32 +76,53 @@ class RedisEventStore:
             k.wake(shard),
             k.feed(shard),
             *k.lobby_indexes(shard, listing.variant if listing else "-"),
+            k.compact(gid),
+            k.idem_index(gid),
         ]
         out = self._append(keys=keys, args=args)
         status = out[0].decode() if isinstance(out[0], bytes) else out[0]
         return AppendResult(status, int(out[1]), out[2] if len(out) > 2 else None)
 
     # ------------------------------------------------------------------ reads
+    def _rows(self, game_id: str, after: int = 0, count: int | None = None) -> list[tuple[int, bytes]]:
+        """(seq, stored bytes) of events ``after+1 ..``: from the stream, or from the compact form
+        once the game is compacted (the stream goes and the compact form comes in one script, so a
+        read that finds neither finds a game that is gone)."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(self.keys.stream(game_id), min=str(after + 1), count=count)
+        pipe.exists(self.keys.compact(game_id))
+        rows, compacted = pipe.execute()
+        if rows or not compacted:
+            return [(_seq(rid), fields.get(b"e", b"")) for rid, fields in rows]
+        blob = self.r.hget(self.keys.compact(game_id), "b")
+        if blob is None:  # evicted since
+            return []
+        return list(enumerate(self._compacts.get(game_id, bytes(blob)).rows(after, count), start=after + 1))
+
     def read(self, game_id: str, after: int = 0) -> list[Event]:
-        rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1))
         game_of = self._game_of(game_id)
-        return [decode(_seq(rid), fields.get(b"e", b""), game_of) for rid, fields in rows]
+        return [decode(seq, raw, game_of) for seq, raw in self._rows(game_id, after)]
 
     def read_stored(self, game_id: str, after: int = 0, count: int | None = None) -> list[Stored]:
-        rows = self.r.xrange(self.keys.stream(game_id), min=str(after + 1), count=count)
         game_of = self._game_of(game_id)
-        return [decode_stored(_seq(rid), fields.get(b"e", b""), game_of) for rid, fields in rows]
+        return [decode_stored(seq, raw, game_of) for seq, raw in self._rows(game_id, after, count)]
 
     def _game_of(self, game_id: str) -> Callable[[], str | None]:
         """The stream's game, read from its MatchCreated only if an old schema version needs it."""
         def game_of() -> str | None:
-            first = self.r.xrange(self.keys.stream(game_id), count=1)
-            return game_of_created(first[0][1].get(b"e", b"")) if first else None
+            first = self._rows(game_id, 0, 1)
+            return game_of_created(first[0][1]) if first else None
         return game_of
 
     def version(self, game_id: str) -> int:
-        last = self.r.xrevrange(self.keys.stream(game_id), count=1)
-        return _seq(last[0][0]) if last else 0
+        return self.versions([game_id])[game_id]
+
+    def form(self, game_id: str) -> str:
+        pipe = self.r.pipeline(transaction=False)
+        pipe.exists(self.keys.stream(game_id))
+        pipe.exists(self.keys.compact(game_id))
+        stream, compacted = pipe.execute()
+        return "stream" if stream else "compact" if compacted else "none"
 
     def wait(self, game_id: str, after: int, timeout_s: float) -> bool:
         if self.version(game_id) > after:
@@ -113,7 +139,10 @@ class RedisEventStore:
         pipe = self.r.pipeline(transaction=False)
         for gid in game_ids:
             pipe.xrevrange(self.keys.stream(gid), count=1)
-        return {gid: (_seq(last[0][0]) if last else 0) for gid, last in zip(game_ids, pipe.execute())}
+            pipe.hget(self.keys.compact(gid), "v")
+        got = pipe.execute()
+        return {gid: (_seq(last[0][0]) if last else int(compact or 0))
+                for gid, last, compact in zip(game_ids, got[0::2], got[1::2])}
 
     # ------------------------------------------------------------------ the shards' append feed
     def feed_head(self, shard: str) -> str:
@@ -229,6 +258,30 @@ class RedisEventStore:
         keys = [k.stream(game_id), k.tokens(game_id), k.lobby(shard), *k.lobby_indexes(shard, variant)]
         return bool(self._expire(keys=keys, args=[expected_version, game_id]))
 
+    def compact(self, game_id: str, expected_version: int) -> str:
+        k = self.keys
+        if self.r.exists(k.compact(game_id)):
+            return "already"
+        rows = self.r.xrange(k.stream(game_id))
+        if not rows:
+            return "missing"
+        if [_seq(rid) for rid, _ in rows] != list(range(1, len(rows) + 1)) or len(rows) != expected_version:
+            return "conflict"
+        try:
+            blob, head = pack([fields.get(b"e", b"") for _, fields in rows])
+        except Irregular:
+            return "irregular"
+        idem = [_s(m) for m in self.r.smembers(k.idem_index(game_id))]
+        keys = [k.stream(game_id), k.compact(game_id), k.idem_index(game_id), *idem]
+        return _s(self._compact(keys=keys, args=[expected_version, blob, head]))
+
+    def evict_game(self, game_id: str, expected_version: int, variant: str) -> bool:
+        k, shard = self.keys, shard_of(game_id)
+        idem = [_s(m) for m in self.r.smembers(k.idem_index(game_id))]
+        keys = [k.stream(game_id), k.compact(game_id), k.tokens(game_id), k.snapshots(game_id),
+                k.idem_index(game_id), k.lobby(shard), *k.lobby_indexes(shard, variant), *idem]
+        return bool(self._evict(keys=keys, args=[expected_version, game_id]))
+
     # ------------------------------------------------------------------ due work
     def schedule(self, followup: FollowUp) -> None:
         """Add one follow-up outside an append (a bot deferred by another seat's grace)."""
@@ -250,10 +303,8 @@ class RedisEventStore:
         return int(first[0][1]) if first else None
 
     def finish_due(self, shard: str, job_id: str) -> None:
-        pipe = self.r.pipeline(transaction=True)
-        pipe.zrem(self.keys.inflight(shard), job_id)
-        pipe.hdel(self.keys.payloads(shard), job_id)
-        pipe.execute()
+        k = self.keys
+        self._finish(keys=[k.due(shard), k.inflight(shard), k.payloads(shard)], args=[job_id])
 
     def recover_expired(self, shard: str, now: int) -> list[str]:
         k = self.keys

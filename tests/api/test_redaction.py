@@ -87,7 +87,9 @@ class Viewers:
             assert not (set(_keys(event["data"])) & SECRET_KEYS), event
 
 
-def _play_one(table: Table, rng: random.Random, humans: int, bots: int) -> int:
+def _play_one(table: Table, rng: random.Random, humans: int, bots: int,
+              max_steps: int = 400) -> tuple[int, str, dict[int, str]]:
+    """Moves played (up to ``max_steps``), the game and its seats' tokens, every path checked on the way."""
     g = table.create(options={"penalty_limit": 50, "announce_grace_ms": rng.choice([0, 1500])})
     gid, owner = g["id"], g["owner_token"]
     tokens = {}
@@ -99,7 +101,7 @@ def _play_one(table: Table, rng: random.Random, humans: int, bots: int) -> int:
     table.start(gid, owner)
     viewers = Viewers(table, gid, tokens)
     steps = 0
-    while steps < 400:
+    while steps < max_steps:
         table.drain()
         viewers.check_all()
         state = table.service.load(gid)
@@ -129,7 +131,7 @@ def _play_one(table: Table, rng: random.Random, humans: int, bots: int) -> int:
         leaked = _leaks(r.json, _hidden_from(table.service.load(gid), seat), viewers.shown)
         assert not leaked, leaked
         steps += 1
-    return steps
+    return steps, gid, tokens
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -137,7 +139,7 @@ def test_no_response_leaks_a_hidden_card(table: Table, seed: int) -> None:
     rng = random.Random(seed)
     humans = rng.randint(2, 3)
     bots = rng.randint(0, 5 - humans)
-    assert _play_one(table, rng, humans, bots) > 0
+    assert _play_one(table, rng, humans, bots)[0] > 0
 
 
 def test_the_oracle_catches_a_planted_leak(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:

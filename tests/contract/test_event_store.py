@@ -489,6 +489,19 @@ def test_recover_expired_puts_back_leases_that_ran_out(store: Any) -> None:
     ]
 
 
+def test_a_job_added_again_while_it_ran_keeps_its_payload_when_the_first_run_finishes(store: Any) -> None:
+    gid = new_gid("e")
+    shard = shard_of(gid)
+    assert append(store, gid, 0, evs(1, 1), followups=[FollowUp("timer-x", 100, {"v": 1})]).ok
+    assert [c.job_id for c in store.claim_due(shard, now=100, lease_ms=1000)] == ["timer-x"]
+    # while it runs, its own append calls for the same job again (a timer re-armed)
+    assert append(store, gid, 1, evs(2, 1), followups=[FollowUp("timer-x", 500, {"v": 2})]).ok
+    store.finish_due(shard, "timer-x")
+    assert store.claim_due(shard, now=500, lease_ms=1000) == [Claimed("timer-x", {"v": 2})]
+    store.finish_due(shard, "timer-x")
+    assert store.claim_due(shard, now=10_000, lease_ms=1000) == []
+
+
 def test_readding_a_known_job_id_keeps_its_due_time_and_payload(store: Any) -> None:
     gid = new_gid("d")
     shard = shard_of(gid)
