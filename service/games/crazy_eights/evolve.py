@@ -5,12 +5,12 @@ secret of each ShuffleCommitted: the server folds the full events; the views red
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from service.games.kernel.absence import present
 from service.games.kernel.fold import Fold, seat_left, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import rep_round, rep_version
+from service.games.kernel.state import rep_round
 from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep
 from service.games.shedding.cards import SUIT
 
@@ -24,16 +24,8 @@ def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(d))
 
 
-def evolve(state: EightsMatch | None, event: Event) -> EightsMatch:
-    """Apply one event; unknown types only bump the version."""
-    fn = HANDLERS.get(event.type)
-    if fn is None:
-        return rep_version(state, event.seq)  # type: ignore[arg-type]
-    return fn(state, event)
-
-
-def replay(events: Iterable[Event]) -> EightsMatch | None:
-    return FOLD.replay(events)
+evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
+replay = FOLD.replay
 
 
 def _rnd(m: EightsMatch, e: Event, **kw: Any) -> EightsMatch:

@@ -9,7 +9,7 @@ from service.games.crazy_eights.moves import act
 from service.games.crazy_eights.options import BOT_STRENGTHS
 from service.games.crazy_eights.state import PLAY
 from service.games.crazy_eights.tx import Tx
-from service.games.kernel.absence import absent_seat, marks_absent
+from service.games.kernel.absence import absent_seat, marks_absent, plays_at_once
 from service.games.kernel.model import Context, FireTimer, JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs
 
@@ -44,12 +44,6 @@ def leave(tx: Tx, cmd: LeaveSeat) -> None:
 
 def turn_key(m: Any) -> str:
     return f"turn-{m.round_no}-{m.rnd.turn_id}"
-
-
-def plays_at_once(m: Any, seat: int) -> bool:
-    """§2.7: an absent seat under ``default_actions`` gets its default with no waiting."""
-    s = m.seats[seat]
-    return s.absent and m.options.get("absent_policy", "default_actions") == "default_actions"
 
 
 def turn_due(m: Any) -> int | None:

@@ -18,6 +18,12 @@ def autopiloted(m: Any, seat: int) -> bool:
     return s.absent and s.state == "active" and m.options.get("absent_policy") == "bot_autopilot"
 
 
+def plays_at_once(m: Any, seat: int) -> bool:
+    """§2.7: an absent seat under ``default_actions`` gets its default with no waiting."""
+    s = m.seats[seat]
+    return s.absent and m.options.get("absent_policy", "default_actions") == "default_actions"
+
+
 def absent_seat(m: Any, key: str) -> int | None:
     """The seat whose open absence ``key`` names, or None if that absence has closed."""
     parts = key.split("-")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.games.kernel.absence import absent_key, absent_seat, autopiloted, marks_absent  # noqa: F401
+from service.games.kernel.absence import absent_key, absent_seat, autopiloted, marks_absent, plays_at_once  # noqa: F401
 from service.games.shedding.actions import default_action
 from service.games.shedding.commands import ACTIONS as COMMAND_OF
 from service.games.shedding.core import in_grace
@@ -23,12 +23,6 @@ MAX_CHAIN = 16  # a turn ends after a few defaults (draw, then pass or play); a 
 def turn_key(m: Match) -> str:
     """The key of the open turn's timer."""
     return f"turn-{m.round_no}-{m.rnd.turn_id}"
-
-
-def plays_at_once(m: Match, seat: int) -> bool:
-    """§2.7: an absent seat under ``default_actions`` gets its default with no waiting."""
-    s = m.seats[seat]
-    return s.absent and m.options.get("absent_policy", "default_actions") == "default_actions"
 
 
 def turn_due(m: Match) -> int | None:
