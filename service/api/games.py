@@ -214,14 +214,26 @@ def _open_sse(svc, gid: str, caller, after: int) -> Response:
     finish = watch_peer(request.environ, sub.hang_up)
     done = state.status == "finished" and after >= state.version
     cfg = settings()
-    resp = Response(_sse(sub, done, cfg.sse_heartbeat_s, cfg.sse_max_s), mimetype=SSE)
+    frames = _released_at_end(_sse(sub, done, cfg.sse_heartbeat_s, cfg.sse_max_s), sub, lambda: slots.release(lease))
+    resp = Response(frames, mimetype=SSE)
     resp.call_on_close(sub.close)
-    resp.call_on_close(lambda: slots.release(lease))
+    resp.call_on_close(lambda: slots.release(lease))  # a stream closed before its first frame
     if finish is not None:
         resp.call_on_close(finish)
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
+
+
+def _released_at_end(frames, sub, release):
+    """``frames``, then the stream's slot given back as soon as the last one is out: before the
+    server ends the response (which it does only after this generator returns), so a client that
+    reconnects on the end of the stream finds its slot free. A hung-up client's close runs it too."""
+    try:
+        yield from frames
+    finally:
+        sub.close()
+        release()
 
 
 def _frames(items) -> tuple[list[bytes], bool]:

@@ -1,9 +1,21 @@
 """Caps on concurrent open streams (SSE and long-polls), per token and per client address.
 
 Each open stream holds a lease in two bounded sets in the store (its token's, its address's),
-shared by every API process. A process renews the leases it holds every ``renew_s``; a lease
-that is not renewed (its process crashed) runs out after ``ttl_ms``, so a slot is freed on close
-or within ``ttl_ms`` of a crash; releases are batched. Beyond a cap the stream is refused with 429 ``rate_limited``.
+shared by every API process. Beyond a cap the stream is refused with 429 ``rate_limited``.
+
+- **A closed stream's slot is free when the close returns.** ``release`` gives the slots back in
+  the caller's own store call, so a client that closes and reopens at once (a reconnect,
+  back-to-back long-polls) is never refused because of its own last stream. Releases that arrive
+  while another is on its way to the store join the next call (one pipeline for a crowd of closes,
+  never a refusal: each caller waits for its own batch).
+- **A lease is all or nothing.** When the second set refuses or raises (its Redis node is away),
+  the first slot is given back before ``acquire`` answers.
+- **A release that fails is retried, never dropped.** When the store is away, the pairs wait in a
+  queue that the upkeep thread retries every ``retry_s`` until it succeeds. The queue keeps at
+  most ``retry_cap`` pairs and drops the oldest with a log line: such a lease is no longer
+  renewed, so it runs out by itself within ``ttl_ms`` anyway.
+- **A crash frees within ``ttl_ms``.** The upkeep thread renews every lease this process holds
+  every ``renew_s``; a crashed process's leases run out after ``ttl_ms``.
 """
 from __future__ import annotations
 
@@ -11,12 +23,15 @@ import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass
-from typing import Any, Callable
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from service.app.errors import rate_limited
 
 log = logging.getLogger("meow.streams")
+Pair = tuple[str, str]  # (lease set name, member)
 
 
 def now_ms() -> int:
@@ -29,21 +44,33 @@ class Lease:
     names: tuple[str, ...]
 
 
+@dataclass(slots=True)
+class _Batch:
+    """Releases on their way to the store in one call; ``done`` once that call has returned."""
+    pairs: list[Pair] = field(default_factory=list)
+    done: bool = False
+
+
 class StreamSlots:
     def __init__(self, store: Any, per_token: int, per_address: int, ttl_ms: int = 30_000,
-                 renew_s: float = 10.0, clock: Callable[[], int] = now_ms) -> None:
+                 renew_s: float = 10.0, clock: Callable[[], int] = now_ms, retry_s: float = 1.0,
+                 retry_cap: int = 50_000) -> None:
         self.store = store
         self.per_token = per_token
         self.per_address = per_address
         self.ttl_ms = ttl_ms
         self.renew_s = renew_s
         self.clock = clock
-        self.flush_s = 0.2
+        self.retry_s = retry_s
+        self.retry_cap = retry_cap
         self._held: dict[str, Lease] = {}
-        self._releasing: list[tuple[str, str]] = []
-        self._kick = threading.Event()
+        self._retry: deque[Pair] = deque()
         self._lock = threading.Lock()
-        self._renewer: threading.Thread | None = None
+        self._sent = threading.Condition(self._lock)  # a batch reached the store
+        self._open: _Batch | None = None  # the batch that releases join now
+        self._sending = False  # a batch is on its way to the store
+        self._kick = threading.Event()
+        self._upkeep: threading.Thread | None = None
 
     def acquire(self, token_hash: str | None, address: str) -> Lease:
         """A slot in the token's and the address's sets, or 429 (nothing held) when either is full."""
@@ -51,31 +78,45 @@ class StreamSlots:
         wanted = [("addr", address, self.per_address)]
         if token_hash:
             wanted.insert(0, ("tok", token_hash[:32], self.per_token))
-        names: list[str] = []
-        for kind, ident, limit in wanted:
-            name = self.store.lease_name(kind, ident)
-            if not self.store.lease_acquire(name, member, limit, self.clock(), self.ttl_ms):
-                self.store.lease_release_many([(held, member) for held in names])
-                what = "this token" if kind == "tok" else "this client address"
-                raise rate_limited(f"{what} already holds {limit} open event streams; close one first", 5)
-            names.append(name)
-        lease = Lease(member, tuple(names))
+        taken: list[str] = []
+        refused: tuple[str, int] | None = None
+        try:
+            for kind, ident, limit in wanted:
+                name = self.store.lease_name(kind, ident)
+                taken.append(name)  # before the call: one that raised may have taken it all the same
+                if not self.store.lease_acquire(name, member, limit, self.clock(), self.ttl_ms):
+                    taken.pop()
+                    refused = (kind, limit)
+                    break
+        except BaseException:
+            self._give_back([(held, member) for held in taken])
+            raise
+        if refused is not None:
+            self._give_back([(held, member) for held in taken])
+            what = "this token" if refused[0] == "tok" else "this client address"
+            raise rate_limited(f"{what} already holds {refused[1]} open event streams; close one first", 5)
+        lease = Lease(member, tuple(taken))
         with self._lock:
             self._held[member] = lease
         self._start()
         return lease
 
     def release(self, lease: Lease) -> None:
-        """Give the slots back: batched with other closes within ``flush_s`` (one pipeline, not a
-        round trip per stream: thousands of streams may close at once)."""
+        """Give the slots back before returning (a second release of the same lease does nothing).
+        Never raises: when the store is away, the upkeep thread retries."""
         with self._lock:
-            self._held.pop(lease.member, None)
-            self._releasing.extend((name, lease.member) for name in lease.names)
-        self._kick.set()
+            if self._held.pop(lease.member, None) is None:
+                return
+        self._give_back([(name, lease.member) for name in lease.names])
 
     def held(self) -> int:
         with self._lock:
             return len(self._held)
+
+    def pending(self) -> int:
+        """Pairs whose release failed and waits for a retry."""
+        with self._lock:
+            return len(self._retry)
 
     def renew(self) -> None:
         """Extend every lease this process holds, 500 at a time (yielding between chunks)."""
@@ -85,31 +126,78 @@ class StreamSlots:
             self.store.lease_renew(pairs[i:i + 500], self.clock(), self.ttl_ms)
             time.sleep(0)  # under gevent: let the streams run between chunks
 
-    def flush(self) -> None:
-        with self._lock:
-            pairs, self._releasing = self._releasing, []
-        for i in range(0, len(pairs), 500):
-            self.store.lease_release_many(pairs[i:i + 500])
+    def retry_releases(self) -> bool:
+        """Send the failed releases again, 500 at a time; True once none is left."""
+        while True:
+            with self._lock:
+                chunk = [self._retry.popleft() for _ in range(min(500, len(self._retry)))]
+            if not chunk:
+                return True
+            try:
+                self.store.lease_release_many(chunk)
+            except Exception:  # Redis may be away: keep them, in order, for later
+                self._requeue(chunk, front=True)
+                log.warning("stream lease release retry failed; %d pending", self.pending(), exc_info=True)
+                return False
 
-    def _start(self) -> None:
-        if self._renewer is not None:
+    def _give_back(self, pairs: list[Pair]) -> None:
+        """Remove ``pairs`` from the store before returning: in the call on its way if one can take
+        them (none is), else in the next, which this caller or another one waiting sends."""
+        if not pairs:
             return
         with self._lock:
-            if self._renewer is not None:
+            batch = self._open = self._open or _Batch()
+            batch.pairs.extend(pairs)
+            while self._sending and not batch.done:
+                self._sent.wait()
+            if batch.done:
                 return
-            self._renewer = threading.Thread(target=self._loop, name="stream-leases", daemon=True)
-        self._renewer.start()
+            self._sending, self._open = True, None
+        try:
+            self.store.lease_release_many(batch.pairs)
+        except Exception:  # Redis may be away: the upkeep thread retries
+            self._requeue(batch.pairs, front=False)
+            log.warning("stream lease release failed; %d pending a retry", self.pending(), exc_info=True)
+            self._start()
+            self._kick.set()
+        finally:
+            with self._lock:
+                batch.done, self._sending = True, False
+                self._sent.notify_all()
+
+    def _requeue(self, pairs: list[Pair], front: bool) -> None:
+        with self._lock:
+            if front:
+                self._retry.extendleft(reversed(pairs))
+            else:
+                self._retry.extend(pairs)
+            dropped = 0
+            while len(self._retry) > self.retry_cap:
+                self._retry.popleft()
+                dropped += 1
+        if dropped:
+            log.warning("stream lease retry queue full: dropped the %d oldest releases (they run out "
+                        "within %d ms)", dropped, self.ttl_ms)
+
+    def _start(self) -> None:
+        if self._upkeep is not None:
+            return
+        with self._lock:
+            if self._upkeep is not None:
+                return
+            self._upkeep = threading.Thread(target=self._loop, name="stream-leases", daemon=True)
+        self._upkeep.start()
 
     def _loop(self) -> None:
-        renewed = time.monotonic()
+        next_renew = time.monotonic() + self.renew_s
         while True:
-            self._kick.wait(self.flush_s)
+            wait = self.retry_s if self.pending() else max(0.0, next_renew - time.monotonic())
+            self._kick.wait(wait)
             self._kick.clear()
-            time.sleep(self.flush_s)  # gather the closes of this moment into one batch
-            try:
-                self.flush()
-                if time.monotonic() - renewed >= self.renew_s:
-                    renewed = time.monotonic()
+            self.retry_releases()
+            if time.monotonic() >= next_renew:
+                next_renew = time.monotonic() + self.renew_s
+                try:
                     self.renew()
-            except Exception:  # noqa: BLE001 - Redis may be away; leases outlive a short outage
-                log.warning("stream lease upkeep failed", exc_info=True)
+                except Exception:  # Redis may be away; leases outlive a short outage
+                    log.warning("stream lease renewal failed", exc_info=True)
