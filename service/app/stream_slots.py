@@ -135,9 +135,11 @@ class StreamSlots:
                 return True
             try:
                 self.store.lease_release_many(chunk)
-            except Exception:  # Redis may be away: keep them, in order, for later
+            except BaseException as exc:  # Redis may be away: keep them, in order, for later
                 self._requeue(chunk, front=True)
                 log.warning("stream lease release retry failed; %d pending", self.pending(), exc_info=True)
+                if not isinstance(exc, Exception):
+                    raise  # a greenlet killed, an interrupt: the pairs are kept all the same
                 return False
 
     def _give_back(self, pairs: list[Pair]) -> None:
@@ -155,11 +157,13 @@ class StreamSlots:
             self._sending, self._open = True, None
         try:
             self.store.lease_release_many(batch.pairs)
-        except Exception:  # Redis may be away: the upkeep thread retries
+        except BaseException as exc:  # Redis may be away: the upkeep thread retries
             self._requeue(batch.pairs, front=False)
             log.warning("stream lease release failed; %d pending a retry", self.pending(), exc_info=True)
             self._start()
             self._kick.set()
+            if not isinstance(exc, Exception):
+                raise  # a greenlet killed, an interrupt: the pairs are kept all the same
         finally:
             with self._lock:
                 batch.done, self._sending = True, False
