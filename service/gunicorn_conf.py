@@ -2,13 +2,15 @@
 
 The API runs gevent workers by default: an open event stream is a greenlet and a socket, not a
 thread, so one process holds thousands (docs/architecture.md, "Live feeds"). MEOW_WEB_WORKER_CLASS=
-gthread restores the thread-per-request model (then MEOW_WEB_THREADS bounds open streams).
-Command-line flags override these.
+gthread restores the thread-per-request model (then MEOW_WEB_THREADS bounds open streams). Either
+is service/serving.py's subclass, which answers gunicorn's own refusals (a request line or headers
+over the limits, a malformed request) as problem+json. Command-line flags override these.
 """
+from service.serving import worker_class as _worker_class
 from service.settings import Settings
 
 _settings = Settings.from_env()
-worker_class = _settings.web_worker_class
+worker_class = _worker_class(_settings.web_worker_class)
 workers = _settings.web_workers
 threads = _settings.web_threads
 worker_connections = _settings.web_connections  # gevent: concurrent connections per process
@@ -17,7 +19,7 @@ graceful_timeout = 5  # open streams end on shutdown; clients resume with Last-E
 keepalive = 5
 
 
-def post_worker_init(worker):  # noqa: ANN001 - a gunicorn server hook
+def post_worker_init(worker):  # a gunicorn server hook
     """A long replay runs in a native thread (service/app/compute.py); every time the event loop
     blocks on a socket it hands that thread the GIL, for up to the switch interval. 0.5 ms instead
     of Python's 5 ms keeps hundreds of stream writes from queueing behind one verify."""
@@ -33,7 +35,7 @@ def post_worker_init(worker):  # noqa: ANN001 - a gunicorn server hook
     gc.set_threshold(7000, 20, 50)
 
 
-def child_exit(server, worker):  # noqa: ANN001 - a gunicorn server hook
+def child_exit(server, worker):  # a gunicorn server hook
     from service.metrics import child_exit as _child_exit
 
     _child_exit(server, worker)

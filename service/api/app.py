@@ -7,6 +7,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from service.api import components, docs_page, errors, games, health, limits, operations
+from service.api.refusals import DEFAULT, RESPONSES
 from service.settings import Settings
 from service.web import page as web_page
 
@@ -24,9 +25,15 @@ class MeowApi(Api):
 
         from service.api.schemas import Problem
 
-        response = {"description": "any other error", "schema": Problem}
+        response = {"description": DEFAULT, "schema": Problem}
         prepare_response(response, self.spec, errors.PROBLEM)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+        for r in RESPONSES:  # the HTTP server's own refusals, on every operation
+            ex = r.example
+            response = {"description": r.description, "schema": Problem,
+                        "example": errors.problem_body(ex.status, ex.code, ex.detail)}
+            prepare_response(response, self.spec, errors.PROBLEM)
+            self.spec.components.response(r.name, response)
 
 
 def create_app(settings: Settings | None = None, store: Any = None) -> Flask:

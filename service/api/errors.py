@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from service.app.errors import AppError
 
 from .codes import status_of
+from .refusals import body_refusal
 
 log = logging.getLogger("meow.api")
 
@@ -24,13 +25,16 @@ HTTP_CODES = {
     409: "conflict",
     412: "version_conflict",
     413: "payload_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
     422: "invalid_request",
     429: "rate_limited",
+    431: "headers_too_large",
 }
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
+def problem_body(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> dict[str, Any]:
+    """The problem+json object of every error, the app's and the HTTP server's (service/serving.py)."""
     body = {
         "type": f"https://meow.example/problems/{code}",
         "title": title or code.replace("_", " ").capitalize(),
@@ -39,6 +43,11 @@ def problem(status: int, code: str, detail: str, title: str | None = None, **ext
         "code": code,
     }
     body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
+    body = problem_body(status, code, detail, title, **extra)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
     if status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="meow"'  # RFC 9110 §11.6.1
@@ -102,6 +111,10 @@ def register(app: Flask) -> None:
     def _unexpected(exc: Exception) -> Response:
         if isinstance(exc, HTTPException):
             return from_http_exception(exc)
+        refused = body_refusal(exc)  # gunicorn failed to parse the body the app was reading
+        if refused is not None:
+            log.warning("request refused while reading its body: %s", refused.code)
+            return problem(refused.status, refused.code, refused.detail)
         if _store_unavailable(exc):
             log.warning("event store unavailable: %s", type(exc).__name__)
             resp = problem(status_of("store_unavailable"), "store_unavailable",

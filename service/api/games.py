@@ -10,11 +10,23 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas as s
-from service.api.errors import PROBLEM
-from service.api.operations import EXAMPLES, operation
 from service.api.client import guard_stream_socket, watch_peer
-from service.api.http import (bearer, feeds, game_id_or_404, idempotency, json_response, peer, precondition,
-                              prefers_minimal, service, settings, stream_slots)
+from service.api.errors import PROBLEM
+from service.api.http import (
+    bearer,
+    feeds,
+    game_id_or_404,
+    idempotency,
+    json_response,
+    peer,
+    precondition,
+    prefers_minimal,
+    service,
+    settings,
+    stream_slots,
+)
+from service.api.operations import EXAMPLES, operation
+from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
 from service.games.registry import variants_catalog
 
@@ -22,10 +34,12 @@ blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats,
 ERRORS = (400, 401, 403, 404, 409, 412, 413, 422, 429)
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
+SERVER_REFUSALS = {r.example.status for r in RESPONSES}
 
 
 def _errors(*codes: int):
     codes = tuple(sorted(set(codes) | {429, 500}))  # every operation is rate limited (service/api/limits.py); 500 is internal_error or game_corrupted
+    codes = tuple(c for c in codes if c not in SERVER_REFUSALS)  # 400, 414, 431: on every operation (operation())
 
     def wrap(fn):
         for code in codes:

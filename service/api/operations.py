@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.api.refusals import RESPONSES as REFUSALS
 from service.games import registry
 
 SCHEMES: dict[str, dict[str, Any]] = {
@@ -108,8 +109,15 @@ def _doc(op_id: str) -> dict[str, Any]:
 
 def operation(blp: Any, op_id: str) -> Any:
     """The decorator naming a route method's operation, its tokens, headers and links (a KeyError
-    if the operation is unlisted)."""
-    return blp.doc(**_doc(op_id))
+    if the operation is unlisted), and the HTTP server's refusals that any request may meet
+    (components/responses, api/refusals.py)."""
+    decorators = [blp.doc(**_doc(op_id))] + [blp.alt_response(r.example.status, r.name) for r in REFUSALS]
+
+    def wrap(fn: Any) -> Any:
+        for decorate in decorators:
+            fn = decorate(fn)
+        return fn
+    return wrap
 
 
 def _ex(summary: str, value: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,115 @@
+"""What the HTTP server (gunicorn) refuses, named as domain codes.
+
+gunicorn parses the request line and the headers before the app runs, and refuses what it cannot
+parse or what exceeds its limits; it parses a chunked body while the app reads it. ``refusal``
+gives each of those refusals a stable code (its status comes from api/codes.py, like every other
+code's) and a fixed detail that echoes nothing the client sent. service/serving.py answers them as
+problem+json before the app runs; api/errors.py does when reading a body fails inside the app.
+``RESPONSES`` lists them in the spec: every operation refers to them (api/operations.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from ssl import SSLError
+
+from gunicorn.http import errors as g
+
+from service.api.codes import status_of
+
+# gunicorn's defaults (limit_request_line, limit_request_fields, limit_request_field_size)
+LINE, FIELDS, FIELD_SIZE = 4094, 100, 8190
+
+_MALFORMED = "malformed_request"
+_TABLE: tuple[tuple[type[BaseException], str, str], ...] = (
+    # the app's own faults first: gunicorn's response-header errors subclass its request ones
+    (g.InvalidResponseHeader, "", ""),
+    (g.InvalidResponseHeaderName, "", ""),
+    (g.LimitRequestLine, "uri_too_long", "the request line (method, target and version) is longer than {line} bytes"),
+    (g.LimitRequestHeaders, "headers_too_large",
+     "the request has more than {fields} header fields, or one longer than {field_size} bytes"),
+    (g.InvalidRequestLine, _MALFORMED, "the request line is not `METHOD target HTTP/1.1`"),
+    (g.InvalidRequestMethod, _MALFORMED, "the method is not an upper-case token such as GET, POST or DELETE"),
+    (g.InvalidHTTPVersion, _MALFORMED, "the HTTP version is not HTTP/1.0 or HTTP/1.1"),
+    (g.InvalidHeaderName, _MALFORMED, "a header field's name is not a token"),
+    (g.InvalidHeader, _MALFORMED, "a header field is malformed"),
+    (g.ObsoleteFolding, _MALFORMED, "a header field is folded over several lines (RFC 9112 §5.2)"),
+    (g.InvalidChunkSize, _MALFORMED, "the chunked body is malformed: a chunk size is not hexadecimal"),
+    (g.ChunkMissingTerminator, _MALFORMED, "the chunked body is malformed: a chunk does not end in CRLF"),
+    (g.InvalidChunkExtension, _MALFORMED, "the chunked body is malformed: a chunk extension is invalid"),
+    (g.InvalidProxyLine, _MALFORMED, "the PROXY protocol line is malformed"),
+    (g.InvalidProxyHeader, _MALFORMED, "the PROXY protocol header is malformed"),  # gunicorn: 500
+    (g.InvalidSchemeHeaders, _MALFORMED, "the headers naming the scheme contradict each other"),
+    (g.InvalidH2CPreface, _MALFORMED, "the connection does not start with the HTTP/2 preface"),
+    (g.ExpectationFailed, "expectation_failed", "the only expectation served is `Expect: 100-continue`"),
+    (g.UnsupportedTransferCoding, "not_implemented", "the Transfer-Encoding is not one the server decodes"),
+    (g.ForbiddenProxyRequest, "forbidden", "PROXY protocol lines are not accepted from this address"),
+    (SSLError, "forbidden", "the TLS handshake failed"),
+    (g.ConfigurationProblem, "internal_error", "the server's configuration refuses this request"),
+)
+_FRAMING = {  # gunicorn names the header when Content-Length or Transfer-Encoding frames no body
+    "CONTENT-LENGTH": "the Content-Length header is not one non-negative decimal number, or "
+                      "contradicts Transfer-Encoding",
+    "TRANSFER-ENCODING": "the Transfer-Encoding header is invalid (chunked must come last, and once)",
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: str
+    detail: str
+
+    @property
+    def status(self) -> int:
+        return status_of(self.code)
+
+
+def refusal(exc: BaseException, line: int = LINE, fields: int = FIELDS, field_size: int = FIELD_SIZE) -> Refusal | None:
+    """The refusal a gunicorn parse error stands for, with the server's limits in its detail;
+    None for anything else (an error of the app or of the server itself: 500 ``internal_error``)."""
+    for kind, code, detail in _TABLE:
+        if isinstance(exc, kind):
+            if not code:
+                return None
+            if isinstance(exc, g.InvalidHeader) and str(getattr(exc, "hdr", "")) in _FRAMING:
+                detail = _FRAMING[str(exc.hdr)]
+            return Refusal(code, detail.format(line=line, fields=fields, field_size=field_size))
+    return None
+
+
+def body_refusal(exc: BaseException) -> Refusal | None:
+    """The refusal of a body gunicorn failed to parse while the app read it (a chunked body); None
+    for anything else, an ``SSLError`` too: inside the app that is its own TLS (to Redis), not the
+    client's."""
+    return refusal(exc) if isinstance(exc, g.ParseException) else None
+
+
+@dataclass(frozen=True)
+class Documented:
+    """A refusal every operation of the spec lists: ``name`` in components/responses, with the
+    refusal of ``sample`` (a gunicorn error) as its example."""
+    name: str
+    sample: BaseException
+    description: str
+
+    @property
+    def example(self) -> Refusal:
+        found = refusal(self.sample)
+        assert found is not None, self.sample
+        return found
+
+
+RESPONSES: tuple[Documented, ...] = (
+    Documented("BadRequest", g.InvalidRequestLine("GET /"),
+               "`malformed_request`: the HTTP server could not parse the request (its line, method, HTTP "
+               "version, a header, Content-Length or Transfer-Encoding, a chunked body); `invalid_json`: "
+               "the body is not JSON"),
+    Documented("UriTooLong", g.LimitRequestLine(LINE + 1, LINE),
+               f"`uri_too_long`: the request line is longer than {LINE} bytes"),
+    Documented("HeadersTooLarge", g.LimitRequestHeaders("limit request headers fields"),
+               f"`headers_too_large`: more than {FIELDS} header fields, or one longer than {FIELD_SIZE} bytes"),
+)
+"""The server's refusals that every operation lists (417 and 501, rare, fall under ``default``)."""
+
+DEFAULT = ("any other error, such as the HTTP server's 417 `expectation_failed` (an Expect other than "
+           "100-continue) or 501 `not_implemented` (a Transfer-Encoding it does not decode)")
+"""The description of every operation's ``default`` response."""
