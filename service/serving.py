@@ -21,11 +21,12 @@ from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker as _GeventWorker
 from gunicorn.workers.gthread import ThreadWorker as _ThreadWorker
 
+from service.api.codes import ApiCode
 from service.api.refusals import Refusal, refusal
 
 LINGER_S = 1.0  # after a refusal, how long to read what the client still sends before closing
 LINGER_BYTES = 64 * 1024  # and how much of it at most
-_INTERNAL = Refusal("internal_error", "the server failed to answer this request")
+_INTERNAL = Refusal(ApiCode.INTERNAL_ERROR, "the server failed to answer this request")
 
 
 def answer(refused: Refusal) -> bytes:

@@ -7,6 +7,7 @@ import time
 from functools import lru_cache
 
 from service import metrics
+from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.app.games import GameService
 from service.settings import Settings
@@ -33,7 +34,7 @@ def run_due(payload: dict, shard: str, job_id: str) -> str:
     try:
         outcome = svc.run_followup(payload)
     except AppError as exc:
-        if exc.code != "game_corrupted":
+        if exc.code != AppCode.GAME_CORRUPTED:
             raise
         log.error("%s: game corrupted, dropping the job: %s", job_id, exc.detail)
         outcome = "corrupted"

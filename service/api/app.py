@@ -7,6 +7,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from service.api import components, docs_page, errors, games, health, limits, operations
+from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.settings import Settings
 from service.web import page as web_page
@@ -107,12 +108,12 @@ def _json_guard(app: Flask) -> None:
         try:
             body = orjson.loads(raw)  # C parser: refuses nesting beyond 1024 levels itself
         except orjson.JSONDecodeError:
-            raise AppError("invalid_json", "the request body is not valid JSON") from None
+            raise AppError(ApiCode.INVALID_JSON, "the request body is not valid JSON") from None
         stack = [(body, 1)]
         while stack:
             node, depth = stack.pop()
             if depth > MAX_JSON_DEPTH:
-                raise AppError("invalid_json", f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
+                raise AppError(ApiCode.INVALID_JSON, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
             children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
             stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
 

@@ -1,12 +1,44 @@
 """The one table from a domain code to its HTTP status (the rules and the application raise codes
-only; this is the edge). A code missing here is a bug: tests check that every code the service
-can raise is listed, and an unlisted code would answer 500 ``internal_error`` rather than guess."""
+only; this is the edge), and the edge's own codes. Every code is declared once, as a member of a
+``DomainCode`` enum (service/games/kernel/codes.py); ``DECLARED`` collects them all: the rules'
+through the registry, the application's and the API's. tests/test_error_codes.py checks that each
+declared code has a status here and each status here is for a declared code; an unlisted code
+would answer 500 ``internal_error`` rather than guess."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
 
-_BY_STATUS: dict[int, tuple[str, ...]] = {
+from service.app.codes import AppCode
+from service.games import registry
+from service.games.kernel.codes import DomainCode
+
+
+class ApiCode(DomainCode):
+    """Refusals of the HTTP edge itself (the request as sent, the server's own state)."""
+
+    CONFLICT = "conflict"  # a werkzeug 409 with no domain code of its own
+    HTTP_ERROR = "http_error"  # a werkzeug error whose status has no code: it keeps that status
+    INTERNAL_ERROR = "internal_error"
+    INVALID_JSON = "invalid_json"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    NOT_READY = "not_ready"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
+    STORE_UNAVAILABLE = "store_unavailable"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    WEAK_IDEMPOTENCY_KEY = "weak_idempotency_key"
+    # refused by the HTTP server before the app runs (service/api/refusals.py, service/serving.py)
+    MALFORMED_REQUEST = "malformed_request"
+    URI_TOO_LONG = "uri_too_long"
+    HEADERS_TOO_LARGE = "headers_too_large"
+    EXPECTATION_FAILED = "expectation_failed"
+    NOT_IMPLEMENTED = "not_implemented"
+
+
+DECLARED: tuple[type[DomainCode], ...] = (*registry.CODES, AppCode, ApiCode)
+"""Every code the service can answer with, by its declaring enum (the rules', the app's, the edge's)."""
+
+_BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's enum (issue 13)
     400: ("invalid_json", "malformed_request"),  # malformed_request: refused by the HTTP server (api/refusals.py)
     401: ("unauthorized",),
     403: ("forbidden", "not_a_player"),
@@ -14,7 +46,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {
     405: ("method_not_allowed",),
     409: (  # a legal request at the wrong moment: retry after reading the game again
         "already_exists", "already_passed", "already_seated", "already_started", "announce_grace",
-        "conflict", "game_exists", "game_full", "game_running", "joining_closed", "match_over",
+        "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
         "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "race_closed",
         "seat_left", "version_conflict", "wrong_phase", "wrong_step",
     ),
@@ -29,7 +61,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {
     ),
     429: ("rate_limited",),
     431: ("headers_too_large",),
-    500: ("internal_error", "game_corrupted"),
+    500: ("internal_error", "game_corrupted", "http_error"),
     501: ("not_implemented",),
     503: ("not_ready", "store_unavailable"),
 }
@@ -39,6 +71,6 @@ PRECONDITION_FAILED = 412  # a stale If-Match (RFC 9110 §13.1.1); the same code
 
 def status_of(code: str, precondition: str | None = None) -> int:
     """The HTTP status of a domain code (500 for a code nobody listed)."""
-    if code == "version_conflict" and precondition == "if_match":
+    if code == AppCode.VERSION_CONFLICT and precondition == "if_match":
         return PRECONDITION_FAILED
     return STATUS.get(code, 500)

@@ -8,45 +8,55 @@ import orjson
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
+from service.app.codes import AppCode
 from service.app.errors import AppError
+from service.games.kernel.codes import DomainCode, KernelCode
 
-from .codes import status_of
+from .codes import ApiCode, status_of
 from .refusals import body_refusal
 
 log = logging.getLogger("meow.api")
 
 PROBLEM = "application/problem+json"
-HTTP_CODES = {
-    400: "invalid_json",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    409: "conflict",
-    412: "version_conflict",
-    413: "payload_too_large",
-    414: "uri_too_long",
-    415: "unsupported_media_type",
-    422: "invalid_request",
-    429: "rate_limited",
-    431: "headers_too_large",
+HTTP_CODES: dict[int, DomainCode] = {  # werkzeug's errors (routing, limits) by their status
+    400: ApiCode.INVALID_JSON,
+    401: AppCode.UNAUTHORIZED,
+    403: AppCode.FORBIDDEN,
+    404: KernelCode.NOT_FOUND,
+    405: ApiCode.METHOD_NOT_ALLOWED,
+    409: ApiCode.CONFLICT,
+    412: AppCode.VERSION_CONFLICT,
+    413: ApiCode.PAYLOAD_TOO_LARGE,
+    414: ApiCode.URI_TOO_LONG,
+    415: ApiCode.UNSUPPORTED_MEDIA_TYPE,
+    422: KernelCode.INVALID_REQUEST,
+    429: AppCode.RATE_LIMITED,
+    431: ApiCode.HEADERS_TOO_LARGE,
 }
 
 
-def problem_body(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> dict[str, Any]:
+def problem_body(status: int, code: DomainCode, detail: str, title: str | None = None, **extra: Any) -> dict[str, Any]:
     """The problem+json object of every error, the app's and the HTTP server's (service/serving.py)."""
+    if not isinstance(code, DomainCode):
+        raise TypeError(f"{code!r} is not a declared DomainCode member (service/games/kernel/codes.py)")
     body = {
         "type": f"https://meow.example/problems/{code}",
         "title": title or code.replace("_", " ").capitalize(),
         "status": status,
         "detail": detail,
-        "code": code,
+        "code": str(code),
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     return body
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
+def problem(code: DomainCode, detail: str, status: int | None = None, title: str | None = None,
+            **extra: Any) -> Response:
+    """The problem+json answer of a declared code; its status is the code's own (codes.py) unless
+    the caller passes the one it must keep (a stale If-Match, a werkzeug error's)."""
+    if not isinstance(code, DomainCode):
+        raise TypeError(f"{code!r} is not a declared DomainCode member (service/games/kernel/codes.py)")
+    status = status_of(code) if status is None else status
     body = problem_body(status, code, detail, title, **extra)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
     if status == 401:
@@ -63,11 +73,11 @@ def from_http_exception(exc: HTTPException) -> Response:
     if status == 422 and messages:
         errors = _field_errors(messages)
         names = ", ".join(e["field"] for e in errors)
-        return problem(422, "invalid_request", f"invalid fields: {names}", errors=errors)
+        return problem(KernelCode.INVALID_REQUEST, f"invalid fields: {names}", errors=errors)
     if status == 400 and messages:
-        return problem(400, "invalid_json", "the request body is not valid JSON")
-    code = HTTP_CODES.get(status, "http_error")
-    resp = problem(status, code, exc.description or code)
+        return problem(ApiCode.INVALID_JSON, "the request body is not valid JSON")
+    code = HTTP_CODES.get(status, ApiCode.HTTP_ERROR)
+    resp = problem(code, exc.description or code, status=status)
     allowed = getattr(exc, "valid_methods", None)
     if status == 405 and allowed:
         resp.headers["Allow"] = ", ".join(allowed)  # RFC 9110 §15.5.6
@@ -103,7 +113,7 @@ def _store_unavailable(exc: Exception) -> bool:
 def register(app: Flask) -> None:
     @app.errorhandler(AppError)
     def _app_error(exc: AppError) -> Response:
-        resp = problem(status_of(exc.code, exc.precondition), exc.code, exc.detail, **exc.extra)
+        resp = problem(exc.code, exc.detail, status=status_of(exc.code, exc.precondition), **exc.extra)
         resp.headers.update(exc.headers)
         return resp
 
@@ -114,13 +124,13 @@ def register(app: Flask) -> None:
         refused = body_refusal(exc)  # gunicorn failed to parse the body the app was reading
         if refused is not None:
             log.warning("request refused while reading its body: %s", refused.code)
-            return problem(refused.status, refused.code, refused.detail)
+            return problem(refused.code, refused.detail)
         if _store_unavailable(exc):
             log.warning("event store unavailable: %s", type(exc).__name__)
-            resp = problem(status_of("store_unavailable"), "store_unavailable",
+            resp = problem(ApiCode.STORE_UNAVAILABLE,
                            "the event store is unreachable or full: retry later (with the same "
                            "Idempotency-Key, a write that did go through returns its first answer)")
             resp.headers["Retry-After"] = "1"
             return resp
         log.exception("unhandled error")
-        return problem(500, "internal_error", "the server failed to answer this request")
+        return problem(ApiCode.INTERNAL_ERROR, "the server failed to answer this request")

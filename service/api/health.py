@@ -5,6 +5,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas as s
+from service.api.codes import ApiCode
 from service.api.errors import problem
 from service.api.operations import operation
 from service.api.http import json_response, service
@@ -31,7 +32,7 @@ class Readyz(MethodView):
         try:
             service().store.version("0000000000000000")
         except Exception:  # noqa: BLE001 - any failure means not ready
-            return problem(503, "not_ready", "the event store is not reachable")
+            return problem(ApiCode.NOT_READY, "the event store is not reachable")
         return json_response({"status": "ready"})
 
 

@@ -15,6 +15,9 @@ from service.app.feeds import FeedHub
 from service.app.stream_slots import StreamSlots
 from service.app.games import GameService, Idempotency, Precondition
 from service.settings import Settings
+from service.api.codes import ApiCode
+from service.app.codes import AppCode
+from service.games.kernel.codes import KernelCode
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 ETAG = re.compile(r'^(?:W/)?"?(\d{1,16})"?$')  # operations.py states the same pattern in the spec
@@ -59,7 +62,7 @@ def peer() -> str:
 
 def game_id_or_404(game_id: str) -> str:
     if not GAME_ID.fullmatch(game_id):
-        raise AppError("not_found", "no such game")
+        raise AppError(KernelCode.NOT_FOUND, "no such game")
     return game_id
 
 
@@ -69,11 +72,11 @@ def bearer(required: bool = False) -> str | None:
     header = request.headers.get("Authorization", "")
     if not header:
         if required:
-            raise AppError("unauthorized", "this operation needs a token: 'Authorization: Bearer <token>'")
+            raise AppError(AppCode.UNAUTHORIZED, "this operation needs a token: 'Authorization: Bearer <token>'")
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise AppError("unauthorized", "use 'Authorization: Bearer <token>'")
+        raise AppError(AppCode.UNAUTHORIZED, "use 'Authorization: Bearer <token>'")
     return token.strip()
 
 
@@ -82,7 +85,7 @@ def precondition(body_version: int | None) -> Precondition | None:
     if header is not None and header.strip() != "*":  # present but empty is not an ETag either
         m = ETAG.match(header.strip())
         if not m:
-            raise AppError("invalid_request", "If-Match must be an ETag such as \"12\"",
+            raise AppError(KernelCode.INVALID_REQUEST, "If-Match must be an ETag such as \"12\"",
                            errors=[{"field": "If-Match", "in": "headers", "messages": ["not a version ETag"]}])
         return Precondition(int(m.group(1)), "if_match")
     if body_version is not None:
@@ -101,10 +104,10 @@ def idempotency(anonymous: bool = False) -> Idempotency | None:
     if key is None:
         return None
     if not 1 <= len(key) <= 255:
-        raise AppError("invalid_request", "Idempotency-Key must have 1 to 255 characters",
+        raise AppError(KernelCode.INVALID_REQUEST, "Idempotency-Key must have 1 to 255 characters",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["1 to 255 characters"]}])
     if anonymous and not (UUID_KEY.fullmatch(key) or STRONG_KEY.fullmatch(key)):
-        raise AppError("weak_idempotency_key", "without a token, an Idempotency-Key must be a UUID or "
+        raise AppError(ApiCode.WEAK_IDEMPOTENCY_KEY, "without a token, an Idempotency-Key must be a UUID or "
                        "22 to 255 characters of A-Z, a-z, 0-9, '_' and '-' (a random key: it guards the token "
                        "this request returns)",
                        errors=[{"field": "Idempotency-Key", "in": "headers", "messages": ["a UUID or [A-Za-z0-9_-]{22,255}"]}])

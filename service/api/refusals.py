@@ -14,18 +14,20 @@ from ssl import SSLError
 
 from gunicorn.http import errors as g
 
-from service.api.codes import status_of
+from service.api.codes import ApiCode, status_of
+from service.app.codes import AppCode
+from service.games.kernel.codes import DomainCode
 
 # gunicorn's defaults (limit_request_line, limit_request_fields, limit_request_field_size)
 LINE, FIELDS, FIELD_SIZE = 4094, 100, 8190
 
-_MALFORMED = "malformed_request"
-_TABLE: tuple[tuple[type[BaseException], str, str], ...] = (
+_MALFORMED = ApiCode.MALFORMED_REQUEST
+_TABLE: tuple[tuple[type[BaseException], DomainCode | None, str], ...] = (
     # the app's own faults first: gunicorn's response-header errors subclass its request ones
-    (g.InvalidResponseHeader, "", ""),
-    (g.InvalidResponseHeaderName, "", ""),
-    (g.LimitRequestLine, "uri_too_long", "the request line (method, target and version) is longer than {line} bytes"),
-    (g.LimitRequestHeaders, "headers_too_large",
+    (g.InvalidResponseHeader, None, ""),
+    (g.InvalidResponseHeaderName, None, ""),
+    (g.LimitRequestLine, ApiCode.URI_TOO_LONG, "the request line (method, target and version) is longer than {line} bytes"),
+    (g.LimitRequestHeaders, ApiCode.HEADERS_TOO_LARGE,
      "the request has more than {fields} header fields, or one longer than {field_size} bytes"),
     (g.InvalidRequestLine, _MALFORMED, "the request line is not `METHOD target HTTP/1.1`"),
     (g.InvalidRequestMethod, _MALFORMED, "the method is not an upper-case token such as GET, POST or DELETE"),
@@ -40,11 +42,11 @@ _TABLE: tuple[tuple[type[BaseException], str, str], ...] = (
     (g.InvalidProxyHeader, _MALFORMED, "the PROXY protocol header is malformed"),  # gunicorn: 500
     (g.InvalidSchemeHeaders, _MALFORMED, "the headers naming the scheme contradict each other"),
     (g.InvalidH2CPreface, _MALFORMED, "the connection does not start with the HTTP/2 preface"),
-    (g.ExpectationFailed, "expectation_failed", "the only expectation served is `Expect: 100-continue`"),
-    (g.UnsupportedTransferCoding, "not_implemented", "the Transfer-Encoding is not one the server decodes"),
-    (g.ForbiddenProxyRequest, "forbidden", "PROXY protocol lines are not accepted from this address"),
-    (SSLError, "forbidden", "the TLS handshake failed"),
-    (g.ConfigurationProblem, "internal_error", "the server's configuration refuses this request"),
+    (g.ExpectationFailed, ApiCode.EXPECTATION_FAILED, "the only expectation served is `Expect: 100-continue`"),
+    (g.UnsupportedTransferCoding, ApiCode.NOT_IMPLEMENTED, "the Transfer-Encoding is not one the server decodes"),
+    (g.ForbiddenProxyRequest, AppCode.FORBIDDEN, "PROXY protocol lines are not accepted from this address"),
+    (SSLError, AppCode.FORBIDDEN, "the TLS handshake failed"),
+    (g.ConfigurationProblem, ApiCode.INTERNAL_ERROR, "the server's configuration refuses this request"),
 )
 _FRAMING = {  # gunicorn names the header when Content-Length or Transfer-Encoding frames no body
     "CONTENT-LENGTH": "the Content-Length header is not one non-negative decimal number, or "
@@ -55,7 +57,7 @@ _FRAMING = {  # gunicorn names the header when Content-Length or Transfer-Encodi
 
 @dataclass(frozen=True)
 class Refusal:
-    code: str
+    code: DomainCode
     detail: str
 
     @property
@@ -68,7 +70,7 @@ def refusal(exc: BaseException, line: int = LINE, fields: int = FIELDS, field_si
     None for anything else (an error of the app or of the server itself: 500 ``internal_error``)."""
     for kind, code, detail in _TABLE:
         if isinstance(exc, kind):
-            if not code:
+            if code is None:
                 return None
             if isinstance(exc, g.InvalidHeader) and str(getattr(exc, "hdr", "")) in _FRAMING:
                 detail = _FRAMING[str(exc.hdr)]

@@ -13,6 +13,7 @@ from service.app.idempotency import Idempotency, Precondition
 from service.app.seats import require_seat
 from service.app.write_path import Outcome, WritePlan, write
 from service.games import engine
+from service.games.kernel.codes import KernelCode
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 
@@ -23,7 +24,7 @@ def act(ctx: AppContext, game_id: str, caller: Caller, action: dict[str, Any], p
     kind = action.pop("type")
     if kind not in SEAT_ACTIONS:
         state = ctx.load(game_id)
-        raise AppError("invalid_action", f"'{kind}' is not an action of {state.variant}",
+        raise AppError(KernelCode.INVALID_ACTION, f"'{kind}' is not an action of {state.variant}",
                        legal_actions=engine.legal_actions(state, caller.seat, ctx.clock()))
     cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
     if kind in RACE_TOLERANT:

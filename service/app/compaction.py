@@ -21,9 +21,11 @@ import orjson
 
 from service.app import queries
 from service.app.auth import Caller
+from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.write_path import MAX_ATTEMPTS
+from service.games.kernel.codes import KernelCode
 
 ARCHIVIST = Caller("audit")  # an operator's tool reads the full history, as an audit token does
 
@@ -34,7 +36,7 @@ def compact_finished(ctx: AppContext, game_id: str) -> str:
         try:
             state = ctx.load(game_id)
         except AppError as exc:
-            if exc.code == "not_found":
+            if exc.code == KernelCode.NOT_FOUND:
                 return "closed"
             raise
         if state.status != "finished":
@@ -90,7 +92,7 @@ def history_lines(ctx: AppContext, game_id: str) -> tuple[Any, Iterator[bytes]]:
     """The finished game's history as NDJSON lines (the bytes ``GET /history`` streams)."""
     state, records = queries.history(ctx, game_id, ARCHIVIST)
     if state.status != "finished":
-        raise AppError("game_running", "only a finished game is archived")
+        raise AppError(AppCode.GAME_RUNNING, "only a finished game is archived")
     return state, (orjson.dumps(r, option=orjson.OPT_NON_STR_KEYS) + b"\n" for r in records)
 
 

@@ -17,6 +17,7 @@ from service.eventstore.codec import CorruptEvent
 from service.eventstore.contract import EventStore
 from service.games import engine
 from service.settings import Settings
+from service.app.codes import AppCode
 
 
 log = logging.getLogger("meow.app")
@@ -47,7 +48,7 @@ class AppContext:
         try:
             stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
         except CorruptEvent as exc:
-            raise AppError("game_corrupted", f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
+            raise AppError(AppCode.GAME_CORRUPTED, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
         state, head = fold_off_loop(state, head, stored)
         if state is None:
             raise not_found()
@@ -102,7 +103,7 @@ def fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
             state = engine.evolve(state, item.event)
         except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
             seq = item.event.seq
-            raise AppError("game_corrupted", f"event {seq} of this game cannot be applied", seq=seq) from exc
+            raise AppError(AppCode.GAME_CORRUPTED, f"event {seq} of this game cannot be applied", seq=seq) from exc
         head = item.hash or head
     return state, head
 

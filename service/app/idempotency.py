@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 import orjson
 
+from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.eventstore.contract import IdemWrite
 
@@ -24,7 +25,7 @@ class Precondition:
     source: str  # "if_match" | "body"
 
     def error(self, current: int) -> AppError:
-        return AppError("version_conflict", f"the game is at version {current}", precondition=self.source,
+        return AppError(AppCode.VERSION_CONFLICT, f"the game is at version {current}", precondition=self.source,
                         version=current)
 
 
@@ -85,5 +86,5 @@ def read_answer(record: bytes, idem: Idempotency) -> StoredAnswer:
     """The stored answer of this request; a key used with another request is refused."""
     body = orjson.loads(record)
     if body["h"] != idem.request_hash:
-        raise AppError("idempotency_key_reused", "this Idempotency-Key was used with a different request")
+        raise AppError(AppCode.IDEMPOTENCY_KEY_REUSED, "this Idempotency-Key was used with a different request")
     return StoredAnswer(body["status"], body["from"], body["to"], body["extra"], body.get("sealed", {}))

@@ -11,6 +11,7 @@ from typing import Any
 
 from service.app import followups as fu
 from service.app.auth import SPECTATOR
+from service.app.codes import AppCode
 from service.app.compaction import compact_finished
 from service.app.context import AppContext
 from service.app.errors import AppError
@@ -19,6 +20,7 @@ from service.app.seats import seat_tokens_revoked
 from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
 from service.eventstore.contract import FollowUp
 from service.games import engine
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
@@ -50,7 +52,7 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     try:
         write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, revoke=revoke))
     except AppError as exc:
-        if exc.code == "nothing_to_do":
+        if exc.code == KernelCode.NOTHING_TO_DO:
             return rearm_timer(ctx, game_id, cmd)
         raise
     return "done"
@@ -62,7 +64,7 @@ def expire_open(ctx: AppContext, game_id: str) -> str:
         try:
             state = ctx.load(game_id)
         except AppError as exc:
-            if exc.code == "not_found":
+            if exc.code == KernelCode.NOT_FOUND:
                 return "closed"
             raise
         if state.status != "open":
@@ -117,12 +119,13 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
             write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
             return "moved"
         except AppError as exc:
-            if exc.code == "version_conflict":
+            if exc.code == AppCode.VERSION_CONFLICT:
                 continue
-            if exc.code == "announce_grace":
+            if exc.code == KernelCode.ANNOUNCE_GRACE:
                 return defer_bot(ctx, game_id, seat, opened_seq, now)
-            if exc.status == 409:  # its moment passed (a slap window closed, a phase moved on)
-                return "closed"
+            if kind in RACE_TOLERANT and ctx.store.version(game_id) != state.version:
+                continue  # refused against a later state (no precondition): look again; the loop answers
+                # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
             raise
     return defer_bot(ctx, game_id, seat, opened_seq, ctx.clock())  # a very busy table: come back
 

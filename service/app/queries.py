@@ -10,6 +10,7 @@ import orjson
 
 from service.app import audit, compute
 from service.app.auth import SPECTATOR, Caller, caller_after, token_hash
+from service.app.codes import AppCode
 from service.app.context import AppContext, fold
 from service.app.errors import AppError, forbidden, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
@@ -17,6 +18,7 @@ from service.app.seats import require_seat
 from service.app.write_path import Outcome
 from service.eventstore import chain
 from service.games import engine
+from service.games.kernel.codes import KernelCode
 
 
 def viewer(caller: Caller) -> Viewer:
@@ -95,7 +97,7 @@ def history(ctx: AppContext, game_id: str, caller: Caller, page: int = 500) -> t
 def verify(ctx: AppContext, game_id: str, caller: Caller) -> dict[str, Any]:
     state = ctx.load(game_id)
     if state.status != "finished":
-        raise AppError("game_running", "a game can be verified once it is finished")
+        raise AppError(AppCode.GAME_RUNNING, "a game can be verified once it is finished")
     history_viewer(state, caller)
     stored = ctx.store.read_stored(game_id)
     return compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
@@ -105,7 +107,7 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: boo
     """The view right after event ``at``, with the same redaction as the live view."""
     state = ctx.load(game_id)
     if at > state.version:  # (below 1 the request's schema refuses it)
-        raise AppError("not_found", f"this game has {state.version} events: no event {at} yet")
+        raise AppError(KernelCode.NOT_FOUND, f"this game has {state.version} events: no event {at} yet")
     base, base_head = ctx.nearest_snapshot(game_id, at - 1)  # event `at` itself is read: its time is the view's now
     after = base.version if base is not None else 0
     stored = ctx.store.read_stored(game_id, after=after, count=at - after) if at > after else []

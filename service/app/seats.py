@@ -19,6 +19,7 @@ from service.app.write_path import Outcome, WritePlan, write
 from service.games import registry
 from service.games.kernel.model import CreateMatch, Event, JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import RULES_VERSION
+from service.games.kernel.codes import KernelCode
 
 
 def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
@@ -69,9 +70,9 @@ def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: d
         return write(ctx, game_id, caller, WritePlan(lambda s: _named(cmd, s), idempotency=idem, status=201,
                                                      extra_from_events=_seat_extra))
     if caller.is_owner and caller.seat is not None:
-        raise AppError("already_seated", "the owner already has a seat")
+        raise AppError(KernelCode.ALREADY_SEATED, "the owner already has a seat")
     if caller.role == "seat":
-        raise AppError("already_seated", "this token already holds a seat; join without a token")
+        raise AppError(KernelCode.ALREADY_SEATED, "this token already holds a seat; join without a token")
     token = new_token()
     thash = token_hash(token)
     creator = caller.is_owner

@@ -22,6 +22,7 @@ from service.eventstore.codec import encode_batch
 from service.eventstore.contract import AppendRequest, Listing
 from service.games import engine, registry
 from service.games.kernel.model import Context, Event, NeedMoreSeeds, RuleViolation
+from service.app.codes import AppCode
 
 MAX_ATTEMPTS = 8
 
@@ -90,7 +91,7 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
             raise
         if out is not None:
             return out
-    raise AppError("version_conflict", "the game kept changing; try again", version=ctx.store.version(game_id))
+    raise AppError(AppCode.VERSION_CONFLICT, "the game kept changing; try again", version=ctx.store.version(game_id))
 
 
 def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None) -> Outcome | None:
@@ -117,7 +118,7 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
     if result.status == "duplicate":
         return replay(ctx, game_id, result.record, plan.idempotency)
     if plan.new_game:
-        raise AppError("game_exists", "a game with this id already exists")
+        raise AppError(AppCode.GAME_EXISTS, "a game with this id already exists")
     if result.version < version:  # the stream shrank: an open table expired under our cache
         ctx.cache.drop(game_id)
     if pre is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Context, CreateMatch, Event, RuleViolation
 from service.games.kernel.table import Decided
 from service.games.kernel.views import Due, SeatView
@@ -18,7 +19,7 @@ def _game_of(state: Any, command: Any) -> Any:
         return BY_STATE[type(state)]
     if isinstance(command, CreateMatch):
         return for_variant(command.variant)
-    raise RuleViolation("not_found", "no such match")
+    raise RuleViolation(KernelCode.NOT_FOUND, "no such match")
 
 
 def outcome(state: Any, command: Any, ctx: Context) -> Decided:

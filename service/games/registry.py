@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from service.games.kernel.codes import DomainCode, KernelCode
 from service.games.kernel.events import Upcaster
 from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.model import Event, RuleViolation
@@ -17,6 +18,8 @@ BY_NAME: Mapping[str, Game] = MappingProxyType({g.name: g for g in GAMES})
 BY_VARIANT: Mapping[str, Game] = MappingProxyType({v: g for g in GAMES for v in g.variants})
 BY_STATE: Mapping[type, Game] = MappingProxyType({g.state_type: g for g in GAMES})
 assert len(BY_VARIANT) == sum(len(g.variants) for g in GAMES), "two games serve one variant"
+CODES: tuple[type[DomainCode], ...] = (KernelCode, *(g.codes for g in GAMES if g.codes is not DomainCode))
+"""The rules' refusal codes: the kernel's and every game's own (service/api/codes.py maps each)."""
 
 
 def _merged_actions() -> dict[str, ActionSpec]:
@@ -40,7 +43,7 @@ COMMANDS: tuple[type, ...] = tuple(a.command for a in ACTIONS.values())
 def for_variant(variant: str) -> Game:
     game = BY_VARIANT.get(variant)
     if game is None:
-        raise RuleViolation("unknown_variant", f"unknown variant {variant!r}", variant=variant)
+        raise RuleViolation(KernelCode.UNKNOWN_VARIANT, f"unknown variant {variant!r}", variant=variant)
     return game
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.eventstore.contract import FollowUp
 from service.eventstore.memory import MemoryEventStore
@@ -23,8 +24,8 @@ class FakeService:
 @pytest.mark.parametrize("outcome, released", [
     ("moved", True), ("closed", True),
     (ConnectionError("redis went away"), False),
-    (AppError("version_conflict", 409, "kept changing"), False),
-    (AppError("game_corrupted", 500, "event 3"), True),
+    (AppError(AppCode.VERSION_CONFLICT, "kept changing"), False),
+    (AppError(AppCode.GAME_CORRUPTED, "event 3"), True),
 ])
 def test_the_lease_is_released_only_when_done(monkeypatch: pytest.MonkeyPatch, outcome: object, released: bool) -> None:
     svc = FakeService(outcome)

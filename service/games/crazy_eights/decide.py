@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.games.crazy_eights.actions import legal_actions
 from service.games.crazy_eights.moves import SEAT, act
+from service.games.crazy_eights.play import refuse
 from service.games.crazy_eights.state import EightsMatch
 from service.games.crazy_eights.table import deal, fire, join, leave, score, start
 from service.games.crazy_eights.tx import Tx
@@ -12,12 +12,13 @@ from service.games.kernel.absence import autopiloted
 from service.games.kernel.model import (Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation,
                                         ScoreRound, StartMatch)
 from service.games.kernel.table import Rulebook, check_dealt_seat
+from service.games.kernel.codes import KernelCode
 
 
 def autopilot(tx: Tx, cmd: Autopilot) -> None:
     """§2.7 bot_autopilot: the easy bot's action for an absent seat, marked ``auto``."""
     if not autopiloted(tx.m, cmd.seat):
-        raise RuleViolation("nothing_to_do", f"seat {cmd.seat} is not on autopilot")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, f"seat {cmd.seat} is not on autopilot")
     tx.auto = cmd.seat
     act(tx, cmd.seat, cmd.action)
     tx.auto = None
@@ -25,7 +26,7 @@ def autopilot(tx: Tx, cmd: Autopilot) -> None:
 
 def fire_running(tx: Tx, cmd: FireTimer) -> None:
     if tx.m.status != "running":
-        raise RuleViolation("nothing_to_do", "the match is not running")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, "the match is not running")
     fire(tx, cmd)
 
 
@@ -34,9 +35,8 @@ def _check_seat(m: Any, seat: Any) -> None:
 
 
 def _unknown(m: EightsMatch, cmd: Any, now: int) -> RuleViolation:
-    seat = getattr(cmd, "seat", None)
-    return RuleViolation("invalid_action", f"{type(cmd).__name__} is not a Crazy Eights action",
-                         legal_actions=legal_actions(m, seat, now) if isinstance(seat, int) else [])
+    return refuse(m, getattr(cmd, "seat", None), now, KernelCode.INVALID_ACTION,
+                  f"{type(cmd).__name__} is not a Crazy Eights action")
 
 
 RULEBOOK = Rulebook(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from service.games.crazy_eights.actions import legal_actions
-from service.games.crazy_eights.play import draw, pass_turn, play
+from service.games.crazy_eights.play import draw, pass_turn, play, refuse
 from service.games.crazy_eights.tx import Tx
-from service.games.kernel.model import RuleViolation
+from service.games.kernel.codes import KernelCode
 from service.games.shedding.commands import Draw, Pass, Play
 
 SEAT = {Play: play, Draw: draw, Pass: pass_turn}
@@ -18,6 +17,5 @@ def act(tx: Tx, seat: int, action: Mapping[str, Any]) -> None:
     a = dict(action)
     cls = COMMAND_OF.get(a.pop("type", None))
     if cls is None:
-        raise RuleViolation("invalid_action", "not a Crazy Eights action",
-                            legal_actions=legal_actions(tx.m, seat, tx.at))
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "not a Crazy Eights action")
     SEAT[cls](tx, cls(seat=seat, **a))

@@ -5,24 +5,24 @@ from service.games.crazy_eights.actions import legal_actions, legal_cards, may_d
 from service.games.crazy_eights.flow import end_hand, start_turn
 from service.games.crazy_eights.rules import DRAW_TWO, EIGHT, REVERSE, SKIP, step
 from service.games.crazy_eights.tx import Tx, shuffle
-from service.games.kernel.model import RuleViolation
+from service.games.kernel.refusal import refuser
 from service.games.shedding.cards import RANK, SHORT, SUITS, is_card_id
 from service.games.shedding.commands import Draw, Pass, Play
+from service.games.kernel.codes import KernelCode
 
 
-def _refuse(tx: Tx, seat: int, code: str, detail: str) -> RuleViolation:
-    return RuleViolation(code, detail, legal_actions=legal_actions(tx.m, seat, tx.at))
+refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
 
 
 def _own_turn(tx: Tx, seat: int, announce: bool) -> None:
     m = tx.m
     rnd = m.rnd
     if rnd is None or rnd.phase != "play":
-        raise _refuse(tx, seat, "wrong_phase", "no hand is being played")
+        raise refuse(tx.m, seat, tx.at, KernelCode.WRONG_PHASE, "no hand is being played")
     if rnd.current != seat:
-        raise _refuse(tx, seat, "not_your_turn", f"it is seat {rnd.current}'s turn")
+        raise refuse(tx.m, seat, tx.at, KernelCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
     if announce:
-        raise _refuse(tx, seat, "invalid_action", "Crazy Eights has no announcement")
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "Crazy Eights has no announcement")
 
 
 def _find(hand: tuple[str, ...], card: object) -> str | None:
@@ -41,17 +41,17 @@ def play(tx: Tx, cmd: Play) -> None:
     rnd = m.rnd
     card = _find(rnd.hands[seat], cmd.card)
     if card is None:
-        raise _refuse(tx, seat, "card_not_in_hand", f"{cmd.card!r} is not in your hand")
+        raise refuse(tx.m, seat, tx.at, KernelCode.CARD_NOT_IN_HAND, f"{cmd.card!r} is not in your hand")
     if card not in legal_cards(m, seat):
         detail = "answer the two or draw" if rnd.owed else f"{card} does not follow {rnd.discard[-1]} ({rnd.suit})"
-        raise _refuse(tx, seat, "illegal_card", detail)
+        raise refuse(tx.m, seat, tx.at, KernelCode.ILLEGAL_CARD, detail)
     wild = RANK[card] == EIGHT and names_suit(m, seat)
     if wild and cmd.called_suit is None:
-        raise _refuse(tx, seat, "must_choose_suit", f"{card} names a suit: called_suit is one of C, D, H, S")
+        raise refuse(tx.m, seat, tx.at, KernelCode.MUST_CHOOSE_SUIT, f"{card} names a suit: called_suit is one of C, D, H, S")
     if wild and cmd.called_suit not in SUITS:
-        raise _refuse(tx, seat, "invalid_suit", "called_suit must be one of C D H S")
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_SUIT, "called_suit must be one of C D H S")
     if not wild and cmd.called_suit is not None:
-        raise _refuse(tx, seat, "invalid_suit", "only an eight that does not end the hand names a suit")
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_SUIT, "only an eight that does not end the hand names a suit")
     left = len(rnd.hands[seat]) - 1
     tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "hand_size": left})
     if wild:
@@ -105,7 +105,7 @@ def draw(tx: Tx, cmd: Draw) -> None:
     _own_turn(tx, seat, cmd.announce)
     m = tx.m
     if not may_draw(m, seat):
-        raise _refuse(tx, seat, "illegal_action",
+        raise refuse(tx.m, seat, tx.at, KernelCode.ILLEGAL_ACTION,
                       "the stock is empty" if not m.rnd.stock else "no more draws this turn")
     if m.rnd.owed:
         _pay(tx, seat)
@@ -149,7 +149,7 @@ def pass_turn(tx: Tx, cmd: Pass) -> None:
     m = tx.m
     rnd = m.rnd
     if not may_pass(m, seat):
-        raise _refuse(tx, seat, "illegal_action", f"draw first: up to {m.options['max_draw_cards']} cards")
+        raise refuse(tx.m, seat, tx.at, KernelCode.ILLEGAL_ACTION, f"draw first: up to {m.options['max_draw_cards']} cards")
     tx.emit("TurnPassed", seat, {"seat": seat, "turn_id": rnd.turn_id})
     rnd = tx.m.rnd
     if rnd.passes >= len(rnd.seats) + 1:

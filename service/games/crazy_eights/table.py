@@ -12,6 +12,7 @@ from service.games.crazy_eights.tx import Tx
 from service.games.kernel.absence import absent_seat, marks_absent, plays_at_once
 from service.games.kernel.model import Context, FireTimer, JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs
+from service.games.kernel.codes import KernelCode
 
 MAX_CHAIN = 64  # a timed-out turn ends after at most max_draw_cards draws and a pass: a guard, not a rule
 
@@ -22,7 +23,7 @@ def join(tx: Tx, cmd: JoinSeat) -> None:
     closed = None if m.status == "open" else "Crazy Eights takes no seats once the hand is dealt"
     seat, strength, creator = admit(m, cmd, closed, len(m.active_seats()))
     if strength is not None and strength not in BOT_STRENGTHS:
-        raise RuleViolation("invalid_option", f"no {strength} bot for Crazy Eights", reason="unknown_strength",
+        raise RuleViolation(KernelCode.INVALID_OPTION, f"no {strength} bot for Crazy Eights", reason="unknown_strength",
                             errors=[{"option": "strength", "detail": "unknown_strength"}])
     tx.emit("SeatJoined", seat, {"seat": seat, "name": cmd.name, "kind": cmd.kind,
                                  "strength": strength, "creator": creator})
@@ -31,9 +32,9 @@ def join(tx: Tx, cmd: JoinSeat) -> None:
 def start(tx: Tx, cmd: StartMatch) -> None:
     m = tx.m
     if m.status != "open":
-        raise RuleViolation("already_started", "the match has already started")
+        raise RuleViolation(KernelCode.ALREADY_STARTED, "the match has already started")
     if len(m.active_seats()) < int(m.options["min_players"]):
-        raise RuleViolation("not_enough_players", "not enough seats are taken")
+        raise RuleViolation(KernelCode.NOT_ENOUGH_PLAYERS, "not enough seats are taken")
     deal_round(tx, 1)
 
 
@@ -62,17 +63,17 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
         if key.startswith("turn-") and rnd is not None and rnd.phase == PLAY and key == turn_key(m):
             due = turn_due(m)
             if due is None or tx.at < due:
-                raise RuleViolation("nothing_to_do", f"{key} is not due yet")
+                raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} is not due yet")
             time_out(tx, rnd.current, key)
             return
         if key.startswith("absent-"):
             seat = absent_seat(m, key)
             if seat is not None:
                 if tx.at < (m.seats[seat].removal_deadline or 0):
-                    raise RuleViolation("nothing_to_do", f"{key} is not due yet")
+                    raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} is not due yet")
                 leave(tx, LeaveSeat(seat, "absent_removed"))
                 return
-    raise RuleViolation("nothing_to_do", f"{key} has already closed")
+    raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} has already closed")
 
 
 def time_out(tx: Tx, seat: int, key: str) -> None:
@@ -81,7 +82,7 @@ def time_out(tx: Tx, seat: int, key: str) -> None:
     scratch = Tx(m, Context(tx.at, tx.seeds[tx.seed_i:]))
     chain = run_defaults(scratch, seat)
     if not chain:
-        raise RuleViolation("nothing_to_do", f"{key}: no default action")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key}: no default action")
     tx.emit("TimedOut", seat, {"seat": seat, "turn_id": m.rnd.turn_id, "guarded": key,
                                "default_action": chain[0], "chain": chain,
                                **marks_absent(m, seat, tx.at)})

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
+from service.games.kernel.codes import DomainCode
 from service.games.kernel.spec import GameSpec
 from service.games.kernel.events import Upcaster
 from service.games.kernel.model import Context, Event
@@ -54,3 +55,4 @@ class Game:
     suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
     spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)
+    codes: type[DomainCode] = DomainCode  # its own refusal codes (<game>/codes.py); the base has none

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from service.games.kernel.codes import DomainCode
+
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -54,11 +56,14 @@ class NeedMoreSeeds(Exception):
 class RuleViolation(Exception):
     """A refused command, named by a stable domain ``code`` (``not_your_turn``, ``game_full``).
 
+    The code is a declared ``DomainCode`` member (kernel/codes.py; a plain string is a TypeError).
     The rules never choose a transport status: the API maps each code to one HTTP status at
-    the edge (service/api/codes.py), and a test checks that every code raised has a status.
+    the edge (service/api/codes.py), and a test checks that every declared code has a status.
     """
 
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+    def __init__(self, code: DomainCode, detail: str, **extra: Any) -> None:
+        if not isinstance(code, DomainCode):
+            raise TypeError(f"{code!r} is not a declared DomainCode member (service/games/kernel/codes.py)")
         super().__init__(detail)
         self.code = code
         self.detail = detail
@@ -107,7 +112,7 @@ class ScoreRound:
 class FireTimer:
     """A due timer: ``key`` names what it guards (a turn, a pass step, a slap race, an absence).
 
-    ``decide`` returns no events only by raising ``RuleViolation("nothing_to_do")`` when what
+    ``decide`` returns no events only by raising ``RuleViolation(KernelCode.NOTHING_TO_DO)`` when what
     the timer guards has already closed; a timer that fires early waits (same code).
     """
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
 
 
@@ -35,7 +36,7 @@ class OptionError(RuleViolation):
 
     def __init__(self, errors: list[dict[str, Any]]) -> None:
         names = ", ".join(e["option"] for e in errors)
-        super().__init__("invalid_option", f"invalid options: {names}", errors=errors)
+        super().__init__(KernelCode.INVALID_OPTION, f"invalid options: {names}", errors=errors)
         self.errors = errors
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from service.games.kernel import randomness
 from service.games.kernel.model import Autopilot, Context, CreateMatch, Event, JoinSeat, RuleViolation
 from service.games.kernel.tx import Tx
+from service.games.kernel.codes import KernelCode
 
 
 # The behaviour version a new match is played under, recorded in its MatchCreated. A rules fix that
@@ -21,7 +22,7 @@ RULES_VERSION = 2
 def create(tx: Tx, cmd: CreateMatch) -> None:
     """§2.3: MatchCreated commits to the match seed (ctx.seeds[0]) and names the rules version."""
     if tx.state is not None:
-        raise RuleViolation("already_exists", "the match already exists")
+        raise RuleViolation(KernelCode.ALREADY_EXISTS, "the match already exists")
     seed = tx.next_seed()
     data = {
         "game_id": cmd.game_id, "variant": cmd.variant, "name": cmd.name,
@@ -29,7 +30,7 @@ def create(tx: Tx, cmd: CreateMatch) -> None:
         "match_seed_commitment": randomness.commitment(seed), "algorithm": randomness.ALGORITHM,
     }
     if not 1 <= cmd.rules_version <= RULES_VERSION:
-        raise RuleViolation("invalid_request", f"no rules version {cmd.rules_version}")
+        raise RuleViolation(KernelCode.INVALID_REQUEST, f"no rules version {cmd.rules_version}")
     if cmd.rules_version > 1:  # version 1 histories never carried the field: replay them byte for byte
         data["rules_version"] = cmd.rules_version
     tx.emit("MatchCreated", None, data, secret={"match_seed": seed.hex()})
@@ -54,13 +55,13 @@ def round_jobs(score_round: Callable[[Any], None],
 def require_scoring(m: Any, round_no: int) -> None:
     """§2.8 step 2: a scoring job acts only while that round waits in ROUND_OVER."""
     if m.status != "running" or m.rnd is None or m.rnd.phase != "scoring" or round_no != m.round_no:
-        raise RuleViolation("nothing_to_do", "no round waits to be scored")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, "no round waits to be scored")
 
 
 def require_intermission(m: Any, round_no: int) -> None:
     """§2.8 step 5: a deal job acts only from INTERMISSION into the next round."""
     if m.status != "running" or m.rnd is None or m.rnd.phase != "intermission" or round_no != m.round_no + 1:
-        raise RuleViolation("nothing_to_do", "no round waits to be dealt")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, "no round waits to be dealt")
 
 
 BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -73,18 +74,18 @@ def admit(m: Any, cmd: JoinSeat, closed: str | None, seated: int) -> tuple[int, 
     ``closed`` says why the table takes no seats now (None while it does); ``seated`` counts the
     seats that hold a place at the table."""
     if cmd.creator and any(s.creator and s.state != "left" for s in m.seats):
-        raise RuleViolation("already_seated", "the owner already has a seat")
+        raise RuleViolation(KernelCode.ALREADY_SEATED, "the owner already has a seat")
     if closed is not None:
-        raise RuleViolation("joining_closed", closed)
+        raise RuleViolation(KernelCode.JOINING_CLOSED, closed)
     if seated >= m.max_players:
-        raise RuleViolation("game_full", "the table is full")
+        raise RuleViolation(KernelCode.GAME_FULL, "the table is full")
     if cmd.kind not in ("human", "bot"):
-        raise RuleViolation("invalid_request", "kind must be human or bot")
+        raise RuleViolation(KernelCode.INVALID_REQUEST, "kind must be human or bot")
     strength = None
     if cmd.kind == "bot":
         strength = m.options["bot_strength"] if cmd.strength is None else cmd.strength  # "" is no strength
         if strength not in BOT_STRENGTHS:
-            raise RuleViolation("invalid_option", f"unknown bot strength {strength!r}",
+            raise RuleViolation(KernelCode.INVALID_OPTION, f"unknown bot strength {strength!r}",
                                 reason="unknown_strength",
                                 errors=[{"option": "strength", "detail": "unknown_strength"}])
     creator = bool(cmd.creator) and cmd.kind == "human" and not any(s.creator for s in m.seats)
@@ -94,9 +95,9 @@ def admit(m: Any, cmd: JoinSeat, closed: str | None, seated: int) -> tuple[int, 
 def seat_exists(m: Any, seat: Any) -> None:
     """A command naming a seat needs one that exists and has not left."""
     if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
-        raise RuleViolation("not_found", f"no seat {seat}")
+        raise RuleViolation(KernelCode.NOT_FOUND, f"no seat {seat}")
     if m.seats[seat].state == "left":
-        raise RuleViolation("seat_left", f"seat {seat} has left")
+        raise RuleViolation(KernelCode.SEAT_LEFT, f"seat {seat} has left")
 
 
 class Decided(NamedTuple):
@@ -129,7 +130,7 @@ class Rulebook:
         if isinstance(command, CreateMatch):
             create(tx, command)
         elif state is None:
-            raise RuleViolation("not_found", "no such match")
+            raise RuleViolation(KernelCode.NOT_FOUND, "no such match")
         else:
             fn = self.seat.get(type(command))
             if fn is not None:
@@ -152,11 +153,11 @@ def leave_replaced_by_bot(tx: Any, cmd: Any) -> None:
     m = tx.m
     seat = cmd.seat
     if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
-        raise RuleViolation("not_found", f"no seat {seat}")
+        raise RuleViolation(KernelCode.NOT_FOUND, f"no seat {seat}")
     if m.seats[seat].state == "left":
-        raise RuleViolation("seat_left", f"seat {seat} has left")
+        raise RuleViolation(KernelCode.SEAT_LEFT, f"seat {seat} has left")
     if m.status == "finished":
-        raise RuleViolation("match_over", "the match is over")
+        raise RuleViolation(KernelCode.MATCH_OVER, "the match is over")
     data: dict[str, Any] = {"seat": seat, "reason": cmd.reason}
     if m.status == "running":
         data["replaced_by"] = {"kind": "bot", "strength": m.options["bot_strength"], "name": "bot"}
@@ -166,13 +167,13 @@ def leave_replaced_by_bot(tx: Any, cmd: Any) -> None:
 def check_dealt_seat(m: Any, seat: Any, what: str = "round") -> None:
     """Seat actions need a seat dealt into the running round (K-7: others get not_a_player)."""
     if not isinstance(seat, int) or not 0 <= seat < len(m.seats):
-        raise RuleViolation("not_found", f"no seat {seat}")
+        raise RuleViolation(KernelCode.NOT_FOUND, f"no seat {seat}")
     if m.status == "open":
-        raise RuleViolation("not_started", "the match has not started")
+        raise RuleViolation(KernelCode.NOT_STARTED, "the match has not started")
     if m.status == "finished":
-        raise RuleViolation("wrong_phase", "the match is over", legal_actions=[])
+        raise RuleViolation(KernelCode.WRONG_PHASE, "the match is over", legal_actions=[])
     if m.seats[seat].state == "left" or m.rnd is None or seat not in m.rnd.seats:
-        raise RuleViolation("not_a_player", f"seat {seat} does not play in this {what}", legal_actions=[])
+        raise RuleViolation(KernelCode.NOT_A_PLAYER, f"seat {seat} does not play in this {what}", legal_actions=[])
 
 
 def end_match(tx: Any, reason: str, table: list[dict[str, Any]]) -> None:

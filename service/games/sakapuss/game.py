@@ -4,6 +4,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from service.games.sakapuss.codes import SakapussCode
 from service.games.sakapuss.spec import SPEC
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import ActionSpec, Game
@@ -60,4 +61,5 @@ GAME = Game(
     bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}),
     playout=playout,
     spec=SPEC,
+    codes=SakapussCode,
 )

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from service.games.kernel.model import FireTimer, LeaveSeat, RuleViolation
+from service.games.kernel.refusal import refuser
 
 from service.games.sakapuss.actions import legal_actions
 from service.games.sakapuss.commands import PassCard, Slap
@@ -9,10 +10,11 @@ from service.games.sakapuss.table import leave
 from service.games.kernel.absence import absent_seat, marks_absent
 from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
 from service.games.sakapuss.tx import Tx, choice
+from service.games.kernel.codes import KernelCode
+from service.games.sakapuss.codes import SakapussCode
 
 
-def _no(m: SakapussMatch, seat: int, code: str, detail: str, now: int) -> RuleViolation:
-    return RuleViolation(code, detail, legal_actions=legal_actions(m, seat, now))
+refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
 
 
 def neighbour(seats: tuple[int, ...], seat: int, direction: int) -> int:
@@ -41,16 +43,16 @@ def pass_card(tx: Tx, cmd: PassCard) -> None:
     rnd = m.rnd
     seat = cmd.seat
     if rnd.phase != PASSING:
-        raise _no(m, seat, "wrong_phase", "no pass step is open", tx.at)
+        raise refuse(m, seat, tx.at, KernelCode.WRONG_PHASE, "no pass step is open")
     if type(cmd.step) is not int or cmd.step != rnd.step:
-        raise _no(m, seat, "wrong_step", f"the open step is {rnd.step}", tx.at)
+        raise refuse(m, seat, tx.at, SakapussCode.WRONG_STEP, f"the open step is {rnd.step}")
     prior = rnd.passes.get(seat)
     if prior is not None:
         if prior == cmd.kind:
             return  # resending the same kind is idempotent
-        raise _no(m, seat, "already_passed", "this seat has already passed in this step", tx.at)
+        raise refuse(m, seat, tx.at, SakapussCode.ALREADY_PASSED, "this seat has already passed in this step")
     if not isinstance(cmd.kind, str) or cmd.kind not in rnd.hands[seat]:
-        raise _no(m, seat, "kind_not_in_hand", f"no cat of kind {cmd.kind!r} in hand", tx.at)
+        raise refuse(m, seat, tx.at, SakapussCode.KIND_NOT_IN_HAND, f"no cat of kind {cmd.kind!r} in hand")
     _submit(tx, seat, cmd.kind, auto=False)
     if len(tx.m.rnd.passes) == len(rnd.seats):
         resolve_step(tx)
@@ -91,20 +93,19 @@ def slap(tx: Tx, cmd: Slap) -> None:
     rnd = m.rnd
     seat = cmd.seat
     if rnd.phase not in (PASSING, SLAP_RACE):
-        raise _no(m, seat, "wrong_phase", "nobody can slap now", tx.at)
+        raise refuse(m, seat, tx.at, KernelCode.WRONG_PHASE, "nobody can slap now")
     race = rnd.race if rnd.phase == SLAP_RACE else None
     if race is not None and seat in race.slaps:
         return  # K-5: idempotent, the first arrival counts
     if race is not None and tx.at > race.deadline:
-        raise _no(m, seat, "race_closed", "the slap window has closed", tx.at)
+        raise refuse(m, seat, tx.at, SakapussCode.RACE_CLOSED, "the slap window has closed")
     r = rnd.resolved
     seen = cmd.seen_step
     if type(seen) is not int or seen < 0 or seen not in (r - 1, r):
-        raise _no(m, seat, "invalid_seen_step", f"seen_step must be {r - 1} or {r}" if r else
-                  "seen_step must be 0", tx.at)
+        raise refuse(m, seat, tx.at, SakapussCode.INVALID_SEEN_STEP, f"seen_step must be {r - 1} or {r}" if r else "seen_step must be 0")
     if race is None:
         if r == 0 and not m.options["allow_slap_before_first_pass"]:
-            raise _no(m, seat, "wrong_phase", "no slap before the first pass", tx.at)
+            raise refuse(m, seat, tx.at, KernelCode.WRONG_PHASE, "no slap before the first pass")
         tx.emit("SlapMade", seat, {
             "seat": seat, "seen_step": seen, "position": 1, "race_id": rnd.races + 1,
             "window_deadline": tx.at + int(m.options["slap_window_ms"]),
@@ -201,12 +202,12 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
     live = m.status == "running" and rnd is not None
     if live and rnd.phase == PASSING and cmd.key == pass_key(m):
         if tx.at < rnd.step_deadline:
-            raise RuleViolation("nothing_to_do", "the pass step is still within its deadline")
+            raise RuleViolation(KernelCode.NOTHING_TO_DO, "the pass step is still within its deadline")
         _auto_pass(tx, cmd.key)
         return
     if live and rnd.phase == SLAP_RACE and cmd.key == race_key(m):
         if tx.at < rnd.race.deadline:
-            raise RuleViolation("nothing_to_do", "the slap window is still open")
+            raise RuleViolation(KernelCode.NOTHING_TO_DO, "the slap window is still open")
         resolve_race(tx)
         return
     if live and rnd.phase == PASSING and cmd.key == absent_pass_key(m) and absent_missing(m):
@@ -216,10 +217,10 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
         seat = absent_seat(m, cmd.key)
         if seat is not None:
             if tx.at < (m.seats[seat].removal_deadline or 0):
-                raise RuleViolation("nothing_to_do", f"{cmd.key} is not due yet")
+                raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{cmd.key} is not due yet")
             leave(tx, LeaveSeat(seat, "absent_removed"))  # K-15: a bot takes the seat over
             return
-    raise RuleViolation("nothing_to_do", f"{cmd.key} has already closed")
+    raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{cmd.key} has already closed")
 
 
 def absent_pass_key(m: SakapussMatch) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs
 from service.games.sakapuss.flow import deal_round, score_round
@@ -22,10 +23,10 @@ def start(tx: Tx, cmd: StartMatch) -> None:
     """§6.5.1: LOBBY with 3-5 seats -> round 1 (one cat kind per player)."""
     m = tx.m
     if m.status != "open":
-        raise RuleViolation("already_started", "the match has already started")
+        raise RuleViolation(KernelCode.ALREADY_STARTED, "the match has already started")
     n = len(m.active_seats())
     if n < int(m.options["min_players"]):
-        raise RuleViolation("not_enough_players", "not enough seats are taken")
+        raise RuleViolation(KernelCode.NOT_ENOUGH_PLAYERS, "not enough seats are taken")
     deal_round(tx, 1)
 
 

@@ -8,11 +8,12 @@ from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.core import (calls_suit, can_arm, draw_allowed, in_grace, next_active, pass_kind,
                    permitted_cards)
-from service.games.kernel.model import RuleViolation
+from service.games.kernel.refusal import refuser
 from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
                     Match)
 from service.games.shedding.tx import Tx, advance, draw_cards
+from service.games.kernel.codes import KernelCode
 
 PHASE_ACTIONS = {
     PLAY: ("play", "draw", "pass"),
@@ -25,9 +26,7 @@ KIND = {Play: "play", Draw: "draw", Pass: "pass", TakePenalty: "take_penalty",
         AcceptSkip: "accept_skip", Announce: "announce"}
 
 
-def refuse(m: Match, seat: int, now: int, code: str, detail: str) -> RuleViolation:
-    """§2.6(2): a refusal carrying the caller's legal actions."""
-    return RuleViolation(code, detail, legal_actions=legal_actions(m, seat, now))
+refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
 
 
 def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
@@ -35,7 +34,7 @@ def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
     seat = cmd.seat
     kind = KIND.get(type(cmd))
     if kind is None:
-        raise refuse(m, seat, tx.at, "invalid_action",
+        raise refuse(m, seat, tx.at, KernelCode.INVALID_ACTION,
                      f"{type(cmd).__name__} is not an action of this variant")
     if kind == "announce":
         announce(tx, seat)
@@ -43,15 +42,15 @@ def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
     rnd = m.rnd
     now = tx.at
     if kind == "accept_skip" and not m.rules.skip_counterable:
-        raise refuse(m, seat, now, "invalid_action", "accept_skip is not an action of this variant")
+        raise refuse(m, seat, now, KernelCode.INVALID_ACTION, "accept_skip is not an action of this variant")
     if rnd is None or rnd.phase not in TURN_PHASES:
-        raise refuse(m, seat, now, "wrong_phase", "no turn is open")
+        raise refuse(m, seat, now, KernelCode.WRONG_PHASE, "no turn is open")
     if rnd.current != seat or m.seats[seat].state != "active":
-        raise refuse(m, seat, now, "not_your_turn", f"it is seat {rnd.current}'s turn")
+        raise refuse(m, seat, now, KernelCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
     if kind not in PHASE_ACTIONS[rnd.phase]:
-        raise refuse(m, seat, now, "wrong_phase", f"{kind} is not allowed in {rnd.phase}")
+        raise refuse(m, seat, now, KernelCode.WRONG_PHASE, f"{kind} is not allowed in {rnd.phase}")
     if in_grace(m, seat, now):
-        raise refuse(m, seat, now, "announce_grace", "another seat's announcement grace is running")
+        raise refuse(m, seat, now, KernelCode.ANNOUNCE_GRACE, "another seat's announcement grace is running")
     ACTIONS[kind](tx, m, cmd)
 
 
@@ -86,19 +85,19 @@ def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
                 if c[:-2] == text and (card is None or c < card):
                     card = c
     if card is None:
-        raise refuse(m, seat, tx.at, "card_not_in_hand", f"{cmd.card!r} is not in your hand")
+        raise refuse(m, seat, tx.at, KernelCode.CARD_NOT_IN_HAND, f"{cmd.card!r} is not in your hand")
     short = card[:-2]
     for c in permitted_cards(m, seat):
         if c[:-2] == short:
             break
     else:
-        raise refuse(m, seat, tx.at, "illegal_card", f"{card} cannot be played now")
+        raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_CARD, f"{card} cannot be played now")
     r = m.rules
     if RANK[card] == r.wild and calls_suit(card, len(hand) - 1, rnd, r):
         if cmd.called_suit is None and not _window_open_unsat(m, seat):
-            raise refuse(m, seat, tx.at, "must_choose_suit", f"{card} needs called_suit")
+            raise refuse(m, seat, tx.at, KernelCode.MUST_CHOOSE_SUIT, f"{card} needs called_suit")
         if cmd.called_suit is not None and cmd.called_suit not in SUITS:
-            raise refuse(m, seat, tx.at, "invalid_suit", "called_suit must be one of C D H S")
+            raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "called_suit must be one of C D H S")
     return card
 
 
@@ -166,7 +165,7 @@ def do_draw(tx: Tx, m: Match, cmd: Draw) -> None:
     r = m.rules
     seat = cmd.seat
     if not draw_allowed(m, seat):
-        raise refuse(m, seat, tx.at, "illegal_action", "drawing is not allowed now")
+        raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "drawing is not allowed now")
     phase = rnd.phase
     close_windows(tx, seat, cmd.announce)
     draw_cards(tx, seat, 1, "turn")
@@ -179,7 +178,7 @@ def do_pass(tx: Tx, m: Match, cmd: Pass) -> None:
     seat = cmd.seat
     kind = pass_kind(m, seat)
     if kind is None:
-        raise refuse(m, seat, tx.at, "illegal_action", "passing is not allowed now")
+        raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "passing is not allowed now")
     close_windows(tx, seat, cmd.announce)
     blocked = kind == "blocked"
     tx.emit("TurnPassed", seat, {"seat": seat, "turn_id": m.rnd.turn_id, "blocked": blocked})

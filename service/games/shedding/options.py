@@ -9,6 +9,7 @@ from service.games.kernel.model import RuleViolation
 from service.games.kernel.options import OptionError, OptionSpec, copy as _copy  # noqa: F401
 from service.games.kernel.table import BOT_STRENGTHS  # noqa: F401  (re-exported)
 from service.games.shedding.option_checks import catalog_option, check_value, cross_checks
+from service.games.kernel.codes import KernelCode
 
 FACE = {r: int(r) for r in RANKS if r.isdigit()}
 PRSI_POINTS = {**FACE, "J": 20, "Q": 10, "K": 10, "A": 11}
@@ -136,7 +137,7 @@ PRESET_RANGES: dict[str, dict[str, tuple[int, int]]] = {
 def preset_defaults(variant: str) -> dict[str, Any]:
     """§8.4: the full default option set of a preset."""
     if variant not in PRESET_BASE:
-        raise RuleViolation("unknown_variant", f"unknown variant {variant!r}", variant=variant)
+        raise RuleViolation(KernelCode.UNKNOWN_VARIANT, f"unknown variant {variant!r}", variant=variant)
     column, extra, _game = PRESET_BASE[variant]
     out = {s.name: _copy(s.classic if column == "classic" else s.prsi) for s in SPECS}
     out.update({k: _copy(v) for k, v in extra.items()})

@@ -7,11 +7,12 @@ from service.games.kernel.model import (Autopilot, DealRound, FireTimer, JoinSea
                                         ScoreRound, StartMatch)
 from service.games.kernel.table import Rulebook, seat_exists
 from service.games.shedding.commands import ACTIONS
-from service.games.shedding.decide import decide_seat_action
+from service.games.shedding.decide import decide_seat_action, refuse
 from service.games.shedding.state import Match
 from service.games.shedding.table import deal, join, leave, score, start
 from service.games.shedding.timeouts import autopilot, fire
 from service.games.shedding.tx import Tx
+from service.games.kernel.codes import KernelCode
 
 
 def _seat_action(tx: Tx, cmd: Any) -> None:
@@ -22,13 +23,13 @@ def check_seat(m: Match, seat: Any) -> None:
     """Seat actions need an existing, present seat in a running match."""
     seat_exists(m, seat)
     if m.status == "open":
-        raise RuleViolation("not_started", "the match has not started")
+        raise RuleViolation(KernelCode.NOT_STARTED, "the match has not started")
     if m.status == "finished":
-        raise RuleViolation("wrong_phase", "the match is over", legal_actions=[])
+        raise RuleViolation(KernelCode.WRONG_PHASE, "the match is over", legal_actions=[])
 
 
 def _unknown(m: Match, cmd: Any, now: int) -> RuleViolation:
-    return RuleViolation("invalid_action", f"unknown command {type(cmd).__name__}")
+    return refuse(m, getattr(cmd, "seat", None), now, KernelCode.INVALID_ACTION, f"unknown command {type(cmd).__name__}")
 
 
 def _autopilot(tx: Tx, cmd: Autopilot) -> None:

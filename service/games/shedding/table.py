@@ -8,6 +8,7 @@ from service.games.shedding.state import TURN_PHASES
 from service.games.kernel.table import admit, round_jobs
 from service.games.shedding.tx import Tx, shuffle, start_turn
 from service.games.shedding.state import PLAY
+from service.games.kernel.codes import KernelCode
 
 
 def join(tx: Tx, cmd: JoinSeat) -> None:
@@ -27,9 +28,9 @@ def start(tx: Tx, cmd: StartMatch) -> None:
     """§5.9: the creator starts with at least min_players seats; round 1 is dealt at once."""
     m = tx.state
     if m.status != "open":
-        raise RuleViolation("already_started", "the match has already started")
+        raise RuleViolation(KernelCode.ALREADY_STARTED, "the match has already started")
     if len(m.active_seats()) < int(m.options["min_players"]):
-        raise RuleViolation("not_enough_players", "not enough seats are taken")
+        raise RuleViolation(KernelCode.NOT_ENOUGH_PLAYERS, "not enough seats are taken")
     deal_round(tx, 1)
 
 
@@ -38,12 +39,12 @@ def leave(tx: Tx, cmd: LeaveSeat) -> None:
     m = tx.state
     seat = cmd.seat
     if not 0 <= seat < len(m.seats):
-        raise RuleViolation("not_found", f"no seat {seat}")
+        raise RuleViolation(KernelCode.NOT_FOUND, f"no seat {seat}")
     st = m.seats[seat].state
     if st == "left":
-        raise RuleViolation("seat_left", f"seat {seat} has left")
+        raise RuleViolation(KernelCode.SEAT_LEFT, f"seat {seat} has left")
     if m.status == "finished":
-        raise RuleViolation("match_over", "the match is over")
+        raise RuleViolation(KernelCode.MATCH_OVER, "the match is over")
     data = {"seat": seat, "reason": cmd.reason}
     if m.status == "open" or st != "active":
         tx.emit("SeatLeft", seat, data)

@@ -16,6 +16,7 @@ from service.games.kernel.model import Autopilot, Context, FireTimer, LeaveSeat,
 from service.games.shedding.commands import AcceptSkip, Draw, Pass, Play, TakePenalty
 from service.games.shedding.state import TURN_PHASES, Match, Seat
 from service.games.shedding.tx import Tx
+from service.games.kernel.codes import KernelCode
 
 MAX_CHAIN = 16  # a turn ends after a few defaults (draw, then pass or play); a guard, not a rule
 
@@ -52,18 +53,18 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
         if key.startswith("turn-") and rnd is not None and rnd.phase in TURN_PHASES and key == turn_key(m):
             due = turn_due(m)
             if due is None or tx.at < due or in_grace(m, rnd.current, tx.at):
-                raise RuleViolation("nothing_to_do", f"{key} is not due yet")
+                raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} is not due yet")
             time_out(tx, rnd.current, key)
             return
         if key.startswith("absent-"):
             seat = absent_seat(m, key)
             if seat is not None:
                 if tx.at < (m.seats[seat].removal_deadline or 0):
-                    raise RuleViolation("nothing_to_do", f"{key} is not due yet")
+                    raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} is not due yet")
                 from service.games.shedding.table import leave
                 leave(tx, LeaveSeat(seat, "absent_removed"))
                 return
-    raise RuleViolation("nothing_to_do", f"{key} has already closed")
+    raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} has already closed")
 
 
 def time_out(tx: Tx, seat: int, key: str) -> None:
@@ -72,7 +73,7 @@ def time_out(tx: Tx, seat: int, key: str) -> None:
     scratch = Tx(m, Context(tx.at, tx.seeds[tx.seed_i:]))
     chain = run_defaults(scratch, seat)  # a dry run: TimedOut names the whole chain up front
     if not chain:
-        raise RuleViolation("nothing_to_do", f"{key}: no default action")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key}: no default action")
     data = {"seat": seat, "turn_id": m.rnd.turn_id, "guarded": key, "default_action": chain[0],
             "chain": chain, **marks_absent(m, seat, tx.at)}
     tx.emit("TimedOut", seat, data)
@@ -117,11 +118,11 @@ def autopilot(tx: Tx, cmd: Autopilot) -> None:
     m = tx.state
     seat = cmd.seat
     if not isinstance(seat, int) or not 0 <= seat < len(m.seats) or not autopiloted(m, seat):
-        raise RuleViolation("nothing_to_do", f"seat {seat} is not on autopilot")
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, f"seat {seat} is not on autopilot")
     a = dict(cmd.action)
     cls = COMMAND_OF.get(a.pop("type", None))
     if cls is None:
-        raise RuleViolation("invalid_action", "unknown autopilot action")
+        raise RuleViolation(KernelCode.INVALID_ACTION, "unknown autopilot action")
     tx.auto = seat
     decide_seat_action(m, cls(seat=seat, **a), tx)
     tx.auto = None

@@ -1,0 +1,18 @@
+"""The application's own domain codes (the rules' are the kernel's and each game's); the API maps
+each to its HTTP status in service/api/codes.py."""
+from __future__ import annotations
+
+from service.games.kernel.codes import DomainCode
+
+
+class AppCode(DomainCode):
+    """Refusals the application raises itself: credentials, versions, idempotency, stored games."""
+
+    FORBIDDEN = "forbidden"
+    GAME_CORRUPTED = "game_corrupted"  # a stored event cannot be read or applied
+    GAME_EXISTS = "game_exists"
+    GAME_RUNNING = "game_running"  # verified or archived only once finished
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    RATE_LIMITED = "rate_limited"
+    UNAUTHORIZED = "unauthorized"
+    VERSION_CONFLICT = "version_conflict"

@@ -1,0 +1,13 @@
+"""Sakapuss' own refusals (§6.4-§6.5: sealed pass steps and slap races); the shared ones are the
+kernel's (service/games/kernel/codes.py)."""
+from __future__ import annotations
+
+from service.games.kernel.codes import DomainCode
+
+
+class SakapussCode(DomainCode):
+    ALREADY_PASSED = "already_passed"  # one sealed submission per seat and step
+    INVALID_SEEN_STEP = "invalid_seen_step"
+    KIND_NOT_IN_HAND = "kind_not_in_hand"
+    RACE_CLOSED = "race_closed"  # the slap window has closed
+    WRONG_STEP = "wrong_step"  # a pass for a step that is not the open one
