@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{variant:24} {total.games:5} {total.commands:7} {total.moves:6} {total.bot_moves:6} "
               f"{total.timers:6} {total.absences:6} {total.checks:8} {total.illegal:7} "
               f"{REFUSALS.rate(variant):7.0%} {time.perf_counter() - t0:6.1f}", flush=True)
+        print(f"{'':24} refused: {dict(total.refused)}; bot moves: {dict(total.strengths)}", flush=True)
     for f in failures:
         print("FAIL", f[:2000])
     print(f"{len(failures)} failure(s)")

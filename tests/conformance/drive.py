@@ -69,12 +69,13 @@ class Tally:
     rounds: int = 0
     checks: int = 0  # properties checked (each assertion site counts once per use)
     illegal: int = 0  # illegal commands refused
-    strengths: Counter[str] = field(default_factory=Counter)
+    strengths: Counter[str] = field(default_factory=Counter)  # bot moves per strength
+    refused: Counter[str] = field(default_factory=Counter)  # illegal commands refused, per kind
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
-            if name == "strengths":
-                self.strengths.update(other.strengths)
+            if name in ("strengths", "refused"):
+                getattr(self, name).update(getattr(other, name))
             else:
                 setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -149,13 +150,18 @@ class Table:
     def run(self, cmd: Any) -> tuple[Event, ...]:
         """Decide ``cmd`` now, check its events and their fold, and make it the live state."""
         before = self.state
-        got = chk.decided(before, cmd, self.now, f"{self.tag}/{self.tally.commands}")
+        tag = f"{self.tag}/{self.tally.commands}"
+        got = chk.decided(before, cmd, self.now, tag)
         events = got.events
         chk.assert_consecutive(events, 0 if before is None else before.version)
-        fold = before
+        fold, shuffled = before, 0
         for e in events:
+            shuffled += e.type == "ShuffleCommitted"
             if e.type == "TimedOut" and fold is not None:
-                chk.assert_defaults_legal(fold, e, self.now, f"{self.tag}/t{self.tally.commands}")
+                try:
+                    chk.assert_defaults_legal(fold, e, self.now, tag, shuffled)
+                except AssertionError as exc:
+                    raise self.fail(str(exc)) from None
                 self.tally.timeouts += 1
                 self.tally.absences += bool(e.data.get("absent"))
                 self.tally.checks += 1
@@ -288,8 +294,11 @@ class Table:
             self.try_illegal(legal)
         if self.tally.moves % self.profile.all_actions_every == 0:
             for i, a in enumerate(actions):  # (c) all of them, on the same state
-                chk.assert_accepted(state, seat, a, now, f"{self.tag}/all{i}")
-            chk.assert_same_state(state, self.state, now, "trying every legal action")
+                try:
+                    chk.assert_accepted(state, seat, a, now, f"{self.tag}/all{i}")
+                except AssertionError as exc:
+                    raise self.fail(str(exc)) from None
+            self.check_replay()  # a fresh fold of the history: trying them changed nothing
             self.tally.checks += len(actions)
         action = self.rng.choice(actions)
         try:
@@ -308,6 +317,7 @@ class Table:
             except AssertionError as exc:
                 raise self.fail(str(exc)) from None
             self.tally.illegal += 1
+            self.tally.refused[label.split(" (")[0]] += 1
             self.tally.checks += 1
 
     # ------------------------------------------------------------ due work

@@ -7,6 +7,7 @@ AssertionError naming what broke, and knows no game: cards are read through the 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -118,15 +119,18 @@ def copy_view(view: Any) -> Any:
                                         for f in dataclasses.fields(view)})
 
 
-def decided(state: Any, cmd: Any, now: int, tag: str) -> Any:
-    """engine.outcome with as many fresh seeds as the command needs (as the app retries)."""
-    import hashlib
+def seeds_for(tag: str, n: int) -> tuple[bytes, ...]:
+    """The fresh seeds a command tagged ``tag`` gets (a shuffle consumes them in order)."""
+    return tuple(hashlib.sha256(f"{tag}/{i}".encode()).digest() for i in range(n))
 
+
+def decided(state: Any, cmd: Any, now: int, tag: str, skip: int = 0) -> Any:
+    """engine.outcome with as many fresh seeds as the command needs (as the app retries); ``skip``
+    drops the first seeds (a replay of part of a command, after its shuffles)."""
     n = 4
     while True:
-        seeds = tuple(hashlib.sha256(f"{tag}/{i}".encode()).digest() for i in range(n))
         try:
-            return engine.outcome(state, cmd, Context(now, seeds))
+            return engine.outcome(state, cmd, Context(now, seeds_for(tag, n + skip)[skip:]))
         except NeedMoreSeeds as more:
             assert more.needed > n, "NeedMoreSeeds asked for no more seeds than it had"
             n = more.needed
@@ -260,9 +264,11 @@ def _fields(required: Iterable[str], seen: Mapping[str, list[Any]]) -> dict[str,
 # ---------------------------------------------------------------- timers
 
 
-def assert_defaults_legal(state_before: Any, e: Event, now: int, tag: str) -> None:
+def assert_defaults_legal(state_before: Any, e: Event, now: int, tag: str, shuffled: int = 0) -> None:
     """(e) A TimedOut's default action is one of the seat's legal actions (an action object), or of a
-    legal type (a name, e.g. a random pass); a chain of defaults is legal step by step."""
+    legal type (a name, e.g. a random pass); a chain of defaults is legal step by step, replayed
+    with the seeds the timer's command had (``tag``, ``shuffled`` of them used before the
+    TimedOut) so that a draw that reshuffles draws what it drew."""
     seat = e.data["seat"]
     default = e.data.get("default_action")
     legal = engine.legal_actions(state_before, seat, now)
@@ -276,4 +282,6 @@ def assert_defaults_legal(state_before: Any, e: Event, now: int, tag: str) -> No
     for i, a in enumerate(chain):
         legal = engine.legal_actions(s, seat, now)
         assert dict(a) in legal, f"timeout of seat {seat}: default {i} {a} is not in {legal}"
-        s = assert_accepted(s, seat, a, now, f"{tag}/chain{i}").state
+        got = decided(s, command(seat, a), now, tag, shuffled)
+        shuffled += sum(ev.type == "ShuffleCommitted" for ev in got.events)
+        s = got.state
