@@ -260,7 +260,7 @@ class Table:
     def step(self) -> None:
         dues = self.dues()
         legal = self.legal(self.now)
-        humans = [s for s, k in enumerate(self.kinds) if k is None]
+        humans = [s for s, seat in enumerate(self.state.seats) if seat.kind == "human"]  # not replaced
         actors = [s for s in humans if legal[s] and s not in self.sleepers]
         if dues and dues[0][0] <= self.now:
             return self.serve(dues[0][1])
