@@ -10,7 +10,7 @@ from service.games.crazy_eights.decide import decide
 from service.games.crazy_eights.evolve import evolve
 from service.games.crazy_eights.options import VARIANT, catalog_entry, defaults, resolve
 from service.games.crazy_eights.spec import SPEC
-from service.games.crazy_eights.state import EightsMatch
+from service.games.crazy_eights.state import EightsMatch, cards_in_play
 from service.games.crazy_eights.views import legal_actions, pending_work, private_view, public_view, seat_view
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import Game
@@ -61,4 +61,5 @@ GAME = Game(
     card_pattern=SHEDDING.card_pattern,  # its cards are the shedding games' ids (copy 0 only)
     suits=("C", "D", "H", "S"),
     spec=SPEC,
+    cards_in_play=cards_in_play,
 )

@@ -1,6 +1,7 @@
 """Frozen state of a Crazy Eights match: the table, and the one hand (round) it plays."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -10,7 +11,7 @@ PLAY = "play"  # someone's turn
 SCORING = "scoring"  # the hand is over, the scoring job is due (§2.8 step 1)
 OVER = "over"  # scored: the match has ended
 
-__all__ = ["PLAY", "SCORING", "OVER", "Hand", "EightsMatch", "Seat", "ScoreEntry", "rep"]
+__all__ = ["PLAY", "SCORING", "OVER", "Hand", "EightsMatch", "Seat", "ScoreEntry", "rep", "cards_in_play"]
 
 
 @dataclass(frozen=True)
@@ -68,3 +69,16 @@ class EightsMatch:
 
     def active_seats(self) -> tuple[int, ...]:
         return tuple(s.seat for s in self.seats if s.state == "active")
+
+
+def cards_in_play(m: EightsMatch) -> Counter[str] | None:
+    """Every card of the hand in play (stock, discard, hands) from its deal until it is scored;
+    None before the deal and once scored (the conformance suite checks it is constant)."""
+    rnd = m.rnd
+    if rnd is None or rnd.phase not in (PLAY, SCORING):
+        return None
+    out = Counter(rnd.stock)
+    out.update(rnd.discard)
+    for hand in rnd.hands.values():
+        out.update(hand)
+    return out

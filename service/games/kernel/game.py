@@ -5,6 +5,7 @@ The application, the API, the workers and the spec know games only through these
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
@@ -56,3 +57,7 @@ class Game:
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
     spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)
     codes: type[DomainCode] = DomainCode  # its own refusal codes (<game>/codes.py); the base has none
+    cards_in_play: Callable[[Any], Counter[str] | None] | None = None
+    """Every card of the live round, as a multiset (hands, stock, discard, decks, tableaux), or None
+    while no round is live: the conformance suite checks it stays constant during a round
+    (tests/conformance, docs/testing.md)."""

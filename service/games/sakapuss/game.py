@@ -15,7 +15,7 @@ from service.games.sakapuss.commands import RACE_TOLERANT, PassCard, Slap
 from service.games.sakapuss.decide import decide
 from service.games.sakapuss.evolve import evolve
 from service.games.sakapuss.options import VARIANT, catalog_entry, defaults, resolve
-from service.games.sakapuss.state import SakapussMatch
+from service.games.sakapuss.state import SakapussMatch, cards_in_play
 from service.games.sakapuss.views import legal_actions, pending_work, private_view, public_view, seat_view
 
 EVENT_TYPES = with_table_events({
@@ -62,4 +62,5 @@ GAME = Game(
     playout=playout,
     spec=SPEC,
     codes=SakapussCode,
+    cards_in_play=cards_in_play,
 )

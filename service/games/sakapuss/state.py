@@ -1,6 +1,7 @@
 """Frozen state of a Sakapuss match (RULES §6): table, chance deck, parasites, current round."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -14,7 +15,7 @@ INTERMISSION = "intermission"
 LIVE = frozenset({PASSING, SLAP_RACE})
 
 __all__ = ["PASSING", "SLAP_RACE", "SCORING", "INTERMISSION", "LIVE", "Race", "SRound",
-           "SakapussMatch", "Seat", "ScoreEntry", "rep", "complete", "parasite_value"]
+           "SakapussMatch", "Seat", "ScoreEntry", "rep", "complete", "parasite_value", "cards_in_play"]
 
 
 def complete(hand: tuple[str, ...] | None) -> bool:
@@ -106,3 +107,18 @@ class SakapussMatch:
 
     def parasite_total(self, seat: int) -> int:
         return sum(parasite_value(c) for c in self.parasites.get(seat, ()))
+
+
+def cards_in_play(m: SakapussMatch) -> Counter[str] | None:
+    """Every card of the live round: the cats in the hands (a sealed pass stays in its hand until
+    the step resolves) and the chance cards (deck and parasites held); None outside the passing
+    and the races (the conformance suite checks it is constant)."""
+    rnd = m.rnd
+    if rnd is None or rnd.phase not in LIVE:
+        return None
+    out: Counter[str] = Counter(m.chance_deck)
+    for hand in rnd.hands.values():
+        out.update(f"cat:{kind}" for kind in hand)
+    for held in m.parasites.values():
+        out.update(held)
+    return out

@@ -13,7 +13,7 @@ from service.games.shedding.commands import RACE_TOLERANT, AcceptSkip, Announce,
 from service.games.shedding.fold import evolve
 from service.games.shedding.options import PRESET_BASE, preset_defaults, resolve_options, variants_catalog
 from service.games.shedding.rulebook import decide
-from service.games.shedding.state import Match
+from service.games.shedding.state import Match, cards_in_play
 from service.games.shedding.views import pending_work, private_view, public_view, seat_view
 
 EVENT_TYPES = with_table_events({
@@ -56,4 +56,5 @@ GAME = Game(
     card_pattern=r"(10|[2-9JQKA])[CDHS](:[0-9])?",
     suits=("C", "D", "H", "S"),
     spec=SPEC,
+    cards_in_play=cards_in_play,
 )

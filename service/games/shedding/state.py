@@ -1,6 +1,7 @@
 """Frozen state of a shedding match (§3.1 round state plus the table around it)."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
@@ -215,3 +216,16 @@ class Match:
     def active_seats(self) -> tuple[int, ...]:
         """§2.1: seats that have not left, are not eliminated and are not waiting."""
         return tuple(s.seat for s in self.seats if s.state == "active")
+
+
+def cards_in_play(m: Match) -> Counter[str] | None:
+    """Every card of the live round (stock, discard, hands), from its deal until it is scored;
+    None before the first deal and between rounds (the conformance suite checks it is constant)."""
+    rnd = m.rnd
+    if rnd is None or (rnd.phase not in TURN_PHASES and rnd.phase != SCORING):
+        return None
+    out = Counter(rnd.stock)
+    out.update(rnd.discard)
+    for hand in rnd.hands:
+        out.update(hand)
+    return out
