@@ -4,6 +4,7 @@ its ``rng``, of the API service's seed source (deals, game ids, tokens) and of i
 The header prints MEOW_TEST_SEED and a failure's report says how to rerun it (docs/testing.md)."""
 from __future__ import annotations
 
+import collections
 import os
 import random
 import uuid
@@ -43,6 +44,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test's xdist group (``xdist_group``), and hypothesis tests drawing from the test's seed
     rather than a fresh random one (a test that pins its own seed, and schemathesis' items, which
     have MEOW_SCHEMATHESIS_SEED, keep theirs)."""
+    _unique_ids(items)
     for item in items:
         group = xdist_group(item)
         if group is not None:
@@ -51,6 +53,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if (type(item) is pytest.Function and getattr(test, "is_hypothesis_test", False)
                 and getattr(test, "_hypothesis_internal_use_seed", None) is None):
             test._hypothesis_internal_use_seed = seed_for(item.nodeid)  # what @hypothesis.seed sets
+
+
+def _unique_ids(items: list[pytest.Item]) -> None:
+    """Items that share a node id get one from their name. xdist schedules --dist loadgroup by node
+    id, so all but the first of them would silently never run: schemathesis' per-operation items
+    all have ``test_operation``'s id under pytest 9 (their names say the operation)."""
+    counts = collections.Counter(item.nodeid for item in items)
+    for item in items:
+        if counts[item.nodeid] > 1 and item.parent is not None and item.name != item.nodeid.rsplit("::", 1)[-1]:
+            item._id = item.parent.id.child(item.name)  # how pytest itself names a node
 
 
 def xdist_group(item: pytest.Item) -> str | None:
