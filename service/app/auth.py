@@ -1,16 +1,18 @@
 """Opaque bearer tokens: 256 random bits from ``secrets``; only their SHA-256 is stored."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
+def new_token(random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> str:
+    """32 random bytes as URL-safe base64, as ``secrets.token_urlsafe(32)`` makes them."""
+    return base64.urlsafe_b64encode(random_bytes(32)).rstrip(b"=").decode("ascii")
 
 
 def token_hash(token: str) -> str:

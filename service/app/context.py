@@ -1,15 +1,15 @@
 """What every part of the application layer shares, and how it reads a game: the event store, the
-settings, the clock, the per-process cache of folded states and the pause a searching bot waits
-with, plus ``load`` — the cached fold fast-forwarded with the events appended since (a fold long
-enough to be heavy runs off the event loop). Writes, queries, seats and jobs all take one of these;
-``GameService`` is one."""
+settings, the clock, the seed source (service/app/entropy.py), the per-process cache of folded
+states and the pause a searching bot waits with, plus ``load`` — the cached fold fast-forwarded
+with the events appended since (a fold long enough to be heavy runs off the event loop). Writes,
+queries, seats and jobs all take one of these; ``GameService`` is one."""
 from __future__ import annotations
 
 import logging
 import time
 from typing import Any, Callable, Sequence
 
-from service.app import compute, snapshots
+from service.app import compute, entropy, snapshots
 from service.app.cache import StateCache
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
@@ -28,12 +28,14 @@ def now_ms() -> int:
 
 
 class AppContext:
-    """The store, settings, clock, state cache and bot pause one service works with."""
+    """The store, settings, clock, seed source, state cache and bot pause one service works with."""
 
-    def __init__(self, store: EventStore, settings: Settings | None = None, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, store: EventStore, settings: Settings | None = None, clock: Callable[[], int] = now_ms,
+                 random_bytes: entropy.Entropy = entropy.system) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.clock = clock
+        self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded
         self.cache = StateCache(self.settings.state_cache_size)
         self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
 

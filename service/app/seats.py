@@ -6,7 +6,6 @@ shows them again; each of these is one ``WritePlan`` on the write path."""
 from __future__ import annotations
 
 import hashlib
-import secrets
 from typing import Any, Sequence
 
 import orjson
@@ -50,8 +49,8 @@ def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: 
     if idem:  # anonymous creation: the game id follows from the key, so a retry finds it
         game_id = hashlib.sha256(b"meow-create\0" + idem.key.encode()).hexdigest()[:16]
     else:
-        game_id = secrets.token_hex(8)
-    owner = new_token()
+        game_id = ctx.random_bytes(8).hex()
+    owner = new_token(ctx.random_bytes)
     cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name, RULES_VERSION)
     tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode()}
     out = write(ctx, game_id, SPECTATOR, WritePlan(
@@ -73,7 +72,7 @@ def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: d
         raise AppError(KernelCode.ALREADY_SEATED, "the owner already has a seat")
     if caller.role == "seat":
         raise AppError(KernelCode.ALREADY_SEATED, "this token already holds a seat; join without a token")
-    token = new_token()
+    token = new_token(ctx.random_bytes)
     thash = token_hash(token)
     creator = caller.is_owner
 

@@ -5,7 +5,6 @@ newer state when another write came first. A ``WritePlan`` says everything a wri
 the game and the caller; an ``Outcome`` is what it produced, or the replay of a stored answer."""
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -103,7 +102,7 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
         raise pre.error(version)
     now = ctx.clock()
     cmd = plan.build_command(state)
-    events, after = decide(state, cmd, now)
+    events, after = decide(state, cmd, now, ctx.random_bytes)
     extra = dict(plan.extra)
     if plan.extra_from_events:
         extra.update(plan.extra_from_events(events))
@@ -155,12 +154,13 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
                                          state.status if state is not None else None))
 
 
-def decide(state: Any, cmd: Any, now: int) -> engine.Decided:
-    """The rules' answer with fresh seeds (a few; more when they ask); a violation becomes an AppError."""
+def decide(state: Any, cmd: Any, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
+    """The rules' answer with fresh seeds from ``random_bytes`` (a few; more when they ask); a
+    violation becomes an AppError."""
     seeds = 4
     while True:
         try:
-            return engine.outcome(state, cmd, Context(now, tuple(secrets.token_bytes(32) for _ in range(seeds))))
+            return engine.outcome(state, cmd, Context(now, tuple(random_bytes(32) for _ in range(seeds))))
         except NeedMoreSeeds as more:
             seeds = max(more.needed, seeds * 4)
         except RuleViolation as rv:

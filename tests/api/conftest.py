@@ -6,9 +6,11 @@ from typing import Any, Iterator
 import pytest
 
 from service.api.app import create_app
+from service.app.entropy import Seeded
 from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
+from tests.seeds import current_test_seed
 
 from .spec_check import SpecCheckingClient
 
@@ -28,13 +30,20 @@ class Clock:
 
 
 class Table:
-    """A Flask test client with helpers for the common steps of a game."""
+    """A Flask test client with helpers for the common steps of a game. Inside a test, the service
+    draws its seeds, game ids and tokens from the test's seed (tests/seeds.py) unless told otherwise,
+    so every deal repeats on a rerun; outside one (a golden recorder, a bench) it keeps ``secrets``."""
 
-    def __init__(self, app: Any, clock: Clock) -> None:
+    def __init__(self, app: Any, clock: Clock, random_bytes: Any = None) -> None:
         self.app = app
         self.client = app.test_client()
         self.clock = clock
         self.service = app.extensions["meow.service"]
+        seed = current_test_seed()
+        if random_bytes is None and seed is not None:
+            random_bytes = Seeded(seed)
+        if random_bytes is not None:
+            self.service.random_bytes = random_bytes
 
     def create(self, variant: str = "prsi", options: dict | None = None, **extra: Any) -> dict:
         fast = FAST_BY_VARIANT.get(variant, FAST)
@@ -111,9 +120,11 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def table(clock: Clock) -> Iterator[Table]:
+def table(clock: Clock, random_bytes: Any) -> Iterator[Table]:
+    """The app on the in-memory store, with the test clock and the test's seed source (so its deals,
+    game ids and tokens repeat on every run of the same MEOW_TEST_SEED)."""
     settings = Settings(audit_token_hashes=frozenset({__import__("hashlib").sha256(b"audit-secret").hexdigest()}))
     app = create_app(settings, store=MemoryEventStore())
     app.test_client_class = SpecCheckingClient  # every response is checked against openapi.yaml
     app.extensions["meow.service"].clock = clock
-    yield Table(app, clock)
+    yield Table(app, clock, random_bytes)

@@ -9,6 +9,7 @@ import random
 import orjson
 
 from service.games import engine
+from service.app.entropy import Seeded
 from service.app.redaction import Viewer, project_view
 
 from .conftest import Table, auth
@@ -23,6 +24,9 @@ def _table_of_four(table: Table) -> tuple[str, list[str]]:
 
 
 def test_the_record_is_opt_in_and_compact(table: Table) -> None:
+    # a known deal, whatever MEOW_TEST_SEED says: 30 random actions are not always 30 recorded
+    # decisions (an announcement rides on its play), and this deal's are (issue 23)
+    table.service.random_bytes = Seeded("lean-answers/record")
     gid, tokens = _table_of_four(table)
     assert table.play_random(gid, tokens, 30, random.Random(1)) == 30
     lean = table.view(gid, tokens[0])

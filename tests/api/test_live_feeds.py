@@ -53,6 +53,13 @@ class SSE:
             time.sleep(0.02)
 
 
+def _waiters(table: Table, gid: str) -> int:
+    """Open subscriptions to the game in the app's feed hub (streams and waiting long-polls)."""
+    hub = table.app.extensions.get("meow.feeds")
+    watch = hub._watches.get(gid) if hub is not None else None
+    return len(watch.subs) if watch is not None else 0
+
+
 class LongPoll:
     def __init__(self, table: Table, gid: str, token: str, after: int) -> None:
         self.result: dict[str, Any] = {}
@@ -62,9 +69,13 @@ class LongPoll:
             r = client.get(f"/v1/games/{gid}/events?after={after}&wait=20", headers=auth(token))
             self.result.update(status=r.status_code, body=r.json)
 
+        before = _waiters(table, gid)
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
-        time.sleep(0.2)  # let it start waiting
+        deadline = time.monotonic() + 20  # it waits (subscribed to the game's feed): an outcome, not a pause
+        while _waiters(table, gid) <= before and self.thread.is_alive():
+            assert time.monotonic() < deadline, "the long-poll never started waiting"
+            time.sleep(0.01)
 
     def join(self) -> dict[str, Any]:
         self.thread.join(25)

@@ -134,12 +134,15 @@ def _play_one(table: Table, rng: random.Random, humans: int, bots: int,
     return steps, gid, tokens
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_no_response_leaks_a_hidden_card(table: Table, seed: int) -> None:
-    rng = random.Random(seed)
-    humans = rng.randint(2, 3)
-    bots = rng.randint(0, 5 - humans)
-    assert _play_one(table, rng, humans, bots)[0] > 0
+# The quick profile of `make test` (issue 23): four tables of 80 moves at most, one per mix of 2-3
+# humans and 0-2 bots below; the depth - a thousand tables played to their end, the past
+# (state?at) and every SSE stream checked too - is bench/fault_redaction.py's (docs/testing.md).
+MIXES = [(2, 0), (3, 0), (2, 2), (3, 2)]
+
+
+@pytest.mark.parametrize("humans,bots", MIXES, ids=[f"{h}humans-{b}bots" for h, b in MIXES])
+def test_no_response_leaks_a_hidden_card(table: Table, rng: random.Random, humans: int, bots: int) -> None:
+    assert _play_one(table, rng, humans, bots, max_steps=80)[0] > 0
 
 
 def test_the_oracle_catches_a_planted_leak(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -41,7 +41,7 @@ def browser() -> Iterator[Any]:  # loop running in the main thread, and later as
 def page(browser: Any, live: Stack) -> Iterator[Any]:
     """A fresh browser profile (its own localStorage) on the live stack; an uncaught script error fails."""
     context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US", base_url=live.base)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(30_000)  # generous: a loaded machine, two xdist workers
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))

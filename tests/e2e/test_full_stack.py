@@ -100,7 +100,9 @@ def test_32_clients_same_if_match_exactly_one_lands(stack: Stack) -> None:
 
 def test_sakapuss_client_and_two_bots_play_every_round(stack: Stack) -> None:
     s = requests.Session()
-    options = {"rounds": 2, "round_intermission_s": 0, "pass_timeout_s": 5, "slap_window_ms": 1000,
+    # one round (issue 23: a round costs ~45 s of real time at the fastest options; the next deal
+    # on a real worker is the Prší match's above, more rounds in-process in tests/unit/sakapuss)
+    options = {"rounds": 1, "round_intermission_s": 0, "pass_timeout_s": 5, "slap_window_ms": 1000,
                "max_pass_steps_per_round": 20}
     gid, me = _human_and_two_bots(s, stack, "sakapuss", options)
     rng = random.Random(11)
@@ -123,7 +125,7 @@ def test_sakapuss_client_and_two_bots_play_every_round(stack: Stack) -> None:
             s.get(f"{stack.base}/v1/games/{gid}/events", params={"after": view["version"], "wait": 5})
     assert view["status"] == "finished", view
     history = s.get(f"{stack.base}/v1/games/{gid}/history", headers=_auth(me["token"])).json()["events"]
-    assert [e["type"] for e in history].count("RoundScored") == 2
+    assert [e["type"] for e in history].count("RoundScored") == 1
     assert any(e["type"] == "PassSubmitted" and e["seat"] in (1, 2) for e in history)
     assert s.get(f"{stack.base}/v1/games/{gid}/verify", headers=_auth(me["token"])).json()["ok"]
 

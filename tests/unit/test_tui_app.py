@@ -55,7 +55,7 @@ class FakeServer:
 
 
 async def _until(pilot, cond, what: str) -> None:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # generous: two xdist workers share the cores
     while not cond():
         assert time.monotonic() < deadline, what
         await pilot.pause(0.02)
