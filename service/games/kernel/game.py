@@ -54,3 +54,9 @@ class Game:
     suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
     spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)
+    resample: Callable[[Any, int | None, Any], Any] | None = None
+    """OpenSpiel's ResampleFromInfostate: ``(state, viewer, rng: random.Random)`` -> a state this
+    viewer (a seat, or None for a spectator, who sees no hand) cannot tell from ``state``: every card
+    hidden from it (the stock, other seats' hands, their sealed passes, a chance deck) dealt again at
+    random among the places hidden from it, each keeping its size, and fresh secret seeds. The
+    redaction oracle (tests/conformance/redaction.py) fails for a game without one."""

@@ -16,6 +16,7 @@ from service.games.sakapuss.evolve import evolve
 from service.games.sakapuss.options import VARIANT, catalog_entry, defaults, resolve
 from service.games.sakapuss.state import SakapussMatch
 from service.games.sakapuss.views import legal_actions, pending_work, private_view, public_view, seat_view
+from service.games.sakapuss.resample import resample
 
 EVENT_TYPES = with_table_events({
     "PassSubmitted": 1, "PassesResolved": 1, "SlapMade": 1, "RaceResolved": 1,
@@ -60,4 +61,5 @@ GAME = Game(
     bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}),
     playout=playout,
     spec=SPEC,
+    resample=resample,
 )
