@@ -301,8 +301,7 @@ class Oracle:
         if self.state.status != "finished":
             r = self._get(None, f"{base}/history", token=AUDIT)
             want = [{**expected_event(i.event, None), "hash": i.hash} for i in self.stored]
-            assert r.status_code == 200 and r.json["events"] == want[:len(r.json["events"])], "an auditor's history"
-            assert len(r.json["events"]) == len(self.stored)
+            assert r.status_code == 200 and r.json["events"] == want, "an auditor's history"
             for path in ("history", "verify"):
                 r = self._get(seat, f"{base}/{path}")
                 assert r.status_code in (403, 409), (path, r.status_code)
