@@ -1,122 +1,109 @@
-"""Fault scenario: the redaction oracle over many random games, and a planted leak it must catch.
+"""Fault scenario: the redaction oracle over many random games of every registered variant, and
+leaks planted in each variant's game that it must catch.
 
-The oracle is tests/api/test_redaction.py's (every view, feed page, write answer and refused
-request of every seat and of a spectator, checked against the cards that viewer may not see at
-that moment), run on the in-memory store over random Prší tables (2-3 humans, 0-3 easy bots, one
-move in five preceded by a request for another seat's card), each played for up to ``steps``
-moves. Added here: after each table, ``state?at=N`` for every seat and a spectator at a few random
-N, checked against what that viewer could not see at event N (the game folded to N), and each
-seat's SSE stream from the start up to the table's version, checked like the feed. Then the same
-oracle over one table with a leak planted in the table view (the top card of the stock shown): it
-must fail.
+The oracle is tests/conformance/redaction.py and redaction_api.py (docs/reliability.md, "The
+redaction oracle"): on the in-memory store, each game of random humans (2-3) and easy bots (0-2),
+each match shortened by the catalogue's options half the time, is played for up to ``steps``
+moves of its humans; every state it passes through is compared with resamples of it for every
+viewer, and every answer to every seat and a spectator (views, legal actions, feed pages, write
+answers and their replays, refusals, probes naming hidden values, a long-poll, SSE resumed,
+``state?at``, history and verify) with the projection of the truth and searched for needles. The
+spec check of the answers against openapi.yaml is left to the tests (it would triple the time).
+Then, per variant, the leaks of tests/conformance/test_redaction.py are planted one at a time (a
+seat's hand in the public view; every private part shown to everyone in the feed); each must fail.
 """
 from __future__ import annotations
 
-import json
-import random
+import dataclasses
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
-from service.api.app import create_app
-from service.app.context import fold
-from service.eventstore.chain import GENESIS
-from service.eventstore.memory import MemoryEventStore
-from service.settings import Settings
-from tests.api import test_redaction as oracle
-from tests.api.conftest import Clock, Table, auth
+from service.app import feeds, queries
+from service.app import redaction as projection
+from service.games import engine, registry
+from tests.conformance.redaction_api import play
 
 
-def _table() -> Table:
-    clock = Clock()
-    app = create_app(Settings(rate_limits="off", compact_after_s=-1), store=MemoryEventStore())
-    app.extensions["meow.service"].clock = clock
-    return Table(app, clock)
-
-
-def _past_paths(table: Table, gid: str, tokens: dict[int, str], rng: random.Random) -> None:
-    """state?at=N per seat against the state at N; a finished table's SSE per seat against the feed rules."""
-    svc = table.service
-    state = svc.load(gid)
-    for at in rng.sample(range(1, state.version + 1), min(4, state.version)):
-        past, _ = fold(None, GENESIS, svc.store.read_stored(gid, count=at))
-        for seat, token in [(None, None), *tokens.items()]:
-            body = table.client.get(f"/v1/games/{gid}/state?at={at}", headers=auth(token)).json
-            leaked = set(oracle.CARD.findall(json.dumps(body))) & oracle._hidden_from(past, seat)
-            assert not leaked, ("state?at", at, seat, leaked)
-    viewers = oracle.Viewers(table, gid, tokens)
-    for seat, token in tokens.items():  # each seat's SSE stream from the start, up to the version now
-        r = table.client.get(f"/v1/games/{gid}/events", buffered=False,
-                             headers={**auth(token), "Accept": "text/event-stream", "Last-Event-ID": "0"})
-        seen, buf = 0, b""
-        for chunk in r.response:
-            buf += chunk
-            while b"\n\n" in buf:
-                frame, buf = buf.split(b"\n\n", 1)
-                if frame.startswith(b"id: "):
-                    data = next(line[6:] for line in frame.split(b"\n") if line.startswith(b"data: "))
-                    event = json.loads(data)
-                    viewers._check_event(event, seat)
-                    seen = event["seq"]
-            if seen >= state.version:
-                break
-        r.close()
-        assert seen == state.version, ("SSE ended early", seat, seen, state.version)
-
-
-def one_game(seed: int, steps: int) -> tuple[int, bool]:
-    """One random table through the oracle and the past paths; the moves checked, and whether it finished."""
-    rng = random.Random(seed)
-    table = _table()
-    humans = rng.randint(2, 3)
-    try:
-        moves, gid, tokens = oracle._play_one(table, rng, humans, rng.randint(0, 5 - humans), max_steps=steps)
-        _past_paths(table, gid, tokens, rng)
-        return moves, table.service.load(gid).status == "finished"
-    finally:
-        hub = table.app.extensions.get("meow.feeds")  # its reader threads end (one app per game)
-        if hub is not None:
-            hub.stop()
-
-
-def redaction(games: int, steps: int, out: Any) -> Any:
-    """``out`` is a bench.faults.Outcome: one trial per game, then one planted leak."""
+def redaction_oracle(variant: str, games: int, steps: int, out: Any) -> Any:
+    """``out`` is a bench.faults.Outcome: one trial per game of ``variant``; then its planted leaks."""
     t0 = time.perf_counter()
+    figures: Counter = Counter()
     for seed in range(games):
         out.trials += 1
         try:
-            moves, finished = one_game(seed, steps)
+            figures += play(variant, seed, steps, resamples=2, spec_check=False)
         except AssertionError as exc:
-            out.fail(f"game {seed}: a leak: {str(exc)[:300]}")
+            out.fail(f"{variant} seed {seed}: a leak: {str(exc)[:300]}")
             continue
         out.ok += 1
-        out.statuses["moves checked"] += moves
-        if out.trials % 100 == 0:
-            print(f"redaction oracle: {out.trials} games, {out.ok} clean", file=sys.stderr, flush=True)
-        out.statuses["finished"] += int(finished)
-    out.statuses["planted leak caught" if planted_leak_caught(steps) else "PLANTED LEAK MISSED"] += 1
-    if "PLANTED LEAK MISSED" in out.statuses:
-        out.fail("the planted leak was not caught")
+        if out.trials % 50 == 0:
+            print(f"redaction oracle, {variant}: {out.trials} games, {out.ok} clean", file=sys.stderr, flush=True)
+    for key in ("moves", "answers", "states resampled", "finished"):
+        out.statuses[f"{key} checked" if key in ("moves", "answers") else key] = figures[key]
+    caught = [name for name, plant in PLANTED.items() if planted_leak_caught(variant, steps, plant)]
+    out.statuses["planted leaks caught"] = len(caught)
+    if len(caught) != len(PLANTED):
+        out.fail(f"{variant}: planted leaks missed: {sorted(set(PLANTED) - set(caught))}")
     out.seconds = time.perf_counter() - t0
     return out
 
 
-def planted_leak_caught(steps: int) -> bool:
-    from service.games.shedding import views
+def _view_leak(variant: str) -> Callable[[], None]:
+    """Seat 0's hand in the public view's ``name``; returns the undo."""
+    game = registry.for_variant(variant)
+    real = game.public_view
 
-    real = views._table
+    def leaky(state: Any, now: int, record: bool = False) -> dict[str, Any]:
+        got = real(state, now, record)
+        hand = game.private_view(state, 0, now)["hand"] if state.seats else []
+        return {**got, "name": " ".join(hand)} if hand else got
 
-    def leaky(m: Any) -> Any:
-        got = real(m)
-        if got is not None and m.rnd.stock:
-            got = {**got, "top_card": m.rnd.stock[0]}  # the planted leak: a hidden card on the table
+    saved = registry.BY_STATE
+    registry.BY_STATE = engine.BY_STATE = MappingProxyType(
+        {**saved, game.state_type: dataclasses.replace(game, public_view=leaky)})
+
+    def undo() -> None:
+        registry.BY_STATE = engine.BY_STATE = saved
+    return undo
+
+
+def _event_leak(variant: str) -> Callable[[], None]:
+    """Every seat's private part of every event shown to everyone (the app's feeds and answers)."""
+    real = projection.project_event
+
+    def leaky(event: Any, viewer: Any) -> dict[str, Any]:
+        got = real(event, viewer)
+        if event.to_seat:
+            got["private"] = {str(k): dict(v) for k, v in event.to_seat.items()}
         return got
 
-    views._table = leaky
+    queries.project_event = feeds.project_event = leaky
+
+    def undo() -> None:
+        queries.project_event = feeds.project_event = real
+    return undo
+
+
+PLANTED = {"a hand in the public view": _view_leak, "private parts in the feed": _event_leak}
+
+
+def planted_leak_caught(variant: str, steps: int, plant: Callable[[str], Callable[[], None]]) -> bool:
+    undo = plant(variant)
     try:
-        one_game(1, steps)
+        play(variant, 1, steps, resamples=1, spec_check=False)
     except AssertionError:
         return True
     finally:
-        views._table = real
+        undo()
     return False
+
+
+def redaction(games: int, steps: int, make_outcome: Callable[[str], Any]) -> list[Any]:
+    """One Outcome per registered variant: ``games`` random games each, then the planted leaks."""
+    return [redaction_oracle(v, games, steps, make_outcome(f"redaction oracle, {v}, random games of up to "
+                                                           f"{steps} moves, and planted leaks"))
+            for v in registry.BY_VARIANT]

@@ -9,13 +9,27 @@ from service.api.app import create_app
 from service.app.entropy import Seeded
 from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
+from service.games import registry
 from service.settings import Settings
 from tests.seeds import current_test_seed
 
 from .spec_check import SpecCheckingClient
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0}
-FAST_BY_VARIANT = {"sakapuss": {"round_intermission_s": 0}, "crazy-eights": {"bot_delay_ms": {"easy": [0, 0], "medium": [0, 0]}}}
+FAST_WORDS = ("delay", "grace", "intermission")
+
+
+def fast_options(variant: str) -> dict[str, Any]:
+    """Every delay, grace and intermission time the variant declares (GET /v1/variants: an option
+    so named, in ms or s), at the minimum of its declared range: bots move, announcement windows
+    close and rounds follow at once."""
+    entry = next(e for e in registry.variants_catalog() if e["name"] == variant)
+    out: dict[str, Any] = {}
+    for o in entry["options"]:
+        if any(w in o["name"] for w in FAST_WORDS) and o["name"].endswith(("_ms", "_s")) and o.get("range"):
+            low = o["range"][0]
+            out[o["name"]] = {k: [low, low] for k in o["default"]} if isinstance(o["default"], dict) else low
+    return out
 
 
 class Clock:
@@ -46,8 +60,7 @@ class Table:
             self.service.random_bytes = random_bytes
 
     def create(self, variant: str = "prsi", options: dict | None = None, **extra: Any) -> dict:
-        fast = FAST_BY_VARIANT.get(variant, FAST)
-        body = {"variant": variant, "options": {**fast, **(options or {})}, **extra}
+        body = {"variant": variant, "options": {**fast_options(variant), **(options or {})}, **extra}
         r = self.client.post("/v1/games", json=body)
         assert r.status_code == 201, r.json
         return r.json

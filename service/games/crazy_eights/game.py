@@ -16,6 +16,7 @@ from service.games.kernel.events import with_table_events
 from service.games.kernel.game import Game
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS
 from service.games.shedding.game import GAME as SHEDDING
+from service.games.crazy_eights.resample import resample
 
 EVENT_TYPES = with_table_events({
     "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "SuitCalled": 1,
@@ -62,4 +63,5 @@ GAME = Game(
     suits=("C", "D", "H", "S"),
     spec=SPEC,
     cards_in_play=cards_in_play,
+    resample=resample,
 )

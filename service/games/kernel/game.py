@@ -61,3 +61,9 @@ class Game:
     """Every card of the live round, as a multiset (hands, stock, discard, decks, tableaux), or None
     while no round is live: the conformance suite checks it stays constant during a round
     (tests/conformance, docs/testing.md)."""
+    resample: Callable[[Any, int | None, Any], Any] | None = None
+    """OpenSpiel's ResampleFromInfostate: ``(state, viewer, rng: random.Random)`` -> a state this
+    viewer (a seat, or None for a spectator, who sees no hand) cannot tell from ``state``: every card
+    hidden from it (the stock, other seats' hands, their sealed passes, a chance deck) dealt again at
+    random among the places hidden from it, each keeping its size, and fresh secret seeds. The
+    redaction oracle (tests/conformance/redaction.py) fails for a game without one."""

@@ -17,6 +17,7 @@ from service.games.sakapuss.evolve import evolve
 from service.games.sakapuss.options import VARIANT, catalog_entry, defaults, resolve
 from service.games.sakapuss.state import SakapussMatch, cards_in_play
 from service.games.sakapuss.views import legal_actions, pending_work, private_view, public_view, seat_view
+from service.games.sakapuss.resample import resample
 
 EVENT_TYPES = with_table_events({
     "PassSubmitted": 1, "PassesResolved": 1, "SlapMade": 1, "RaceResolved": 1,
@@ -63,4 +64,5 @@ GAME = Game(
     spec=SPEC,
     codes=SakapussCode,
     cards_in_play=cards_in_play,
+    resample=resample,
 )

@@ -15,6 +15,7 @@ from service.games.shedding.options import PRESET_BASE, preset_defaults, resolve
 from service.games.shedding.rulebook import decide
 from service.games.shedding.state import Match, cards_in_play
 from service.games.shedding.views import pending_work, private_view, public_view, seat_view
+from service.games.shedding.resample import resample
 
 EVENT_TYPES = with_table_events({
     "SeatWaiting": 1, "SeatActivated": 1, "HandsRevealed": 1, "SeatEliminated": 1,
@@ -57,4 +58,5 @@ GAME = Game(
     suits=("C", "D", "H", "S"),
     spec=SPEC,
     cards_in_play=cards_in_play,
+    resample=resample,
 )

@@ -8,7 +8,7 @@ GAMES = ROOT / "games"
 FORBIDDEN = {"flask", "redis", "rq", "marshmallow", "time", "random", "socket", "os", "requests",
              "threading", "subprocess", "datetime", "secrets", "service.app", "service.api",
              "service.eventstore", "service.settings", "service.wiring", "workers"}
-RNG_TYPED = ("bots", "playout.py")  # take a passed-in random.Random, never the module's own
+RNG_TYPED = ("bots", "playout.py", "resample.py")  # take a passed-in random.Random, never the module's own
 
 
 def _imports(path: pathlib.Path) -> set[str]:
