@@ -11,8 +11,8 @@ from service.app import commands
 from service.app.redaction import rfc3339
 from service.eventstore import chain
 from service.eventstore.codec import Stored, body_of, to_json
-from service.games import engine
-from service.games.kernel.model import Context, RuleViolation
+from service.games import engine, registry
+from service.games.kernel.model import Context, CreateMatch, RuleViolation
 
 COMPARED = ("seq", "type", "at_ms", "round", "seat", "data", "private", "secret")
 
@@ -121,8 +121,12 @@ def check_replay(records: Sequence[Mapping[str, Any]], report: Report) -> Any:
         batch = records[i:j]
         report.commands += 1
         try:
-            cmd = commands.from_record(head["command"])
-            used = [match_seed] if type(cmd).__name__ == "CreateMatch" else []
+            cmd = commands.from_record(head["command"], registry.of(state).name if state is not None else None)
+        except commands.UnreadableCommand as exc:
+            report.problems.append(Problem(head["seq"], "replay", f"the recorded command cannot be read: {exc}"))
+            return state
+        try:
+            used = [match_seed] if isinstance(cmd, CreateMatch) else []
             used += [seeds.get(str(r["seq"])) for r in batch if r["type"] == "ShuffleCommitted"]
             ctx = Context(head["at_ms"], tuple(bytes.fromhex(s) for s in used if s))
             produced = engine.decide(state, cmd, ctx)

@@ -2,10 +2,12 @@
 by state or by name. Adding a game is adding its package and one line to ``GAMES``."""
 from __future__ import annotations
 
+import dataclasses
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from service.games.kernel.codes import DomainCode, KernelCode
+from service.games.kernel.commands import KERNEL, TABLE_COMMANDS, TABLE_UPCASTERS, CommandUpcaster, Recorded
 from service.games.kernel.events import Upcaster
 from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.model import Event, RuleViolation
@@ -18,6 +20,7 @@ BY_NAME: Mapping[str, Game] = MappingProxyType({g.name: g for g in GAMES})
 BY_VARIANT: Mapping[str, Game] = MappingProxyType({v: g for g in GAMES for v in g.variants})
 BY_STATE: Mapping[type, Game] = MappingProxyType({g.state_type: g for g in GAMES})
 assert len(BY_VARIANT) == sum(len(g.variants) for g in GAMES), "two games serve one variant"
+assert KERNEL not in BY_NAME, f"a game may not be named {KERNEL!r}: it keys the table commands' upcasters"
 CODES: tuple[type[DomainCode], ...] = (KernelCode, *(g.codes for g in GAMES if g.codes is not DomainCode))
 """The rules' refusal codes: the kernel's and every game's own (service/api/codes.py maps each)."""
 
@@ -36,8 +39,39 @@ ACTIONS: Mapping[str, ActionSpec] = MappingProxyType(_merged_actions())
 """Every action type of every game (the API accepts these; a game's decide refuses another's)."""
 SEAT_ACTIONS: Mapping[str, type] = MappingProxyType({n: a.command for n, a in ACTIONS.items()})
 RACE_TOLERANT = frozenset(n for n, a in ACTIONS.items() if a.race_tolerant)
-COMMANDS: tuple[type, ...] = tuple(a.command for a in ACTIONS.values())
-"""The seat commands of every game (the table commands are the kernel's, kernel/model.py)."""
+
+
+def collect_commands(games: Iterable[Game]) -> tuple[dict[str, Recorded], dict[type, str]]:
+    """Every recorded command by wire name (the kernel's table commands and every game's), and each
+    class's one wire name (DESIGN rule 11). Fails on one name for two classes or versions, one class
+    under two names, an action whose command has no name, or a field the record form reserves."""
+    games = tuple(games)
+    by_name: dict[str, Recorded] = {}
+    for source, table in ((KERNEL, TABLE_COMMANDS), *((g.name, g.commands) for g in games)):
+        for name, rec in table.items():
+            seen = by_name.setdefault(name, rec)
+            if seen != rec:
+                raise ValueError(f"command wire name {name!r} means two things: {seen} and {rec} ({source})")
+            if not isinstance(rec.version, int) or rec.version < 1:
+                raise ValueError(f"command {name!r} has version {rec.version!r}: versions start at 1")
+            if {"type", "v"} & {f.name for f in dataclasses.fields(rec.command)}:
+                raise ValueError(f"command {name!r} has a field named 'type' or 'v' (the record form's own)")
+    names: dict[type, str] = {}
+    for name, rec in by_name.items():
+        if names.setdefault(rec.command, name) != name:
+            raise ValueError(f"{rec.command.__qualname__} is recorded under two names: {names[rec.command]!r}, {name!r}")
+    for g in games:
+        for action, spec in g.actions.items():
+            if spec.command not in names:
+                raise ValueError(f"{g.name}: the command of action {action!r} has no wire name (Game.commands)")
+    return by_name, names
+
+
+_RECORDED, _NAMES = collect_commands(GAMES)
+RECORDED_COMMANDS: Mapping[str, Recorded] = MappingProxyType(_RECORDED)
+"""Wire name -> (class, current version) of every command a history may record."""
+COMMAND_NAMES: Mapping[type, str] = MappingProxyType(_NAMES)
+"""Command class -> its one wire name (to_record's lookup)."""
 
 
 def for_variant(variant: str) -> Game:
@@ -69,6 +103,13 @@ def event_versions(game: str) -> Mapping[str, int]:
 def upcasters() -> dict[tuple[str, str, int], Upcaster]:
     """Every game's upcasters, keyed (game, type, version)."""
     return {(g.name, t, v): fn for g in GAMES for (t, v), fn in g.upcasters.items()}
+
+
+def command_upcasters() -> dict[tuple[str, str, int], CommandUpcaster]:
+    """Every recorded command's upcasters, keyed (game, name, version); the table commands' under KERNEL."""
+    out = {(KERNEL, n, v): fn for (n, v), fn in TABLE_UPCASTERS.items()}
+    out.update({(g.name, n, v): fn for g in GAMES for (n, v), fn in g.command_upcasters.items()})
+    return out
 
 
 def preset_defaults(variant: str) -> dict[str, Any]:

@@ -160,3 +160,24 @@ def test_server_sent_events_stream_and_resume(table: Table) -> None:
     r = table.client.get(f"/v1/games/{gid}/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "40"})
     resumed = [f for f in r.get_data(as_text=True).split("\n\n") if f.startswith("id: ")]
     assert int(resumed[0].split("\n")[0][4:]) == 41
+
+
+def test_verify_reports_an_unreadable_command_as_a_failed_replay(table: Table) -> None:
+    """A stored command under a name no table lists (or a newer version) fails closed: `verify`
+    answers 200 with ok false and the event named, never a 500 (tests/test_recorded_commands.py)."""
+    gid, _owner = _finished(table)
+    raws = table.service.store._streams[gid]
+    i = next(i for i, raw in enumerate(raws) if b'"type":"JoinSeat"' in raw)
+    original = raws[i]
+    for forged, reason in ((b'"type":"SitDown"', "unknown command"), (b'"type":"JoinSeat","v":9', "newer")):
+        raws[i] = original.replace(b'"type":"JoinSeat","v":1', forged, 1)
+        assert raws[i] != original
+        try:
+            r = table.client.get(f"/v1/games/{gid}/verify", headers=auth(AUDIT))
+        finally:
+            raws[i] = original
+        assert r.status_code == 200, r.json
+        assert not r.json["ok"] and not r.json["replay"]["ok"] and r.json["first_bad_seq"] == i + 1
+        replay = [p for p in r.json["problems"] if p["check"] == "replay"]
+        assert replay[0]["seq"] == i + 1 and reason in replay[0]["detail"], replay
+    assert table.client.get(f"/v1/games/{gid}/verify", headers=auth(AUDIT)).json["ok"]

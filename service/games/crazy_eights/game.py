@@ -26,6 +26,10 @@ EVENT_TYPES = with_table_events({
 ACTIONS = MappingProxyType({t: SHEDDING_ACTIONS[t] for t in ("play", "draw", "pass")})
 """The shedding games' play, draw and pass: the same wire shape and commands (a play's ``announce``
 is refused here: Crazy Eights has no announcement)."""
+_BORROWED = {a.command for a in ACTIONS.values()}
+COMMANDS = MappingProxyType({n: r for n, r in SHEDDING.commands.items() if r.command in _BORROWED})
+"""The borrowed commands keep the shedding games' wire names and versions, and their upcasters."""
+COMMAND_UPCASTERS = MappingProxyType({k: fn for k, fn in SHEDDING.command_upcasters.items() if k[0] in COMMANDS})
 
 
 def _defaults(variant: str) -> dict[str, Any]:
@@ -53,6 +57,8 @@ GAME = Game(
     seat_view=seat_view,
     pending_work=pending_work,
     actions=ACTIONS,
+    commands=COMMANDS,
+    command_upcasters=COMMAND_UPCASTERS,
     event_types=MappingProxyType(EVENT_TYPES),
     preset_defaults=_defaults,
     resolve_options=_resolve,

@@ -11,6 +11,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
 from service.games.kernel.codes import DomainCode
+from service.games.kernel.commands import CommandUpcaster, Recorded
 from service.games.kernel.spec import GameSpec
 from service.games.kernel.events import Upcaster
 from service.games.kernel.model import Context, Event
@@ -56,6 +57,11 @@ class Game:
     suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
     spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)
+    commands: Mapping[str, Recorded] = field(default_factory=lambda: MappingProxyType({}))
+    """Its seat commands by wire name, with their versions (DESIGN rule 11; kernel/commands.py): the
+    name a history records, never the class name. Every action's command must be listed."""
+    command_upcasters: Mapping[tuple[str, int], CommandUpcaster] = field(default_factory=lambda: MappingProxyType({}))
+    """(wire name, version) -> the upcaster lifting a recorded command's fields to version + 1."""
     codes: type[DomainCode] = DomainCode  # its own refusal codes (<game>/codes.py); the base has none
     cards_in_play: Callable[[Any], Counter[str] | None] | None = None
     """Every card of the live round, as a multiset (hands, stock, discard, decks, tableaux), or None

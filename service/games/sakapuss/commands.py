@@ -1,7 +1,11 @@
 """A seat's actions in Sakapuss (RULES §6.4), as commands for decide."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+
+from service.games.kernel.commands import Recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,3 +29,6 @@ ACTIONS: dict[str, type] = {"pass_card": PassCard, "slap": Slap}
 """The wire name of each action (API.md ``{"type": ...}``) and its command."""
 RACE_TOLERANT = frozenset({"slap", "pass_card"})
 """Actions taken without a version precondition: simultaneous by nature (§6.4)."""
+COMMANDS: Mapping[str, Recorded] = MappingProxyType({"PassCard": Recorded(PassCard), "Slap": Recorded(Slap)})
+"""Each command's recorded wire name and version (DESIGN rule 11): histories store these names, so
+a class may be renamed freely; a changed field set is a new version with an upcaster."""

@@ -11,7 +11,7 @@ from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.table import BOT_STRENGTHS
 from service.games.sakapuss import playout
 from service.games.sakapuss.bots import easy, hard, medium
-from service.games.sakapuss.commands import RACE_TOLERANT, PassCard, Slap
+from service.games.sakapuss.commands import COMMANDS, RACE_TOLERANT, PassCard, Slap
 from service.games.sakapuss.decide import decide
 from service.games.sakapuss.evolve import evolve
 from service.games.sakapuss.options import VARIANT, catalog_entry, defaults, resolve
@@ -55,6 +55,7 @@ GAME = Game(
     seat_view=seat_view,
     pending_work=pending_work,
     actions=ACTIONS,
+    commands=COMMANDS,
     event_types=MappingProxyType(EVENT_TYPES),
     preset_defaults=_defaults,
     resolve_options=_resolve,

@@ -1,7 +1,11 @@
 """A seat's actions in the shedding games (RULES §3.4), as commands for decide."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+
+from service.games.kernel.commands import Recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +50,9 @@ ACTIONS: dict[str, type] = {"play": Play, "draw": Draw, "pass": Pass, "take_pena
 """The wire name of each action (API.md ``{"type": ...}``) and its command."""
 RACE_TOLERANT = frozenset({"announce"})
 """Actions taken without a version precondition: racing the table is their point (§3.8)."""
+COMMANDS: Mapping[str, Recorded] = MappingProxyType({
+    "Play": Recorded(Play), "Draw": Recorded(Draw), "Pass": Recorded(Pass),
+    "TakePenalty": Recorded(TakePenalty), "AcceptSkip": Recorded(AcceptSkip), "Announce": Recorded(Announce),
+})
+"""Each command's recorded wire name and version (DESIGN rule 11): histories store these names, so
+a class may be renamed freely; a changed field set is a new version with an upcaster."""

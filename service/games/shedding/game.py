@@ -9,7 +9,7 @@ from service.games.kernel.game import ActionSpec, Game
 from service.games.shedding import playout
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.bots import easy, hard, medium
-from service.games.shedding.commands import RACE_TOLERANT, AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.shedding.commands import COMMANDS, RACE_TOLERANT, AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.fold import evolve
 from service.games.shedding.options import PRESET_BASE, preset_defaults, resolve_options, variants_catalog
 from service.games.shedding.rulebook import decide
@@ -47,6 +47,7 @@ GAME = Game(
     seat_view=seat_view,
     pending_work=pending_work,
     actions=ACTIONS,
+    commands=COMMANDS,
     event_types=MappingProxyType(EVENT_TYPES),
     preset_defaults=preset_defaults,
     resolve_options=resolve_options,
