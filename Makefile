@@ -6,7 +6,9 @@ PYTHON ?= $(shell for p in python3.12 python3.11 python3; do \
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# `make test` runs on every core (pytest-xdist, docs/testing.md); TEST_JOBS=1 runs it in one process
+# `make test` runs on every core (pytest-xdist, docs/testing.md); TEST_JOBS=1 runs it in one process;
+# PYTEST_ARGS adds pytest options (e.g. PYTEST_ARGS=--junitxml=/tmp/junit.xml for the per-folder budget)
+PYTEST_ARGS ?=
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # (-n only when pytest-xdist is installed: the stamp installs it, an older .venv may lack it)
 XDIST = $(shell $(BIN)/python -c 'import xdist' >/dev/null 2>&1 && echo "-n $(TEST_JOBS) --dist loadgroup")
@@ -25,7 +27,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m tools.chromium  # the browser tests' Chromium: found, installed with apt (as root), or a message saying what to install
-	$(BIN)/python -m pytest tests $(XDIST) --durations=15
+	$(BIN)/python -m pytest tests $(XDIST) --durations=15 $(PYTEST_ARGS)
 
 openapi: $(STAMP)
 	$(BIN)/meow openapi > openapi.yaml
