@@ -47,7 +47,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
     409: (  # a legal request at the wrong moment: retry after reading the game again
         "already_exists", "already_passed", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
-        "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "race_closed",
+        "not_enough_players", "not_passing", "not_started", "not_your_turn", "nothing_to_do", "race_closed",
         "seat_left", "version_conflict", "wrong_phase", "wrong_step",
     ),
     413: ("payload_too_large",),

@@ -9,5 +9,6 @@ class SakapussCode(DomainCode):
     ALREADY_PASSED = "already_passed"  # one sealed submission per seat and step
     INVALID_SEEN_STEP = "invalid_seen_step"
     KIND_NOT_IN_HAND = "kind_not_in_hand"
+    NOT_PASSING = "not_passing"  # K-6: a slap while no round is passing (RESOLVE, ROUND_OVER, INTERMISSION)
     RACE_CLOSED = "race_closed"  # the slap window has closed
     WRONG_STEP = "wrong_step"  # a pass for a step that is not the open one

@@ -92,8 +92,8 @@ def slap(tx: Tx, cmd: Slap) -> None:
     m = tx.m
     rnd = m.rnd
     seat = cmd.seat
-    if rnd.phase not in (PASSING, SLAP_RACE):
-        raise refuse(m, seat, tx.at, KernelCode.WRONG_PHASE, "nobody can slap now")
+    if rnd.phase not in (PASSING, SLAP_RACE):  # K-6 (a closed window that waits for its timer: race_closed below)
+        raise refuse(m, seat, tx.at, SakapussCode.NOT_PASSING, "no round is passing: nobody can slap now")
     race = rnd.race if rnd.phase == SLAP_RACE else None
     if race is not None and seat in race.slaps:
         return  # K-5: idempotent, the first arrival counts

@@ -109,9 +109,9 @@ def test_k06_slap_after_the_window_or_outside_passing_is_refused():
     assert engine.legal_actions(g.m, 1, g.now) == []
     g.do(FireTimer("race-1-1"))  # -> ROUND_OVER
     err = g.refused(Slap(1, 0))
-    assert (err.code, status_of(err.code)) == ("wrong_phase", 409)
+    assert (err.code, status_of(err.code)) == ("not_passing", 409)
     g.do(ScoreRound(1))  # -> INTERMISSION
-    assert g.refused(Slap(1, 0)).code == "wrong_phase"
+    assert g.refused(Slap(1, 0)).code == "not_passing"
 
 
 def test_k07_a_non_participant_slap_is_forbidden():
