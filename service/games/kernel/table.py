@@ -16,7 +16,9 @@ from service.games.kernel.codes import KernelCode
 # without the field is version 1 and replays (and verifies) as it was played.
 #   2: a voluntary draw under draw_then_continue keeps the move even when nothing could be drawn
 #      (RULES §4.5.4, §3.6); the jack-finish doubling needs jack_wild (§8.1, jack_ends_round_doubles)
-RULES_VERSION = 2
+#   3: under announce_mode = flag_only, only the flag on the play that triggers the obligation
+#      counts (RULES §3.8.2): a flag on a later draw, pass or ace follow-up no longer satisfies it
+RULES_VERSION = 3
 
 
 def create(tx: Tx, cmd: CreateMatch) -> None:

@@ -46,6 +46,7 @@ def rules_from_options(o: Mapping[str, Any]) -> Rules:
         points=dict(o["card_points"]), hand_size=int(o["hand_size"]),
         special=frozenset(r for r in ranks.values() if r is not None),
         copies=int(o["deck_copies"]), starter_apply=o["starter_special_policy"] == "apply",
+        early_penalty=0 if mode == "auto" else int(o.get("early_announce_penalty_cards", 0)),
     )
 
 
@@ -232,6 +233,26 @@ def in_grace(m: Match, seat: int, now: int) -> bool:
     w = m.rnd.window
     return (w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms > 0
             and now < w.opened_at + m.rules.grace_ms)
+
+
+def late_flag_counts(r: Rules, rules_version: int) -> bool:
+    """§3.8.2: whether ``announce: true`` on a later action of the obligated seat (a draw, a pass, a
+    penalty taken, a skip accepted, an ace follow-up) satisfies its open window. Under
+    ``flag_or_window`` it does; under ``flag_only`` only the flag on the play that triggers the
+    obligation counts, from rules version 3 (RULES_VERSION): earlier histories replay as played,
+    where any later flag counted. Under ``auto`` every window is satisfied when it opens."""
+    if r.announce_mode == "flag_or_window":
+        return True
+    return r.announce_mode == "flag_only" and rules_version < 3
+
+
+def early_announcement(r: Rules, phase: str | None, hands: Any, seats: Any, seat: int, own_window: bool) -> bool:
+    """§3.8.5: whether an ``announce`` costs ``early_announce_penalty_cards``: sent by a seat dealt
+    into the running round, while a turn is open (``phase``), with no open window of its own
+    (``own_window``, satisfied or not) and no arming possible (the caller has checked arming).
+    Outside a turn there is nothing to draw from: no cost."""
+    return (r.early_penalty > 0 and phase in TURN_PHASES and 0 <= seat < len(hands) and bool(hands[seat])
+            and seats[seat].state == "active" and not own_window)
 
 
 def can_arm(m: Match, seat: int) -> bool:

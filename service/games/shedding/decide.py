@@ -6,8 +6,8 @@ from typing import Any
 
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import RANK, SUIT, SUITS
-from service.games.shedding.core import (calls_suit, can_arm, draw_allowed, in_grace, next_active, pass_kind,
-                   permitted_cards)
+from service.games.shedding.core import (calls_suit, can_arm, draw_allowed, early_announcement, in_grace,
+                   late_flag_counts, next_active, pass_kind, permitted_cards)
 from service.games.kernel.refusal import refuser
 from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
@@ -55,16 +55,17 @@ def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
 
 
 def close_windows(tx: Tx, seat: int, flag: bool) -> None:
-    """§3.8.3: the seat's own flag first, then the automatic penalty of an unsatisfied window."""
-    rnd = tx.state.rnd
-    w = rnd.window
+    """§3.8.3: the seat's own flag first (where a later flag counts, §3.8.2), then the automatic
+    penalty of an unsatisfied window."""
+    m = tx.state
+    w = m.rnd.window
     if w is None:
         return
-    if flag and w.seat == seat and not w.satisfied and tx.state.rules.announce_mode != "auto":
+    if flag and w.seat == seat and not w.satisfied and late_flag_counts(m.rules, m.rules_version):
         tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "satisfied"})
         return
     if not w.satisfied:
-        k = tx.state.rules.announce_penalty
+        k = m.rules.announce_penalty
         tx.emit("AnnouncementMissed", w.seat, {"seat": w.seat, "penalty": k})
         draw_cards(tx, w.seat, k, "missed_announcement")
 
@@ -207,7 +208,8 @@ def do_accept_skip(tx: Tx, m: Match, cmd: AcceptSkip) -> None:
 
 
 def announce(tx: Tx, seat: int) -> None:
-    """§3.8.2/§3.8.5: satisfy an open window, arm, or no effect (never a penalty)."""
+    """§3.8.2/§3.8.5: satisfy an open window, arm, or no effect, which costs
+    ``early_announce_penalty_cards`` (§8.1.7) when the seat has no open window and cannot arm."""
     m = tx.state
     rnd = m.rnd
     if m.rules.announce_mode == "flag_or_window" and rnd is not None and rnd.phase in TURN_PHASES:
@@ -218,6 +220,9 @@ def announce(tx: Tx, seat: int) -> None:
             tx.emit("AnnouncementArmed", seat, {"seat": seat})
             return
     tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "none"})
+    if rnd is not None and early_announcement(m.rules, rnd.phase, rnd.hands, m.seats, seat,
+                                              rnd.window is not None and rnd.window.seat == seat):
+        draw_cards(tx, seat, m.rules.early_penalty, "early_announcement")  # not a closing action (§3.8.3)
 
 
 ACTIONS = {"play": do_play, "draw": do_draw, "pass": do_pass, "take_penalty": do_take_penalty,

@@ -86,7 +86,7 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("announce_penalty_requires_challenge", "bool", False, values=("false_only",)),
     _s("false_challenge_penalty_cards", "int", 0, lo=0, hi=5,
        parent=("announce_penalty_requires_challenge", True)),
-    _s("early_announce_penalty_cards", "int", 0, lo=0, hi=0),
+    _s("early_announce_penalty_cards", "int", 0, lo=0, hi=5),  # §3.8.5
     _s("announce_grace_ms", "int", 1500, lo=0, hi=5000),
     # §8.1.8 scoring and match end
     _s("match_end_mode", "enum", "limit_reached", "elimination",

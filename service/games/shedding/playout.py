@@ -25,8 +25,8 @@ from service.games.shedding import inference
 from service.games.kernel.table import RULES_VERSION
 from service.games.shedding.scoring import default_suit, exceeds, next_dealer, round_points
 from service.games.shedding.cards import RANK, SUIT, SUITS, build_deck
-from service.games.shedding.core import (calls_suit, legal_cards_of, natural, next_active, rules_from_options,
-                                turn_options)
+from service.games.shedding.core import (calls_suit, early_announcement, late_flag_counts, legal_cards_of, natural,
+                                next_active, rules_from_options, turn_options)
 from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, RESPOND_SEVEN,
                                  RESPOND_SKIP, SCORING, TURN_PHASES)
 
@@ -252,15 +252,19 @@ class SheddingSim:
         if self._flagging and self.phase in TURN_PHASES:
             if self.win_seat == seat and not self.win_sat:
                 self.win_sat = True
-            elif self._can_arm(seat):
+                return
+            if self._can_arm(seat):
                 self.armed = seat
+                return
+        if early_announcement(self.rules, self.phase, self.hands, self.seats, seat, self.win_seat == seat):
+            self._draw(seat, self.rules.early_penalty, "early_announcement")  # §3.8.5
 
     def _close_windows(self, seat: int, flag: bool) -> None:
         """§3.8.3: the seat's own flag first, then the penalty of an unsatisfied window."""
         w = self.win_seat
         if w is None or self.win_sat:
             return
-        if flag and w == seat and not self._auto:
+        if flag and w == seat and late_flag_counts(self.rules, self.rules_version):
             self.win_sat = True
             return
         self.win_seat = None

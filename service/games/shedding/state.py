@@ -66,6 +66,7 @@ class Rules:
     special: frozenset[str]
     copies: int = 1  # deck_copies: legal-card enumeration dedupes copies only when > 1
     starter_apply: bool = False  # starter_special_policy == apply
+    early_penalty: int = 0  # early_announce_penalty_cards (§3.8.5, §8.1.7); 0 when nobody is penalised (auto)
 
 
 class Before(NamedTuple):
