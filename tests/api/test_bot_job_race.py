@@ -74,11 +74,14 @@ def _sakapuss(table: Table, node_seed: int) -> tuple[str, list[str], int]:
     raise AssertionError(f"seed {node_seed}: every deal gave the bot a set")
 
 
-def _forget_jobs(conn: Any, gid: str) -> None:
+def _forget_jobs(conn: Any, gid: str, queues: Any = ()) -> None:
     """RQ keeps jobs under ``rq:job:<id>`` whatever the queue, and a seeded game id repeats on every
-    run: a leftover of an interrupted run would make the dispatch a duplicate."""
+    run: a leftover of an interrupted run would make the dispatch a duplicate. Afterwards the test's
+    queues leave RQ's list of queues too (their keys go with the test's key prefix)."""
     for key in conn.scan_iter(match=f"rq:*{gid}*", count=1000):
         conn.delete(key)
+    if queues:
+        conn.srem("rq:queues", *[q.key for q in queues])
 
 
 def _events(table: Table, gid: str) -> list[dict]:
@@ -109,7 +112,7 @@ def test_a_bot_pass_refused_after_the_pass_timer_moved_the_table_ends_closed(
     try:
         _serve_the_race(table, worker_app, dispatcher, burst, gid, humans, bot, lands)
     finally:
-        _forget_jobs(conn, gid)
+        _forget_jobs(conn, gid, queues.values())
 
 
 def _serve_the_race(table: Table, worker_app: SlowWorkerService, dispatcher: Dispatcher,
