@@ -68,7 +68,9 @@ class CreateGame(Strict):
 
 class BotSpec(Strict):
     strength = fields.String(load_default=None, allow_none=True, metadata={
-        "example": "easy", "enum": [*BOT_STRENGTHS, None], "description": "null: the table's bot_strength option"})
+        "example": "easy", "enum": [*BOT_STRENGTHS, None],
+        "description": "null: the table's bot_strength option. A strength the table's variant does not offer "
+                       "(its `bot_strengths` in GET /v1/variants) is refused 422 `invalid_option`"})
 
 
 class TakeSeat(Strict):

@@ -205,7 +205,9 @@ RULE_REFUSALS = {
     "act": frozenset({"card_not_in_hand", "illegal_action", "illegal_card", "invalid_action",
                       "invalid_seen_step", "invalid_suit", "kind_not_in_hand", "must_choose_suit"}),
     "createGame": frozenset({"invalid_option"}),
-    "takeSeat": frozenset(),
+    # a bot strength the table's game does not offer (the schema's enum is every game's strengths;
+    # a table's own are its variant's `bot_strengths` in GET /v1/variants)
+    "takeSeat": frozenset({"invalid_option"}),
 }
 # invalid_request on these fields alone is accepted too: a table's or seat's name is NFC-normalised
 # and may hold no control, bidi-control, unassigned or private-use character (the schemas say so in
