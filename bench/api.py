@@ -195,7 +195,7 @@ class Stats:
     samples: dict[str, str] = field(default_factory=dict)  # first body of each error kind
     rounds_over: Counter = field(default_factory=Counter)  # why a game was replaced
 
-    def merge(self, other: "Stats") -> None:
+    def merge(self, other: Stats) -> None:
         self.moves += other.moves
         self.move_lat += other.move_lat
         self.get_lat += other.get_lat

@@ -61,7 +61,7 @@ class LocalCluster:
         return [("127.0.0.1", p) for p in self.ports]
 
     @classmethod
-    def start(cls, primaries: int = 3, binary: str | None = None, data_dir: str | None = None) -> "LocalCluster":
+    def start(cls, primaries: int = 3, binary: str | None = None, data_dir: str | None = None) -> LocalCluster:
         import redis
 
         binary = binary or redis_server_binary()

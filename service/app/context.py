@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from service.app import compute, entropy, snapshots
 from service.app.cache import StateCache
+from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent
 from service.eventstore.contract import EventStore
 from service.games import engine
 from service.settings import Settings
-from service.app.codes import AppCode
-
 
 log = logging.getLogger("meow.app")
 

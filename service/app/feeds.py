@@ -19,8 +19,9 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import orjson
 
@@ -41,7 +42,7 @@ def render(event: Event, seat: int | None) -> bytes:
 class Batch:
     """New events of one game, shared by all its subscribers; renders once per viewer seat."""
 
-    __slots__ = ("events", "_rendered")
+    __slots__ = ("_rendered", "events")
 
     def __init__(self, events: list[Event]) -> None:
         self.events = events
@@ -69,14 +70,14 @@ class Item:
 class Watch:
     game_id: str
     cursor: int  # the newest seq handed to the subscribers
-    subs: set["Subscription"] = field(default_factory=set)
+    subs: set[Subscription] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Subscription:
     """One open stream or long-poll of one caller on one game."""
 
-    def __init__(self, hub: "FeedHub", watch: Watch, caller: Caller, after: int, buffer: int) -> None:
+    def __init__(self, hub: FeedHub, watch: Watch, caller: Caller, after: int, buffer: int) -> None:
         self.hub, self.watch, self.caller, self.last_seq = hub, watch, caller, after
         self.buffer = buffer
         self._queue: deque[Batch] = deque()

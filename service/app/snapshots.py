@@ -63,7 +63,7 @@ class _Unpickler(pickle.Unpickler):
             return _proxy
         if module.startswith(TRUSTED) and "." not in name:
             obj = getattr(importlib.import_module(module), name, None)
-            if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or issubclass(obj, tuple) and hasattr(obj, "_fields")):
+            if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or (issubclass(obj, tuple) and hasattr(obj, "_fields"))):
                 return obj
         raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")
 

@@ -7,8 +7,9 @@ Stored form (one stream entry field ``e``): orjson of
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import orjson
 

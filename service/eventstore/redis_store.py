@@ -1,8 +1,9 @@
 """The Redis implementation of the event store contract (real Redis or fakeredis)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 

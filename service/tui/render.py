@@ -4,7 +4,8 @@ so every game in the registry renders (a field this module does not know is show
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 SUITS = {"H": ("♥", "hearts"), "D": ("♦", "diamonds"), "S": ("♠", "spades"), "C": ("♣", "clubs")}
 RED = frozenset("HD")

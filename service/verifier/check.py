@@ -6,7 +6,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.verifier.primitives import ZERO, chance_deck, chain_hash, deck, sha256_hex, unshuffle
+from service.verifier.primitives import ZERO, chain_hash, chance_deck, deck, sha256_hex, unshuffle
 
 
 @dataclass

@@ -6,7 +6,6 @@ import json
 import pytest
 
 from service.eventstore import codec
-from service.eventstore.contract import AppendRequest
 from tests.api.conftest import Table, auth
 
 AUDIT = "audit-secret"

@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import fakeredis
 import pytest

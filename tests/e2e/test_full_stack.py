@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 import threading
 import time
+from collections import Counter
 
 import requests
 
-from tests.e2e.conftest import AUDIT, Stack
+from tests.e2e.conftest import Stack
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0, "penalty_limit": 50}
 

@@ -18,15 +18,15 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator, get_args, get_type_hints
+from typing import Any, get_args, get_type_hints
 
+import openapi_python_client  # noqa: E402,F401  (the dev extra: fails loudly when missing)
 import pytest
 
 from tests.e2e.conftest import ROOT, Stack
-
-import openapi_python_client  # noqa: E402,F401  (the dev extra: fails loudly when missing)
 
 CONFIG = Path(__file__).with_name("openapi_client_config.yaml")
 PACKAGE = "meow_generated_client"

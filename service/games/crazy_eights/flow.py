@@ -6,8 +6,8 @@ from typing import Any
 from service.games.crazy_eights.rules import DRAW_TWO, EIGHT, REVERSE, SKIP, hand_size, penalty, step
 from service.games.crazy_eights.state import EightsMatch
 from service.games.crazy_eights.tx import Tx, choice, shuffle
-from service.games.shedding.cards import RANK, RANKS, build_deck
 from service.games.kernel.table import end_match as kernel_end_match
+from service.games.shedding.cards import RANK, RANKS, build_deck
 
 DECK: tuple[str, ...] = build_deck(RANKS, 1)
 """One 52-card deck in the documented order (suit, then rank: 2C .. AC, 2D .. AS)."""

@@ -14,7 +14,8 @@ discard), and ``dealer`` is the dealer's seat.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from service.games.shedding.cards import RANKS, SUITS
 

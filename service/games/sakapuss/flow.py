@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel import randomness
+from service.games.kernel.table import end_match as kernel_end_match
 from service.games.sakapuss.state import SakapussMatch
 from service.games.sakapuss.tx import Tx, choice, shuffle
-from service.games.kernel.table import end_match as kernel_end_match
 
 
 def chance_deck_cards(o: Any) -> tuple[str, ...]:

@@ -1,18 +1,16 @@
 """§6.4-§6.7: sealed pass steps, slaps and races, chance cards, timers, stalemate guard."""
 from __future__ import annotations
 
+from service.games.kernel.absence import absent_seat, marks_absent
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import FireTimer, LeaveSeat, RuleViolation
 from service.games.kernel.refusal import refuser
-
 from service.games.sakapuss.actions import legal_actions
-from service.games.sakapuss.commands import PassCard, Slap
-from service.games.sakapuss.table import leave
-from service.games.kernel.absence import absent_seat, marks_absent
-from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
-from service.games.sakapuss.tx import Tx, choice
-from service.games.kernel.codes import KernelCode
 from service.games.sakapuss.codes import SakapussCode
-
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
+from service.games.sakapuss.table import leave
+from service.games.sakapuss.tx import Tx, choice
 
 refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
 

@@ -6,7 +6,7 @@ import hmac
 import math
 from statistics import NormalDist
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
@@ -160,5 +160,12 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
     return tuple(out) + absent
 
 
-__all__ = ["legal_actions", "public_view", "private_view", "seat_view", "pending_work",
-           "bot_delay_ms", "complete"]
+__all__ = [
+    "bot_delay_ms",
+    "complete",
+    "legal_actions",
+    "pending_work",
+    "private_view",
+    "public_view",
+    "seat_view",
+]

@@ -7,15 +7,14 @@ record explains a medium opponent's real hand exactly, and better than a random 
 import math
 import random
 
+from service.games.engine import seat_view
 from service.games.shedding.bots import easy, medium
 from service.games.shedding.bots.determinize import Determinizer
 from service.games.shedding.bots.evidence import MISS, Evidence
 from service.games.shedding.bots.posterior import Posterior
 from service.games.shedding.cards import RANK, SUIT
 from service.games.shedding.core import rules_from_options
-from service.games.engine import seat_view
 from service.games.shedding.state import TURN_PHASES
-
 from tests.unit.rules.helpers import Game, to_command
 
 

@@ -56,22 +56,22 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from service.games.shedding.cards import RANK, SHORT, SUIT, hand_points
-from service.games.shedding.actions import legal_actions
-from service.games.shedding.rulebook import decide
 from service.games.kernel.model import Context, NeedMoreSeeds
-from service.games.shedding.commands import ACTIONS as SEAT_ACTIONS
-from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match
 from service.games.kernel.views import SeatView
-from service.games.shedding.playout import RngChance, SheddingSim, action_of, command_tuple
-
+from service.games.shedding.actions import legal_actions
 from service.games.shedding.bots.determinize import Determinizer
 from service.games.shedding.bots.evidence import Evidence
-from service.games.shedding.bots.posterior import Posterior
 from service.games.shedding.bots.medium import choose_situation
+from service.games.shedding.bots.posterior import Posterior
 from service.games.shedding.bots.situation import from_state, from_view
+from service.games.shedding.cards import RANK, SHORT, SUIT, hand_points
+from service.games.shedding.commands import ACTIONS as SEAT_ACTIONS
+from service.games.shedding.playout import RngChance, SheddingSim, action_of, command_tuple
+from service.games.shedding.rulebook import decide
+from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match
 
 UCB_C = 0.7
 EPSILON = 0.1
@@ -163,7 +163,7 @@ def _dedupe(keys: Mapping[Key, Any]) -> dict[Key, Any]:
 
 
 class _Node:
-    __slots__ = ("seat", "n", "w", "avail", "children")
+    __slots__ = ("avail", "children", "n", "seat", "w")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -302,9 +302,9 @@ class _Search:
         me = self.det.me
         rng = self.rng
         moves = {k: command_tuple(a) for k, a in keys.items()}
-        sums = {k: 0.0 for k in keys}
-        squares = {k: 0.0 for k in keys}
-        counts = {k: 0 for k in keys}
+        sums = dict.fromkeys(keys, 0.0)
+        squares = dict.fromkeys(keys, 0.0)
+        counts = dict.fromkeys(keys, 0)
         sims = 0
         while iterations is None or sims + len(keys) <= max(iterations, len(keys)):
             if deadline is not None and sims > 0 and clock() >= deadline:

@@ -47,13 +47,13 @@ rounds per variant; a round is won by going out, so tempo beats penalty points):
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from service.games.kernel.views import SeatView
+from service.games.shedding.bots.situation import Situation, from_view
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.state import ACE_FOLLOWUP, AFTER_DRAW, RESPOND_SEVEN, RESPOND_SKIP
-from service.games.kernel.views import SeatView
-
-from service.games.shedding.bots.situation import Situation, from_view
 
 Action = Mapping[str, Any]
 
@@ -105,7 +105,7 @@ def _fallback(actions: Sequence[Action]) -> Action:
 class _Chain:
     """One evaluation of the chain (a tiny object so the steps can share the lookups)."""
 
-    __slots__ = ("s", "r", "plays", "other", "rng", "hand", "n_hand", "pts", "_suit_counts")
+    __slots__ = ("_suit_counts", "hand", "n_hand", "other", "plays", "pts", "r", "rng", "s")
 
     def __init__(self, s: Situation, plays: dict[str, list[Action]], other: dict[str, Action],
                  rng: random.Random) -> None:
@@ -123,7 +123,7 @@ class _Chain:
     def suit_counts(self) -> dict[str, int]:
         """Non-wild cards per suit in hand (H3, step 4)."""
         if self._suit_counts is None:
-            c = {s: 0 for s in SUITS}
+            c = dict.fromkeys(SUITS, 0)
             for card in self.hand:
                 if RANK[card] != self.r.wild:
                     c[SUIT[card]] += 1
@@ -143,8 +143,8 @@ class _Chain:
 
     def call_suit(self, jack: str) -> str:
         """H3: the suit held most (after the jack), then most points in it, then the likely void."""
-        counts = {s: 0 for s in SUITS}
-        points = {s: 0 for s in SUITS}
+        counts = dict.fromkeys(SUITS, 0)
+        points = dict.fromkeys(SUITS, 0)
         removed = False
         for c in self.hand:
             if c == jack and not removed:
