@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import math
 import multiprocessing as mp
@@ -427,10 +428,8 @@ class ClientPool:
         return res
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(OSError, EOFError):
             self.ask_all("quit")
-        except (OSError, EOFError):
-            pass
         for p in self.procs:
             p.join(5)
             if p.is_alive():
@@ -1038,7 +1037,7 @@ def play_to_the_end(svc: Any, limit: int, deadline: float) -> tuple[str, str, in
                 try:
                     svc.act(gid, caller, rng.choice(legal), None, None)
                     moved = True
-                except Exception:  # noqa: BLE001 - e.g. a race with the worker's deal: look again
+                except Exception:  # noqa: BLE001, S110 - e.g. a race with the worker's deal: look again
                     pass
                 break
         if not moved:

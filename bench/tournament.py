@@ -45,7 +45,7 @@ def variant_available(variant: str) -> bool:
     """Whether the engine serves this preset yet (mau-mau-classic comes with the Mau-Mau work)."""
     try:
         resolve_options(variant, {}, 5)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any refusal (unknown preset, invalid options) means "not served yet"
         return False
     return True
 

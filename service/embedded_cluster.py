@@ -80,7 +80,7 @@ class LocalCluster:
         try:
             clients = [redis.Redis(port=p, socket_connect_timeout=0.5) for p in ports]
             for c, proc in zip(clients, cluster.processes):
-                _wait(lambda: c.ping(), proc, data_dir)
+                _wait(c.ping, proc, data_dir)
             form_cluster(clients, [("127.0.0.1", p) for p in ports])
             for c in clients:
                 c.close()

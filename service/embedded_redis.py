@@ -52,9 +52,9 @@ class EmbeddedRedis:
             try:
                 if client.ping():
                     break
-            except redis.exceptions.ConnectionError:
+            except redis.exceptions.ConnectionError as exc:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"embedded redis-server did not start (see {data_dir}/redis.log)")
+                    raise RuntimeError(f"embedded redis-server did not start (see {data_dir}/redis.log)") from exc
                 time.sleep(0.05)
         client.close()
         return cls(proc, port, data_dir)

@@ -101,7 +101,7 @@ class Dispatcher:
                 if wait > 0:
                     woken.wait(wait if hasattr(self.store, "wait_wake") else min(wait, 0.05))
                     woken.clear()
-            except Exception:  # noqa: BLE001 - keep dispatching; Redis may come back
+            except Exception:  # keep dispatching; Redis may come back
                 log.exception("dispatcher tick failed")
                 stop.wait(0.5)
 

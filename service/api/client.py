@@ -1,6 +1,7 @@
 """Who is on the other end of a request: the client address behind optional trusted proxies."""
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Iterable
@@ -88,9 +89,7 @@ def watch_peer(environ: dict[str, Any], hang_up: Any) -> Any:
     gevent.spawn(watch)
 
     def finish() -> None:
-        try:
+        with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
 
     return finish

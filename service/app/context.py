@@ -84,7 +84,7 @@ class AppContext:
             return
         try:
             self.store.snapshot_put(game_id, state.version, snapshots.encode(state, head))
-        except Exception:  # noqa: BLE001 - the write itself succeeded; the next crossing tries again
+        except Exception:  # the write itself succeeded; the next crossing tries again
             log.warning("snapshot of %s at %d not written", game_id, state.version, exc_info=True)
 
 
@@ -103,7 +103,7 @@ def fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
     for item in stored:
         try:
             state = engine.evolve(state, item.event)
-        except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
+        except Exception as exc:  # an event that cannot be applied poisons only its game
             seq = item.event.seq
             raise AppError(AppCode.GAME_CORRUPTED, f"event {seq} of this game cannot be applied", seq=seq) from exc
         head = item.hash or head

@@ -145,7 +145,7 @@ class Subscription:
             for i, e in enumerate(batch.events):
                 if e.seq <= self.last_seq:
                     continue
-                if not self._emit(e, lambda seat, i=i: batch.render(i, seat), out):
+                if not self._emit(e, lambda seat, i=i, batch=batch: batch.render(i, seat), out):
                     return out
         if self.overflowed:
             out.append(Item("overflow", self.last_seq))
@@ -265,7 +265,7 @@ class FeedHub:
                     watch = self._watches.get(gid)
                     if watch is not None and version > watch.cursor:
                         self._advance(watch)
-            except Exception:  # noqa: BLE001 - Redis may be away: read on from the same id
+            except Exception:  # Redis may be away: read on from the same id
                 log.warning("feed reader for shard %s failed; retrying", shard, exc_info=True)
                 self._stop.wait(1.0)
 
@@ -280,7 +280,7 @@ class FeedHub:
                     for w in part:
                         if versions.get(w.game_id, 0) > w.cursor:
                             self._advance(w)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.warning("feed resync failed", exc_info=True)
 
     def stop(self) -> None:

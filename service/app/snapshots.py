@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import importlib
 import io
-import pickle  # noqa: S403 - read back only through _Unpickler (an allowlist of the games' state types)
+import pickle  # read back only through _Unpickler (an allowlist of the games' state types)
 import zlib
 from pathlib import Path
 from types import MappingProxyType

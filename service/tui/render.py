@@ -109,7 +109,7 @@ def assign_keys(actions: list[dict]) -> list[tuple[str, dict]]:
     out = []
     for action in actions:
         name = re.sub(r"[^a-z]", "", action.get("type", "").lower())
-        pool = [c for c in name] + list("abcdefghijklmnoprstuvwxyz")
+        pool = list(name) + list("abcdefghijklmnoprstuvwxyz")
         key = next((c for c in pool if c not in used), None)
         if key is None:
             continue

@@ -57,7 +57,7 @@ def test_an_unplayable_listed_action_is_caught(name, plant):
         out = real(state, seat, now)
         return out + [{"type": kind, **dict.fromkeys(registry.ACTIONS[kind].required, "bogus")}] if out else out
     plant(game, legal_actions=padded)
-    with pytest.raises(AssertionError, match="refused|legal actions"):
+    with pytest.raises(AssertionError, match=r"refused|legal actions"):
         drive(game)
 
 

@@ -37,14 +37,13 @@ def deal_round(tx: Tx, round_no: int) -> None:
             break
         tx.emit("StarterReturned", None, {"card": card})
         shuffle(tx, "stock", tx.m.rnd.stock)
-    first, direction = step(active, dealer, 1), 1
+    first = step(active, dealer, 1)
     if tx.m.options["use_special_cards"]:
         rank = RANK[card]
         if rank == SKIP:
             first = step(active, dealer, 2)
             tx.emit("TurnSkipped", None, {"seat": step(active, dealer, 1)})
-        elif rank == REVERSE:
-            direction = -1
+        elif rank == REVERSE:  # the fold turns the direction on DirectionReversed
             first = step(active, dealer, -1)
             tx.emit("DirectionReversed", None, {"direction": -1})
         elif rank == DRAW_TWO:

@@ -170,12 +170,11 @@ class CrazyEights:
             hand.extend(self.stock[:k])
             del self.stock[:k]
             self.owed -= k
-            if not self.stock:
-                if not (self.reshuffle and self._refill()):
-                    if self.owed == 0:
-                        self.passes = 1
-                    self.owed = 0
-                    break
+            if not self.stock and not (self.reshuffle and self._refill()):
+                if self.owed == 0:
+                    self.passes = 1
+                self.owed = 0
+                break
             if not self.owed:
                 break
         self._next()

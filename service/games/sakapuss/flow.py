@@ -87,7 +87,7 @@ def score_round(tx: Tx) -> None:
 
 def standings(m: SakapussMatch) -> list[dict[str, Any]]:
     """§6.8: ascending by parasites; ties share (or fewer parasite cards first, then share)."""
-    seats = [s for s in (m.rnd.seats if m.rnd is not None else m.active_seats())]
+    seats = list(m.rnd.seats if m.rnd is not None else m.active_seats())
     by_cards = m.options["tie_break"] == "fewer_parasite_cards"
 
     def key(s: int) -> tuple[int, int]:

@@ -100,7 +100,8 @@ def slap(tx: Tx, cmd: Slap) -> None:
     r = rnd.resolved
     seen = cmd.seen_step
     if type(seen) is not int or seen < 0 or seen not in (r - 1, r):
-        raise refuse(m, seat, tx.at, SakapussCode.INVALID_SEEN_STEP, f"seen_step must be {r - 1} or {r}" if r else "seen_step must be 0")
+        raise refuse(m, seat, tx.at, SakapussCode.INVALID_SEEN_STEP,
+                     f"seen_step must be {r - 1} or {r}" if r else "seen_step must be 0")
     if race is None:
         if r == 0 and not m.options["allow_slap_before_first_pass"]:
             raise refuse(m, seat, tx.at, KernelCode.WRONG_PHASE, "no slap before the first pass")

@@ -204,7 +204,7 @@ def turn_options(m: Match, seat: int, legal: Any = legal_cards) -> tuple[list[st
     r = m.rules
     phase = rnd.phase
     hand = rnd.hands[seat]
-    if phase == RESPOND_SEVEN or phase == RESPOND_SKIP:
+    if phase in (RESPOND_SEVEN, RESPOND_SKIP):
         return legal(hand, rnd, r), False, None
     drawable = bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
     if phase == AFTER_DRAW:

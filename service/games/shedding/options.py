@@ -7,8 +7,8 @@ from typing import Any
 
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
-from service.games.kernel.options import OptionError, OptionSpec, copy as _copy  # noqa: F401
-from service.games.kernel.table import BOT_STRENGTHS  # noqa: F401  (re-exported)
+from service.games.kernel.options import OptionError, OptionSpec, copy as _copy
+from service.games.kernel.table import BOT_STRENGTHS  # re-exported
 from service.games.shedding.cards import RANKS
 from service.games.shedding.option_checks import catalog_option, check_value, cross_checks
 

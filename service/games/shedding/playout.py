@@ -211,8 +211,9 @@ class SheddingSim:
                     out.append(DRAW)
                 if passing is not None:
                     out.append(PASS)
-        if self._flagging:
-            if (self.win_seat == seat and not self.win_sat) or (len(hand) == 2 and self._can_arm(seat) and turn_options(self, seat, legal_cards_of)[0]):
+        if self._flagging:  # noqa: SIM102 - the mode first, then when it offers the announcement
+            if (self.win_seat == seat and not self.win_sat) or \
+                    (len(hand) == 2 and self._can_arm(seat) and turn_options(self, seat, legal_cards_of)[0]):
                 out.append(ANNOUNCE)
         return out
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from service.games.kernel.tx import (
     Tx as KernelTx,
-    shuffle,  # noqa: F401  (re-exported for the game modules)
+    shuffle,  # re-exported for the game modules
 )
 from service.games.shedding.core import next_active
 from service.games.shedding.fold import HANDLERS

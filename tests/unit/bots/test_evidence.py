@@ -61,7 +61,7 @@ def test_the_record_explains_a_medium_opponents_real_hand_exactly():
     rebuilt from the record, for prsi and Mau-Mau: the record is complete."""
     scored = 0
     for variant in ("prsi", "mau-mau-classic-full"):
-        for g, view, ev in states(variant, 8, [medium]):
+        for g, _view, ev in states(variant, 8, [medium]):
             for seat in ev.walks:
                 assert ev.model[seat] == "medium"
                 terms = ev.explain(seat, g.m.rnd.hands[seat], true_priorities(g.events, seat))

@@ -237,7 +237,7 @@ def test_k14_insecticide_then_parasite_of_the_same_kind_resolve_in_draw_order():
 
 
 def test_k15_a_leaver_is_replaced_by_a_bot():
-    g, a, b, c = _three()
+    g, _a, _b, _c = _three()
     g.do(PassCard(0, g.hand(0)[0], 1))
     evs = g.do(LeaveSeat(1))
     assert evs[0].data["replaced_by"] == {"kind": "bot", "strength": "medium", "name": "bot"}  # §8.3 default
@@ -305,7 +305,7 @@ def test_k20_slap_without_or_with_a_bad_seen_step():
     from service.api.schemas import Action
     with pytest.raises(ValidationError):
         Action().load({"type": "slap"})
-    g, a, b, c = _three()
+    g, _a, _b, _c = _three()
     g.pass_all()
     g.pass_all()  # r = 2
     for bad in (-1, 0, 3):

@@ -83,7 +83,7 @@ def check_event(e) -> None:
     if e.type == "PassSubmitted":
         assert set(e.to_seat) == {e.data["seat"]}
     if e.type == "PassesResolved":
-        for t, p in e.to_seat.items():
+        for p in e.to_seat.values():
             assert set(p) == {"received", "from"}
 
 

@@ -336,5 +336,5 @@ def test_shuffles_draw_their_indices_as_the_engine_does() -> None:
     for n in (3, 12, 25):
         seed = hashlib.sha256(f"fy/{n}".encode()).digest()
         words = randomness._words(seed, "shuffle")
-        got = fisher_yates(list(range(n)), lambda k: randomness._below(words, k))
+        got = fisher_yates(list(range(n)), lambda k: randomness._below(words, k))  # noqa: B023 - used here
         assert tuple(got) == randomness.permutation(seed, n)

@@ -45,11 +45,12 @@ are used directly. In the rollouts each opponent plays by his public strength (`
 a medium bot exactly medium, an easy bot at random, others ε-greedy medium). Measured in 2-player
 prsi against medium at 800 ms (docs/bots.md): 62.5% over 400 games, 53-54% before the model.
 
-Rollouts stop after ``CUTOFF_PLIES`` plies and are scored by ``estimate``: with two active seats, P(going out first) from a logistic model of
-hand sizes (whose turn), jacks / sevens / eights / aces held, natural matches on the top card, a
-pending seven and "the seat to move holds one fitting card" (``win_logit``), fitted offline on
-30,000 rounds of ε-medium self-play in 2-player prsi (held-out log loss 0.644; the previous
-tanh(0.35 × card lead) scored 0.846, worse than a coin's 0.693); with more seats the card lead.
+Rollouts stop after ``CUTOFF_PLIES`` plies and are scored by ``estimate``: with two active seats,
+P(going out first) from a logistic model of hand sizes (whose turn), jacks / sevens / eights / aces
+held, natural matches on the top card, a pending seven and "the seat to move holds one fitting
+card" (``win_logit``), fitted offline on 30,000 rounds of ε-medium self-play in 2-player prsi
+(held-out log loss 0.644; the previous tanh(0.35 × card lead) scored 0.846, worse than a coin's
+0.693); with more seats the card lead.
 Known limit: the ISMCTS treats opponents' moves as fully observed (single observer).
 """
 from __future__ import annotations

@@ -11,8 +11,8 @@ Chain (RULES §7.3, in order):
     in step 4 (H11: a jack is kept as the finisher, H5: a seven is not kept as the last card);
  2. RESPOND_SEVEN: answer with a seven, else take the penalty (RESPOND_SKIP likewise with the skip
     rank, else accept the skip);
- 3. next player at STEP3_N cards or fewer (RULES: 2; tuned to 1, see below): 8 > 7 > 9 (only if reversing moves the turn away from him)
-    > a wild jack calling a suit he is likely void in (H4);
+ 3. next player at STEP3_N cards or fewer (RULES: 2; tuned to 1, see below): 8 > 7 > 9 (only if reversing
+    moves the turn away from him) > a wild jack calling a suit he is likely void in (H4);
  4. a natural match from the suit held most, most points first (H1), keeping one seven (H6) and
     all jacks (H2) while the hand has 3+ cards (prsi: a 20-point jack is dumped first once an
     opponent holds DUMP_N cards or fewer, H2's exception; tuned to 1); H5 (a seven last: play it now; serve
