@@ -26,6 +26,7 @@ run: $(STAMP)
 	$(BIN)/meow run
 
 test: $(STAMP)
+	$(BIN)/ruff check service workers tests bench tools  # lint first: fails fast with ruff's own findings (docs/testing.md: Lint)
 	$(BIN)/python -m tools.chromium  # the browser tests' Chromium: found, installed with apt (as root), or a message saying what to install
 	$(BIN)/python -m pytest tests $(XDIST) --durations=15 $(PYTEST_ARGS)
 

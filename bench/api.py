@@ -14,6 +14,7 @@ Only its own keys are deleted at the end; the embedded Redis and gunicorn are st
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import secrets
@@ -141,7 +142,8 @@ class Gunicorn:
     def __init__(self, spec: str, env: dict[str, str]) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.NamedTemporaryFile(prefix="bench-gunicorn-", suffix=".log", delete=False)
+        # open while the server runs: stop() closes it
+        self.log = tempfile.NamedTemporaryFile(prefix="bench-gunicorn-", suffix=".log", delete=False)  # noqa: SIM115
         cmd = [sys.executable, "-m", "gunicorn", *GUNICORN, "--bind", f"127.0.0.1:{self.port}",
                "--chdir", str(ROOT), "--log-level", "warning", "--graceful-timeout", "5", spec]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=self.log, stderr=self.log)
@@ -177,10 +179,8 @@ class Gunicorn:
         self.log.close()
 
     def remove_log(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(self.log.name)
-        except OSError:
-            pass
 
 
 # ---------------------------------------------------------------------- the client
@@ -195,7 +195,7 @@ class Stats:
     samples: dict[str, str] = field(default_factory=dict)  # first body of each error kind
     rounds_over: Counter = field(default_factory=Counter)  # why a game was replaced
 
-    def merge(self, other: "Stats") -> None:
+    def merge(self, other: Stats) -> None:
         self.moves += other.moves
         self.move_lat += other.move_lat
         self.get_lat += other.get_lat
@@ -461,7 +461,8 @@ def report(results: list[Result]) -> None:
         cpu = lambda x: f"{100 * x / r.wall:.0f}%" if r.wall > 0 else "-"  # noqa: E731 - % of one core
         print(f"{r.name:<8} {r.moves_s:>9.0f} {r.requests_s:>8.0f} {pct(s.move_lat, .5):>8.2f} "
               f"{pct(s.move_lat, .99):>8.2f} {pct(s.get_lat, .5):>8.2f} {s.moves:>7} {s.setups:>6} "
-              f"{sum(s.errors.values()):>7} {cpu(r.server_cpu):>8} {cpu(r.redis_cpu):>8} {cpu(r.client_cpu):>8} {100 * r.machine_busy:>7.0f}%")
+              f"{sum(s.errors.values()):>7} {cpu(r.server_cpu):>8} {cpu(r.redis_cpu):>8} {cpu(r.client_cpu):>8} "
+              f"{100 * r.machine_busy:>7.0f}%")
     by = {r.name: r for r in results}
     if "meow" in by and "minimal" in by and by["minimal"].moves_s > 0:
         m, c = by["meow"], by["minimal"]

@@ -33,7 +33,7 @@ BOT_MOVES = {"CardPlayed", "CardDrawn", "TurnPassed", "PenaltyTaken", "Announcem
 
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
 def new_game(base: str, s: requests.Session) -> tuple[str, str]:

@@ -19,15 +19,16 @@ import argparse
 import hashlib
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from service.games.engine import legal_actions, outcome, pending_work
 from service.games.kernel.model import Context, CreateMatch, DealRound, FireTimer, JoinSeat, ScoreRound, StartMatch
-from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
-from service.games.sakapuss.commands import PassCard, Slap
-from service.games.shedding.options import PRESETS
-from service.games.registry import resolve_options
 from service.games.kernel.table import RULES_VERSION
+from service.games.registry import resolve_options
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.shedding.options import PRESETS
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
 LIMITED = {"penalty_limit": 50}  # short matches: several rounds each, like a quick table

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from service.app import feeds, queries
-from service.app import redaction as projection
+from service.app import feeds, queries, redaction as projection
 from service.games import engine, registry
 from tests.conformance.redaction_api import play
 

@@ -14,6 +14,7 @@ game verifies, and play resumes after each restart.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
@@ -70,9 +71,9 @@ class Server:
             try:
                 if client.ping():
                     break
-            except (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError):
+            except (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError) as exc:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start")
+                    raise RuntimeError("redis-server did not start") from exc
                 time.sleep(0.02)
         client.close()
 
@@ -158,10 +159,9 @@ class Player(threading.Thread):
                     table = self.new_table()
                     continue
                 gid, tokens = table
-                try:
+                # any failure: Redis is down, the worker tries again, clients go on asking
+                with contextlib.suppress(Exception):
                     drain(self.svc, self.svc.clock() + 10_000)
-                except Exception:  # noqa: BLE001 - Redis is down: the worker tries again; clients go on asking
-                    pass
                 views = [self._call("get", f"/v1/games/{gid}", headers={"Authorization": f"Bearer {t}"}) for t in tokens]
                 if any(v is None for v in views):
                     time.sleep(0.05)

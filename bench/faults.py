@@ -187,10 +187,12 @@ def redis_faults(kills: int, threads: int, fsync_s: float) -> list[Outcome]:
     """SIGKILL of the embedded redis-server under load, and what appendfsync always costs (bench/fault_redis.py)."""
     from bench import fault_redis
 
-    out = [fault_redis.redis_kill(kills, threads, 2.0, 1.0, Outcome(f"SIGKILL of redis-server (AOF, everysec) under load, {threads} players"))]
+    out = [fault_redis.redis_kill(kills, threads, 2.0, 1.0,
+                                  Outcome(f"SIGKILL of redis-server (AOF, everysec) under load, {threads} players"))]
     if fsync_s > 0:
         for mode in ("everysec", "always"):
-            out.append(fault_redis.fsync_cost(mode, threads, fsync_s, Outcome(f"moves with appendfsync {mode}, {threads} players")))
+            out.append(fault_redis.fsync_cost(mode, threads, fsync_s,
+                                              Outcome(f"moves with appendfsync {mode}, {threads} players")))
     return out
 
 
@@ -198,7 +200,8 @@ def worker_faults(kills: int, per_round: int) -> list[Outcome]:
     """Workers and work-horses SIGKILLed mid bot turn (bench/fault_workers.py)."""
     from bench import fault_workers
 
-    return [fault_workers.worker_kills(kills, per_round, Outcome(f"workers / work-horses SIGKILLed mid bot turn, {per_round} at once"))]
+    return [fault_workers.worker_kills(kills, per_round,
+                                       Outcome(f"workers / work-horses SIGKILLed mid bot turn, {per_round} at once"))]
 
 
 def redaction_faults(games: int, steps: int) -> list[Outcome]:

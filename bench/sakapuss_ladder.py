@@ -18,13 +18,14 @@ import argparse
 import hashlib
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from bench.tournament import wilson
 from service.games.engine import decide, evolve, seat_view
 from service.games.kernel.model import Context, CreateMatch, JoinSeat, StartMatch
-from service.games.sakapuss.commands import PassCard
 from service.games.registry import resolve_options
+from service.games.sakapuss.commands import PassCard
 from service.games.sakapuss.state import complete
 
 T0 = 1_700_000_000_000

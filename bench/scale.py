@@ -72,11 +72,11 @@ from urllib.parse import urlsplit, urlunsplit
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the project's packages import from the checkout
 
-from bench.api import children_of, proc_cpu_s
-from bench.streams import ClientPool, raise_nofile, rss_kb
-from tests.e2e.conftest import _free_port, _wait_ready, start_api
+from bench.api import children_of, proc_cpu_s  # noqa: E402
+from bench.streams import ClientPool, raise_nofile, rss_kb  # noqa: E402
+from tests.e2e.conftest import _free_port, _wait_ready, start_api  # noqa: E402
 
 HOST = "127.0.0.1"
 TIMEOUT = 30
@@ -158,9 +158,9 @@ class PrivateRedis:
             try:
                 redis.Redis(host=HOST, port=self.port).ping()
                 return
-            except redis.exceptions.ConnectionError:
+            except redis.exceptions.ConnectionError as exc:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server did not come up (log in {self.dir})")
+                    raise RuntimeError(f"redis-server did not come up (log in {self.dir})") from exc
                 time.sleep(0.05)
 
     def url(self, db: int) -> str:
@@ -262,7 +262,7 @@ class Deployment:
                 lines = Path(self.logdir, name).read_text(errors="replace").splitlines()
             except OSError:
                 continue
-            for i, line in enumerate(lines):
+            for _i, line in enumerate(lines):
                 if line.startswith(("redis.exceptions.", "Traceback")) or " failed" in line or "unavailable" in line:
                     if line.startswith("Traceback"):
                         continue

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import math
 import multiprocessing as mp
@@ -163,7 +164,7 @@ def fd_kinds(pid: int, api_port: int, redis_port: int, tcp: dict[str, tuple[int,
     return kinds
 
 
-def held_streams(stack: "Stack") -> int:
+def held_streams(stack: Stack) -> int:
     """Connections the API workers still hold, open or closed but not yet cleaned up."""
     tcp = tcp_sockets()
     return sum(k["http"] + k["closed"] for k in (fd_kinds(w, stack.port, stack.redis_port, tcp) for w in stack.workers()))
@@ -187,7 +188,7 @@ def at_epoch(at: str) -> float:
 class SSEStream(asyncio.Protocol):
     """One open event stream: sends the GET, checks the status, then scans ``data: {`` lines."""
 
-    def __init__(self, client: "StreamClient", path: str, after: int) -> None:
+    def __init__(self, client: StreamClient, path: str, after: int) -> None:
         self.client = client
         self.request = (f"GET {path} HTTP/1.1\r\nHost: {HOST}:{client.port}\r\n"
                         "Accept: text/event-stream\r\n\r\n").encode()
@@ -332,7 +333,7 @@ class StreamClient:
                 await asyncio.wait_for(loop.create_connection(lambda: proto, HOST, self.port, local_addr=(src, 0)),
                                        HTTP_TIMEOUT)
                 status = await asyncio.wait_for(proto.ready, HTTP_TIMEOUT)
-            except (OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError) as exc:
                 why[type(exc).__name__] += 1
                 failed.append(spec)
                 if proto.transport:
@@ -408,7 +409,7 @@ class ClientPool:
     def ask_all(self, *msg: Any) -> list[Any]:
         return self.ask([msg] * len(self.conns))
 
-    def open(self, games: list[str], versions: dict[str, int], n: int, batch: int, retries: int) -> "Opened":
+    def open(self, games: list[str], versions: dict[str, int], n: int, batch: int, retries: int) -> Opened:
         """n streams over the games (round robin), from their current versions."""
         k = len(self.conns)
         specs: list[list[tuple[str, int, str]]] = [[] for _ in range(k)]
@@ -427,10 +428,8 @@ class ClientPool:
         return res
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(OSError, EOFError):
             self.ask_all("quit")
-        except (OSError, EOFError):
-            pass
         for p in self.procs:
             p.join(5)
             if p.is_alive():
@@ -551,7 +550,7 @@ class Pacer:
         self.threads = [threading.Thread(target=self._run, args=(tables[i::threads],), daemon=True)
                         for i in range(min(threads, len(tables)))]
 
-    def start(self) -> "Pacer":
+    def start(self) -> Pacer:
         self.t0 = time.perf_counter()
         self.moves0 = sum(t.moves for t in self.tables)
         self.events0 = sum(t.events for t in self.tables)
@@ -606,7 +605,7 @@ class HealthSampler:
         self.stop_flag = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
-    def start(self) -> "HealthSampler":
+    def start(self) -> HealthSampler:
         self.thread.start()
         return self
 
@@ -657,7 +656,7 @@ class VerifyLoop:
         self.durations.append(time.perf_counter() - t0)
         return r.json()
 
-    def start(self) -> "VerifyLoop":
+    def start(self) -> VerifyLoop:
         self.thread.start()
         return self
 
@@ -846,18 +845,18 @@ class Snapshot:
     bench_cpu: float
     machine: tuple[float, float]
 
-    def busy_since(self, s0: "Snapshot") -> float:
+    def busy_since(self, s0: Snapshot) -> float:
         """Cores busy (all processes on the machine) between s0 and this snapshot."""
         busy, total = self.machine[0] - s0.machine[0], self.machine[1] - s0.machine[1]
         return busy / max(1.0, total) * (os.cpu_count() or 1)
 
     @classmethod
-    def take(cls, stack: Stack) -> "Snapshot":
+    def take(cls, stack: Stack) -> Snapshot:
         return cls(time.perf_counter(), proc_cpu_s(stack.workers()), proc_cpu_s([stack.worker.pid]),
                    stack.redis_cpu(), sum(os.times()[:2]), machine_cpu())
 
 
-def wait_quiet(stack: Stack, pool: "ClientPool", timeout_s: float, below: float = 0.25) -> float:
+def wait_quiet(stack: Stack, pool: ClientPool, timeout_s: float, below: float = 0.25) -> float:
     """Seconds waited (up to ``timeout_s``) until processes this bench did not start used less
     than ``below`` of a core over one second: on a shared machine, windows start in a lull."""
     t0 = time.perf_counter()
@@ -1038,7 +1037,7 @@ def play_to_the_end(svc: Any, limit: int, deadline: float) -> tuple[str, str, in
                 try:
                     svc.act(gid, caller, rng.choice(legal), None, None)
                     moved = True
-                except Exception:  # noqa: BLE001 - e.g. a race with the worker's deal: look again
+                except Exception:  # noqa: BLE001, S110 - e.g. a race with the worker's deal: look again
                     pass
                 break
         if not moved:

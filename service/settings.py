@@ -55,7 +55,7 @@ class Settings:
         return None if is_cluster(self.redis_url) else self.redis_url
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
         audit = [t.strip() for t in e.get("MEOW_AUDIT_TOKENS", "").split(",") if t.strip()]
         return cls(

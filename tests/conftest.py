@@ -8,7 +8,8 @@ import collections
 import os
 import random
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

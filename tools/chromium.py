@@ -37,10 +37,10 @@ def _apt_install() -> bool:
         return False
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     print("tools.chromium: installing Debian's chromium package (apt-get install -y chromium)", flush=True)
-    if subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env).returncode == 0:
+    if subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env, check=False).returncode == 0:
         return True
-    subprocess.run(["apt-get", "update", "-q"], env=env)
-    return subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env).returncode == 0
+    subprocess.run(["apt-get", "update", "-q"], env=env, check=False)  # a failed update: the install below says so
+    return subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env, check=False).returncode == 0
 
 
 def ensure() -> str | None:

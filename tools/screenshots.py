@@ -64,7 +64,8 @@ def _neighbours(base: str) -> None:
     g = requests.post(f"{base}/v1/games", json={"variant": "sakapuss", "name": "Cat club", "max_players": 3}, timeout=10).json()
     own = {"Authorization": f"Bearer {g['owner_token']}"}
     for strength in ("easy", "medium", "hard"):
-        requests.post(f"{base}/v1/games/{g['id']}/seats", json={"bot": {"strength": strength}}, headers={**own, **_key()}, timeout=10)
+        requests.post(f"{base}/v1/games/{g['id']}/seats", json={"bot": {"strength": strength}}, headers={**own, **_key()},
+                      timeout=10)
     requests.post(f"{base}/v1/games/{g['id']}/start", headers=own, timeout=10)
 
 

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import logging
-from datetime import timezone
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC
+from typing import Any
 
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -70,7 +71,7 @@ class Dispatcher:
             return True
         status = job.get_status(refresh=True)
         stale = status == JobStatus.STARTED and job.started_at is not None and \
-            (self.clock() - job.started_at.replace(tzinfo=timezone.utc).timestamp() * 1000) > self.lease_ms
+            (self.clock() - job.started_at.replace(tzinfo=UTC).timestamp() * 1000) > self.lease_ms
         if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED) or stale:
             # a job "started" longer ago than its lease (and its own timeout) died with its worker
             job.delete()
@@ -100,7 +101,7 @@ class Dispatcher:
                 if wait > 0:
                     woken.wait(wait if hasattr(self.store, "wait_wake") else min(wait, 0.05))
                     woken.clear()
-            except Exception:  # noqa: BLE001 - keep dispatching; Redis may come back
+            except Exception:  # keep dispatching; Redis may come back
                 log.exception("dispatcher tick failed")
                 stop.wait(0.5)
 

@@ -51,7 +51,10 @@ def _fault_injection(payload: dict) -> None:
     if not (pause and marker and payload.get("kind") == "bot"):
         return
     tag = f"{payload.get('game')}-{payload.get('seat')}-{payload.get('opened_seq')}"
-    seen = open(marker, encoding="utf-8").read().split() if os.path.exists(marker) else []
+    seen: list[str] = []
+    if os.path.exists(marker):
+        with open(marker, encoding="utf-8") as fh:
+            seen = fh.read().split()
     if tag in seen:
         return  # only the first run of a job is held (the one the test kills)
     with open(marker, "a", encoding="utf-8") as fh:

@@ -64,7 +64,8 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     _compress(app)
     _instrument(app)
     app.extensions["meow.limiter"] = limits.install(app, settings)
-    app.extensions["meow.service"] = build_service(settings, store) if (store is not None or settings.redis_url) else _lazy(settings)
+    app.extensions["meow.service"] = (build_service(settings, store) if (store is not None or settings.redis_url)
+                                      else _lazy(settings))
     app.extensions["meow.api"] = api
     app.extensions["meow.settings"] = settings
     return app

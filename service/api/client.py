@@ -1,10 +1,12 @@
 """Who is on the other end of a request: the client address behind optional trusted proxies."""
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 
 @lru_cache(maxsize=16)
@@ -78,7 +80,7 @@ def watch_peer(environ: dict[str, Any], hang_up: Any) -> Any:
                 try:
                     if not sock.recv(4096):
                         break
-                except socket.timeout:
+                except TimeoutError:
                     continue
         except OSError:
             pass
@@ -87,9 +89,7 @@ def watch_peer(environ: dict[str, Any], hang_up: Any) -> Any:
     gevent.spawn(watch)
 
     def finish() -> None:
-        try:
+        with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
 
     return finish

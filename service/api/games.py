@@ -38,7 +38,8 @@ SERVER_REFUSALS = {r.example.status for r in RESPONSES}
 
 
 def _errors(*codes: int):
-    codes = tuple(sorted(set(codes) | {429, 500}))  # every operation is rate limited (service/api/limits.py); 500 is internal_error or game_corrupted
+    # every operation is rate limited (service/api/limits.py); 500 is internal_error or game_corrupted
+    codes = tuple(sorted(set(codes) | {429, 500}))
     codes = tuple(c for c in codes if c not in SERVER_REFUSALS)  # 400, 414, 431: on every operation (operation())
 
     def wrap(fn):

@@ -7,8 +7,8 @@ from flask_smorest import Blueprint
 from service.api import schemas as s
 from service.api.codes import ApiCode
 from service.api.errors import problem
-from service.api.operations import operation
 from service.api.http import json_response, service
+from service.api.operations import operation
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 

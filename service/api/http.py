@@ -10,14 +10,14 @@ import orjson
 from flask import Response, current_app, request
 
 from service.api.client import client_address
-from service.app.errors import AppError
-from service.app.feeds import FeedHub
-from service.app.stream_slots import StreamSlots
-from service.app.games import GameService, Idempotency, Precondition
-from service.settings import Settings
 from service.api.codes import ApiCode
 from service.app.codes import AppCode
+from service.app.errors import AppError
+from service.app.feeds import FeedHub
+from service.app.games import GameService, Idempotency, Precondition
+from service.app.stream_slots import StreamSlots
 from service.games.kernel.codes import KernelCode
+from service.settings import Settings
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 ETAG = re.compile(r'^(?:W/)?"?(\d{1,16})"?$')  # operations.py states the same pattern in the spec

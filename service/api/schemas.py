@@ -61,7 +61,8 @@ class Strict(Schema):
 class CreateGame(Strict):
     # the enum documents the variants; an unknown one is refused by the games as unknown_variant
     variant = fields.String(required=True, metadata={"example": "prsi", "enum": list(registry.BY_VARIANT)})
-    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "overrides of the preset's options (RULES.md §8)"})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "overrides of the preset's options (RULES.md §8)"})
     max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
     name = DisplayName(100, load_default=None, allow_none=True)
 
@@ -306,8 +307,8 @@ class OptionInfo(Schema):
     type = fields.String(metadata={"description": "bool, int, int_or_null, float, enum, rank, ranks, names, "
                                                   "string, points, delays or parasites"})
     default = fields.Raw(allow_none=True)
-    range = fields.List(fields.Raw(), metadata={"description": "[min, max] for numbers (of each value for "
-                                                               "points and delays; the length for strings), else the accepted values"})
+    range = fields.List(fields.Raw(), metadata={"description": "[min, max] for numbers (of each value for points and "
+                                                               "delays; the length for strings), else the accepted values"})
     enum = fields.List(fields.String())
     nullable = fields.Boolean()
     parent = fields.Nested(OptionParent, metadata={"description": "the option only applies when `option` is `value`"})

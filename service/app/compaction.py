@@ -14,8 +14,9 @@ evicted game answers 404 ``not_found`` like a game that never existed (`meow arc
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import orjson
 

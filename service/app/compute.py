@@ -4,7 +4,8 @@ anywhere else it simply runs. Only pure work goes here (folds, verification), ne
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 HEAVY = 256  # events: a fold shorter than this runs inline
 

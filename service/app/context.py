@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from service.app import compute, entropy, snapshots
 from service.app.cache import StateCache
+from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent
 from service.eventstore.contract import EventStore
 from service.games import engine
 from service.settings import Settings
-from service.app.codes import AppCode
-
 
 log = logging.getLogger("meow.app")
 
@@ -84,7 +84,7 @@ class AppContext:
             return
         try:
             self.store.snapshot_put(game_id, state.version, snapshots.encode(state, head))
-        except Exception:  # noqa: BLE001 - the write itself succeeded; the next crossing tries again
+        except Exception:  # the write itself succeeded; the next crossing tries again
             log.warning("snapshot of %s at %d not written", game_id, state.version, exc_info=True)
 
 
@@ -103,7 +103,7 @@ def fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
     for item in stored:
         try:
             state = engine.evolve(state, item.event)
-        except Exception as exc:  # noqa: BLE001 - an event that cannot be applied poisons only its game
+        except Exception as exc:  # an event that cannot be applied poisons only its game
             seq = item.event.seq
             raise AppError(AppCode.GAME_CORRUPTED, f"event {seq} of this game cannot be applied", seq=seq) from exc
         head = item.hash or head

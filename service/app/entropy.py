@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import secrets
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 Entropy = Callable[[int], bytes]  # n -> n fresh random bytes
 

@@ -19,8 +19,9 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import orjson
 
@@ -41,7 +42,7 @@ def render(event: Event, seat: int | None) -> bytes:
 class Batch:
     """New events of one game, shared by all its subscribers; renders once per viewer seat."""
 
-    __slots__ = ("events", "_rendered")
+    __slots__ = ("_rendered", "events")
 
     def __init__(self, events: list[Event]) -> None:
         self.events = events
@@ -69,14 +70,14 @@ class Item:
 class Watch:
     game_id: str
     cursor: int  # the newest seq handed to the subscribers
-    subs: set["Subscription"] = field(default_factory=set)
+    subs: set[Subscription] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Subscription:
     """One open stream or long-poll of one caller on one game."""
 
-    def __init__(self, hub: "FeedHub", watch: Watch, caller: Caller, after: int, buffer: int) -> None:
+    def __init__(self, hub: FeedHub, watch: Watch, caller: Caller, after: int, buffer: int) -> None:
         self.hub, self.watch, self.caller, self.last_seq = hub, watch, caller, after
         self.buffer = buffer
         self._queue: deque[Batch] = deque()
@@ -144,7 +145,7 @@ class Subscription:
             for i, e in enumerate(batch.events):
                 if e.seq <= self.last_seq:
                     continue
-                if not self._emit(e, lambda seat, i=i: batch.render(i, seat), out):
+                if not self._emit(e, lambda seat, i=i, batch=batch: batch.render(i, seat), out):
                     return out
         if self.overflowed:
             out.append(Item("overflow", self.last_seq))
@@ -264,7 +265,7 @@ class FeedHub:
                     watch = self._watches.get(gid)
                     if watch is not None and version > watch.cursor:
                         self._advance(watch)
-            except Exception:  # noqa: BLE001 - Redis may be away: read on from the same id
+            except Exception:  # Redis may be away: read on from the same id
                 log.warning("feed reader for shard %s failed; retrying", shard, exc_info=True)
                 self._stop.wait(1.0)
 
@@ -279,7 +280,7 @@ class FeedHub:
                     for w in part:
                         if versions.get(w.game_id, 0) > w.cursor:
                             self._advance(w)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.warning("feed resync failed", exc_info=True)
 
     def stop(self) -> None:

@@ -5,7 +5,8 @@ cache, bot pause, load) and hands each call to the module that does that job —
 (follow-ups). The names other modules import from here are re-exported."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from service.app import actions, jobs, queries, seats
 from service.app.auth import Caller
@@ -15,8 +16,16 @@ from service.app.jobs import GRACE_RETRY_MS
 from service.app.redaction import Viewer
 from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan
 
-__all__ = ["GameService", "Idempotency", "Precondition", "Outcome", "WritePlan", "MAX_ATTEMPTS",
-           "GRACE_RETRY_MS", "now_ms"]
+__all__ = [
+    "GRACE_RETRY_MS",
+    "MAX_ATTEMPTS",
+    "GameService",
+    "Idempotency",
+    "Outcome",
+    "Precondition",
+    "WritePlan",
+    "now_ms",
+]
 
 
 class GameService(AppContext):

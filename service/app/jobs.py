@@ -116,7 +116,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
             cmd = Autopilot(seat, chosen)
         pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
         try:
-            write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
+            write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))  # noqa: B023 - written in this iteration
             return "moved"
         except AppError as exc:
             if exc.code == AppCode.VERSION_CONFLICT:

@@ -4,7 +4,8 @@
 the lobby pages, and the body of a write's answer (``render``)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import orjson
 
@@ -16,7 +17,6 @@ from service.app.errors import AppError, forbidden, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
 from service.app.seats import require_seat
 from service.app.write_path import Outcome
-from service.eventstore import chain
 from service.games import engine
 from service.games.kernel.codes import KernelCode
 

@@ -6,7 +6,8 @@ shows them again; each of these is one ``WritePlan`` on the write path."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import orjson
 
@@ -16,9 +17,9 @@ from service.app.errors import AppError, forbidden, unauthorized
 from service.app.idempotency import Idempotency, Precondition
 from service.app.write_path import Outcome, WritePlan, write
 from service.games import registry
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import CreateMatch, Event, JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import RULES_VERSION
-from service.games.kernel.codes import KernelCode
 
 
 def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:

@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import importlib
 import io
-import pickle  # noqa: S403 - read back only through _Unpickler (an allowlist of the games' state types)
+import pickle  # read back only through _Unpickler (an allowlist of the games' state types)
 import zlib
 from pathlib import Path
 from types import MappingProxyType
@@ -63,7 +63,7 @@ class _Unpickler(pickle.Unpickler):
             return _proxy
         if module.startswith(TRUSTED) and "." not in name:
             obj = getattr(importlib.import_module(module), name, None)
-            if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or issubclass(obj, tuple) and hasattr(obj, "_fields")):
+            if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or (issubclass(obj, tuple) and hasattr(obj, "_fields"))):
                 return obj
         raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")
 

@@ -5,14 +5,16 @@ newer state when another write came first. A ``WritePlan`` says everything a wri
 the game and the caller; an ``Outcome`` is what it produced, or the replay of a stored answer."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import orjson
 
 from service import metrics
 from service.app import commands, followups as fu
 from service.app.auth import Caller
+from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Idempotency, Precondition, answer_record, read_answer
@@ -21,7 +23,6 @@ from service.eventstore.codec import encode_batch
 from service.eventstore.contract import AppendRequest, Listing
 from service.games import engine, registry
 from service.games.kernel.model import Context, Event, NeedMoreSeeds, RuleViolation
-from service.app.codes import AppCode
 
 MAX_ATTEMPTS = 8
 

@@ -7,8 +7,9 @@ Stored form (one stream entry field ``e``): orjson of
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import orjson
 
@@ -135,7 +136,7 @@ GameOf = Callable[[], "str | None"]
 def decode_stored(seq: int, raw: bytes, game_of: GameOf | None = None) -> Stored:
     try:
         body = orjson.loads(raw)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise CorruptEvent(seq, f"{type(exc).__name__}: {exc}") from exc
     event = decode(seq, raw, game_of)
     if not isinstance(body, dict):
@@ -169,5 +170,5 @@ def decode(seq: int, raw: bytes, game_of: GameOf | None = None) -> Event:
         )
     except CorruptEvent:
         raise
-    except Exception as exc:  # noqa: BLE001 - any decoding failure means a poison event
+    except Exception as exc:  # any decoding failure means a poison event
         raise CorruptEvent(seq, f"{type(exc).__name__}: {exc}") from exc

@@ -21,7 +21,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from typing import Sequence
+from collections.abc import Sequence
 
 import orjson
 

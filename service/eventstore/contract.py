@@ -6,8 +6,9 @@ so that one append touches one hash slot.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from service.eventstore.codec import Stored
 from service.games.kernel.model import Event

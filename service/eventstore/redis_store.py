@@ -1,8 +1,9 @@
 """The Redis implementation of the event store contract (real Redis or fakeredis)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
@@ -218,7 +219,7 @@ class RedisEventStore:
         for shard in SHARDS:
             pipe.zrevrangebyscore(self.keys.lobby_index(shard, status, variant), top, "-inf",
                                   start=0, num=limit + 1, withscores=True)
-        found = {shard: rows for shard, rows in zip(SHARDS, pipe.execute())}
+        found = dict(zip(SHARDS, pipe.execute()))
         cut = [(shard, rows[-1][1]) for shard, rows in found.items() if len(rows) == limit + 1]
         if cut:  # a shard's window may end inside a run of equal scores: take the whole run
             pipe = self.r.pipeline(transaction=False)

@@ -5,7 +5,8 @@
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Context, CreateMatch, Event, RuleViolation
@@ -68,5 +69,17 @@ def pending_work(state: Any) -> tuple[Due, ...]:
     return BY_STATE[type(state)].pending_work(state)
 
 
-__all__ = ["decide", "outcome", "evolve", "replay", "legal_actions", "public_view", "private_view",
-           "pending_work", "seat_view", "Due", "SeatView", "Decided"]
+__all__ = [
+    "Decided",
+    "Due",
+    "SeatView",
+    "decide",
+    "evolve",
+    "legal_actions",
+    "outcome",
+    "pending_work",
+    "private_view",
+    "public_view",
+    "replay",
+    "seat_view",
+]

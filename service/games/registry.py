@@ -3,15 +3,16 @@ by state or by name. Adding a game is adding its package and one line to ``GAMES
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
+from service.games.crazy_eights.game import GAME as CRAZY_EIGHTS
 from service.games.kernel.codes import DomainCode, KernelCode
 from service.games.kernel.commands import KERNEL, TABLE_COMMANDS, TABLE_UPCASTERS, CommandUpcaster, Recorded
 from service.games.kernel.events import Upcaster
 from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.model import Event, RuleViolation
-from service.games.crazy_eights.game import GAME as CRAZY_EIGHTS
 from service.games.sakapuss.game import GAME as SAKAPUSS
 from service.games.shedding.game import GAME as SHEDDING
 

@@ -45,7 +45,7 @@ class TableApp(App[None]):
     #status { height: auto; padding: 0 1; color: $error; }
     #help { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [("q", "quit", "quit")]
+    BINDINGS = [("q", "quit", "quit")]  # noqa: RUF012 - textual's own class attribute, never mutated
 
     def __init__(self, client: MeowClient, plan: Plan) -> None:
         super().__init__()
@@ -232,7 +232,7 @@ class TableApp(App[None]):
             return
         self.buttons = free
         assigned = render.assign_keys(free)
-        self.keys = {key: action for key, action in assigned}
+        self.keys = dict(assigned)
         bar = self.query_one("#actions", Horizontal)
         bar.remove_children()
         bar.mount_all(ActionButton(key, action, options) for key, action in assigned)

@@ -4,7 +4,8 @@ so every game in the registry renders (a field this module does not know is show
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 SUITS = {"H": ("♥", "hearts"), "D": ("♦", "diamonds"), "S": ("♠", "spades"), "C": ("♣", "clubs")}
 RED = frozenset("HD")
@@ -108,7 +109,7 @@ def assign_keys(actions: list[dict]) -> list[tuple[str, dict]]:
     out = []
     for action in actions:
         name = re.sub(r"[^a-z]", "", action.get("type", "").lower())
-        pool = [c for c in name] + list("abcdefghijklmnoprstuvwxyz")
+        pool = list(name) + list("abcdefghijklmnoprstuvwxyz")
         key = next((c for c in pool if c not in used), None)
         if key is None:
             continue

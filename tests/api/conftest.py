@@ -1,7 +1,8 @@
 """API tests: the real Flask app on the in-memory store (or real Redis), follow-ups run in-process."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

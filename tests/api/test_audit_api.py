@@ -1,12 +1,12 @@
 """Audit endpoints: history (JSON and NDJSON), verify, state?at=N, chain head, poison events, upcasters."""
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
 
 from service.eventstore import codec
-from service.eventstore.contract import AppendRequest
 from tests.api.conftest import Table, auth
 
 AUDIT = "audit-secret"
@@ -34,7 +34,7 @@ def _running(table: Table) -> tuple[str, str, str, str]:
 
 
 def test_verify_reports_a_finished_game_intact(table: Table) -> None:
-    gid, owner = _finished(table)
+    gid, _owner = _finished(table)
     r = table.client.get(f"/v1/games/{gid}/verify", headers=auth(AUDIT))
     assert r.status_code == 200, r.json
     assert r.json["ok"] and r.json["chain"]["ok"] and r.json["replay"]["ok"]
@@ -44,7 +44,7 @@ def test_verify_reports_a_finished_game_intact(table: Table) -> None:
 
 
 def test_verify_and_history_of_a_running_game_reveal_nothing(table: Table) -> None:
-    gid, owner, ta, tb = _running(table)
+    gid, _owner, ta, _tb = _running(table)
     r = table.client.get(f"/v1/games/{gid}/verify", headers=auth(AUDIT))
     assert (r.status_code, r.json["code"]) == (409, "game_running")
     assert table.client.get(f"/v1/games/{gid}/history", headers=auth(ta)).json["code"] == "forbidden"
@@ -61,7 +61,7 @@ def test_history_streams_ndjson_with_chain_links(table: Table) -> None:
     assert r.status_code == 200 and r.mimetype == "application/x-ndjson"
     lines = [json.loads(x) for x in r.get_data(as_text=True).splitlines()]
     assert [e["seq"] for e in lines] == list(range(1, len(lines) + 1))
-    assert all(b["prev_hash"] == a["hash"] for a, b in zip(lines, lines[1:]))
+    assert all(b["prev_hash"] == a["hash"] for a, b in itertools.pairwise(lines))
     as_json = table.client.get(f"/v1/games/{gid}/history", headers=auth(owner)).json["events"]
     assert as_json == lines
     assert lines[-1]["type"] == "SeedsRevealed" and "command" in lines[0]
@@ -76,7 +76,7 @@ def test_the_view_shows_the_chain_head(table: Table) -> None:
 
 
 def test_state_at_has_the_live_redaction(table: Table) -> None:
-    gid, owner, ta, tb = _running(table)
+    gid, _owner, ta, _tb = _running(table)
     version = table.view(gid)["version"]
     hand_a = table.view(gid, ta)["you"]["hand"]
     past_a = table.client.get(f"/v1/games/{gid}/state?at={version}", headers=auth(ta)).json
@@ -92,7 +92,7 @@ def test_state_at_has_the_live_redaction(table: Table) -> None:
 
 
 def test_a_poison_event_fails_only_its_game(table: Table) -> None:
-    gid, owner, ta, tb = _running(table)
+    gid, _owner, _ta, _tb = _running(table)
     other, *_ = _running(table)
     store = table.service.store
     with store._lock:  # the in-memory twin: write a garbage entry the way a broken writer would
@@ -149,7 +149,7 @@ def test_a_stores_reads_upcast_with_the_streams_own_game(table: Table, monkeypat
 
 
 def test_server_sent_events_stream_and_resume(table: Table) -> None:
-    gid, owner = _finished(table)
+    gid, _owner = _finished(table)
     r = table.client.get(f"/v1/games/{gid}/events", headers={"Accept": "text/event-stream"})
     assert r.status_code == 200 and r.mimetype == "text/event-stream"
     frames = [f for f in r.get_data(as_text=True).split("\n\n") if f.startswith("id: ")]

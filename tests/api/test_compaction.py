@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any
 
 import pytest
 import redis

@@ -5,8 +5,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest

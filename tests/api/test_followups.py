@@ -20,7 +20,7 @@ def _bot_first(table: Table, delay: list[int]) -> tuple[str, str, dict]:
 
 
 def test_bot_delay_is_a_later_due_time(table: Table) -> None:
-    gid, owner, me = _bot_first(table, [700, 700])
+    gid, _owner, _me = _bot_first(table, [700, 700])
     store = table.service.store
     shard = shard_of(gid)
     started = table.clock.now
@@ -31,7 +31,7 @@ def test_bot_delay_is_a_later_due_time(table: Table) -> None:
 
 
 def test_a_bot_job_moves_once_however_often_it_runs(table: Table) -> None:
-    gid, owner, me = _bot_first(table, [0, 0])
+    gid, _owner, _me = _bot_first(table, [0, 0])
     store = table.service.store
     claimed = [c for s in SHARDS for c in store.claim_due(s, 2**62, 60_000)
                if c.payload["game"] == gid and c.payload["kind"] == "bot"]
@@ -39,13 +39,14 @@ def test_a_bot_job_moves_once_however_often_it_runs(table: Table) -> None:
     outcomes = [table.service.run_followup(dict(claimed[0].payload)) for _ in range(5)]
     assert outcomes[0] == "moved" and set(outcomes[1:]) == {"closed"}
     events = table.client.get(f"/v1/games/{gid}/events?after={version}").json["events"]
-    assert [e["seat"] for e in events if e["type"] in ("CardPlayed", "CardDrawn") and e["data"].get("reason", "turn") == "turn"] == [1]
+    moved = [e["seat"] for e in events if e["type"] in ("CardPlayed", "CardDrawn") and e["data"].get("reason", "turn") == "turn"]
+    assert moved == [1]
 
 
 def test_a_stale_bot_job_does_nothing(table: Table) -> None:
     g = table.create()
-    a = table.join(g["id"], "ann", g["owner_token"])
-    b = table.join(g["id"], "bob")
+    table.join(g["id"], "ann", g["owner_token"])
+    table.join(g["id"], "bob")
     table.start(g["id"], g["owner_token"])
     version = table.view(g["id"])["version"]
     out = table.service.run_followup({"kind": "bot", "game": g["id"], "seat": 0, "opened_seq": 1, "key": "0-1"})
@@ -108,7 +109,7 @@ def _answer_gaps(table: Table, gid: str, moves: int) -> list[tuple[int, int]]:
     from service.games import engine
 
     svc, store = table.service, table.service.store
-    svc.pause = lambda seconds: table.clock.advance(int(round(seconds * 1000)))
+    svc.pause = lambda seconds: table.clock.advance(round(seconds * 1000))
     out: list[tuple[int, int]] = []
     while len(out) < moves:
         due = store.next_due(shard_of(gid))
@@ -122,7 +123,7 @@ def _answer_gaps(table: Table, gid: str, moves: int) -> list[tuple[int, int]]:
                 choices = len(engine.legal_actions(state, payload["seat"], table.clock.now))
                 opened = next(e for e in store.read(gid, after=payload["opened_seq"] - 1)).at
                 if svc.run_followup(payload) == "moved":
-                    move = [e for e in store.read(gid, after=state.version) if e.seat == payload["seat"]][0]
+                    move = next(e for e in store.read(gid, after=state.version) if e.seat == payload["seat"])
                     out.append((choices, move.at - opened))
             elif payload["game"] == gid:
                 svc.run_followup(payload)

@@ -68,7 +68,8 @@ def test_unknown_game_and_bad_tokens(table: Table) -> None:
     # no token where one is needed: 401 with a challenge, before the game is looked at
     for method, path in (("post", "start"), ("delete", "seats/0"), ("post", "actions"), ("get", "actions"),
                          ("get", "history"), ("get", "verify")):
-        r = getattr(table.client, method)(f"/v1/games/{g['id']}/{path}", **({"json": {"type": "draw"}} if method == "post" else {}))
+        body = {"json": {"type": "draw"}} if method == "post" else {}
+        r = getattr(table.client, method)(f"/v1/games/{g['id']}/{path}", **body)
         assert (r.status_code, r.json["code"]) == (401, "unauthorized"), path
         assert r.headers["WWW-Authenticate"].startswith("Bearer")
     r = table.client.post(f"/v1/games/{g['id']}/start", headers=auth(table.join(g["id"], "ann")["token"]))
@@ -90,7 +91,7 @@ def test_only_the_owner_adds_bots_and_a_full_table_refuses(table: Table) -> None
 
 
 def test_views_show_only_the_callers_hand(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, _owner, ta, tb = _two_humans(table)
     va, vb, spectator = table.view(gid, ta), table.view(gid, tb), table.view(gid)
     assert len(va["you"]["hand"]) == 7 and len(vb["you"]["hand"]) == 7
     assert not set(va["you"]["hand"]) & set(vb["you"]["hand"])
@@ -103,7 +104,7 @@ def test_views_show_only_the_callers_hand(table: Table) -> None:
 
 
 def test_bad_actions_are_refused_with_codes_and_change_nothing(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, _owner, ta, tb = _two_humans(table)
     tokens = {0: ta, 1: tb}
     seat, tok = _current(table, gid, tokens)
     other = tokens[1 - seat]
@@ -138,7 +139,7 @@ def test_bad_actions_are_refused_with_codes_and_change_nothing(table: Table) -> 
 
 
 def test_a_legal_action_answers_version_events_and_view(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, _owner, ta, tb = _two_humans(table)
     seat, tok = _current(table, gid, {0: ta, 1: tb})
     legal = table.client.get(f"/v1/games/{gid}/actions", headers=auth(tok)).json["legal_actions"]
     assert legal
@@ -151,8 +152,8 @@ def test_a_legal_action_answers_version_events_and_view(table: Table) -> None:
 
 
 def test_idempotency_key_retried_ten_times_writes_once(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
-    seat, tok = _current(table, gid, {0: ta, 1: tb})
+    gid, _owner, ta, tb = _two_humans(table)
+    _seat, tok = _current(table, gid, {0: ta, 1: tb})
     action = table.client.get(f"/v1/games/{gid}/actions", headers=auth(tok)).json["legal_actions"][0]
     answers = [table.act(gid, tok, action, **{"Idempotency-Key": "k-1"}) for _ in range(10)]
     assert {a.status_code for a in answers} == {200}
@@ -164,7 +165,7 @@ def test_idempotency_key_retried_ten_times_writes_once(table: Table) -> None:
 
 
 def test_event_feed_redacts_private_fields(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, _owner, ta, _tb = _two_humans(table)
     feed_a = table.client.get(f"/v1/games/{gid}/events?after=0", headers=auth(ta)).json["events"]
     feed_s = table.client.get(f"/v1/games/{gid}/events?after=0").json["events"]
     dealt_a = next(e for e in feed_a if e["type"] == "CardsDealt")
@@ -177,8 +178,8 @@ def test_event_feed_redacts_private_fields(table: Table) -> None:
 
 
 def test_long_poll_returns_when_an_event_arrives(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
-    seat, tok = _current(table, gid, {0: ta, 1: tb})
+    gid, _owner, ta, tb = _two_humans(table)
+    _seat, tok = _current(table, gid, {0: ta, 1: tb})
     version = table.view(gid)["version"]
     got: dict = {}
 
@@ -197,7 +198,7 @@ def test_long_poll_returns_when_an_event_arrives(table: Table) -> None:
 
 
 def test_history_rules_for_running_and_finished_games(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, _owner, ta, tb = _two_humans(table)
     assert table.client.get(f"/v1/games/{gid}/history", headers=auth(ta)).status_code == 403
     assert table.client.get(f"/v1/games/{gid}/history").status_code in (401, 403)
     audit = table.client.get(f"/v1/games/{gid}/history", headers=auth("audit-secret"))
@@ -255,13 +256,13 @@ def test_metrics_count_requests_by_route(table: Table) -> None:
     text = table.client.get("/metrics").get_data(as_text=True)
     assert 'meow_http_requests_total{method="GET",route="/v1/games/<game_id>",status="404"}' in text
     assert "meow_http_request_seconds_bucket" in text
-    g = table.create()
+    table.create()
     text = table.client.get("/metrics").get_data(as_text=True)
     assert 'meow_appends_total{outcome="ok"}' in text
 
 
 def test_review_edge_cases_answer_cleanly(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, owner, _ta, tb = _two_humans(table)
     version = table.view(gid)["version"]
     r = table.client.get(f"/v1/games/{gid}/events?after={version + 10**6}&wait=0.1")
     assert r.status_code == 200 and r.json["events"] == []
@@ -278,8 +279,8 @@ def test_review_edge_cases_answer_cleanly(table: Table) -> None:
 
 
 def test_a_replayed_answer_carries_the_first_answers_etag(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
-    seat, tok = _current(table, gid, {0: ta, 1: tb})
+    gid, _owner, ta, tb = _two_humans(table)
+    _seat, tok = _current(table, gid, {0: ta, 1: tb})
     action = table.client.get(f"/v1/games/{gid}/actions", headers=auth(tok)).json["legal_actions"][0]
     first = table.act(gid, tok, action, **{"Idempotency-Key": "etag-1"})
     now_token = {0: ta, 1: tb}[table.view(gid)["turn"]["seat"]]
@@ -291,7 +292,7 @@ def test_a_replayed_answer_carries_the_first_answers_etag(table: Table) -> None:
 
 
 def test_leaving_a_finished_match_is_match_over(table: Table) -> None:
-    gid, owner, ta, tb = _two_humans(table)
+    gid, _owner, ta, tb = _two_humans(table)
     assert table.client.delete(f"/v1/games/{gid}/seats/1", headers=auth(tb)).status_code == 200
     r = table.client.delete(f"/v1/games/{gid}/seats/0", headers=auth(ta))
     assert (r.status_code, r.json["code"]) == (409, "match_over")

@@ -8,9 +8,9 @@ import random
 
 import orjson
 
-from service.games import engine
 from service.app.entropy import Seeded
 from service.app.redaction import Viewer, project_view
+from service.games import engine
 
 from .conftest import Table, auth
 

@@ -115,7 +115,7 @@ def _after(frames: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("variant", ["prsi", "sakapuss"])
 def test_a_seat_that_leaves_is_revoked_on_its_stream_and_long_poll(table: Table, variant: str) -> None:
-    gid, owner, tokens = _game(table, variant, 4)
+    gid, _owner, tokens = _game(table, variant, 4)
     _play(table, gid, tokens, 1)
     leaver = tokens[1]
     stream = SSE(table, gid, leaver)

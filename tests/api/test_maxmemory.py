@@ -12,7 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import redis

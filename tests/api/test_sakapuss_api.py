@@ -64,7 +64,7 @@ def test_wrong_game_wrong_kind_and_wrong_phase_are_refused_and_change_nothing(ta
 
 
 def test_joining_a_running_sakapuss_table_is_closed(table: Table) -> None:
-    gid, tokens = _table(table)
+    gid, _tokens = _table(table)
     r = table.client.post(f"/v1/games/{gid}/seats", json={"name": "late"})
     assert (r.status_code, r.json["code"]) == (409, "joining_closed")
 

@@ -37,4 +37,4 @@ def test_production_draws_from_secrets() -> None:
 def test_a_seeded_source_is_a_stream_of_its_seed() -> None:
     one, two = entropy.Seeded(7), entropy.Seeded(7)
     assert [one(5), one(40), one(32)] == [two(5), two(40), two(32)]
-    assert len(set(entropy.Seeded(7)(32) for _ in range(3))) == 1 and entropy.Seeded(8)(32) != entropy.Seeded(7)(32)
+    assert len({entropy.Seeded(7)(32) for _ in range(3)}) == 1 and entropy.Seeded(8)(32) != entropy.Seeded(7)(32)

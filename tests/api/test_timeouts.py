@@ -19,7 +19,7 @@ def _timeouts(table: Table, gid: str, token: str) -> list[dict]:
 
 
 def test_a_turn_times_out_when_the_clock_passes_its_deadline(table: Table, clock):
-    gid, owner, tokens = _two_humans(table)
+    gid, owner, _tokens = _two_humans(table)
     view = table.view(gid)
     seat, deadline = view["turn"]["seat"], view["turn"]["deadline"]
     assert deadline == clock.now + 10_000
@@ -35,7 +35,7 @@ def test_a_turn_times_out_when_the_clock_passes_its_deadline(table: Table, clock
 
 
 def test_absent_seat_is_removed_and_its_token_revoked(table: Table, clock):
-    gid, owner, tokens = _two_humans(table, max_consecutive_timeouts=1, absent_removal_s=60)
+    gid, _owner, tokens = _two_humans(table, max_consecutive_timeouts=1, absent_removal_s=60)
     view = table.view(gid)
     slow = view["turn"]["seat"]
     other = 1 - slow
@@ -66,7 +66,7 @@ def _timeouts_or_all(table: Table, gid: str, token: str) -> list[dict]:
 
 
 def test_the_human_coming_back_closes_the_absence_and_the_timer_waits(table: Table, clock):
-    gid, owner, tokens = _two_humans(table, max_consecutive_timeouts=1, absent_removal_s=60)
+    gid, _owner, tokens = _two_humans(table, max_consecutive_timeouts=1, absent_removal_s=60)
     slow = table.view(gid)["turn"]["seat"]
     other = 1 - slow
     clock.advance(10_000)

@@ -7,9 +7,10 @@ import fnmatch
 import json
 import re
 import tomllib
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import yaml

@@ -10,7 +10,7 @@ import pytest
 
 from service.app import audit
 from service.verifier.check import verify
-from service.verifier.primitives import chain_hash, ZERO
+from service.verifier.primitives import ZERO, chain_hash
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 GOLDENS = sorted(GOLDEN.glob("*.json"))

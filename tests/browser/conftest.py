@@ -3,13 +3,13 @@
 ``playwright`` package they fail, saying what to install; they never skip."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import Stack, live_stack
 from tools.chromium import MESSAGE, find
-
 
 STREAM_S = 2  # every event stream ends after 2 s: the page must resume each time with Last-Event-ID
 

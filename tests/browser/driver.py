@@ -2,6 +2,7 @@
 data-card hooks (docs/web.md), checked against what the API itself says."""
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
@@ -111,11 +112,10 @@ def click_a_move(page: Any) -> bool:
             other.first.click()
         else:
             return False
-    try:
+    # any failure (a timeout, a refusal shown in the error line, the table moved meanwhile): look again
+    with contextlib.suppress(Exception):
         page.wait_for_function("v => Number(document.querySelector('[data-testid=table]').dataset.version) > v",
                                arg=before, timeout=10_000)
-    except Exception:  # refused (shown in the error line) or the table moved meanwhile: look again
-        pass
     return True
 
 

@@ -50,7 +50,9 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
     page.goto(f"/#/g/{GID}")
     page.wait_for_selector("[data-testid=hand] [data-card]")
 
-    shown = lambda: [json.loads(a) for a in page.locator("[data-action]").evaluate_all("els => els.map(e => e.dataset.action)")]
+    def shown() -> list[dict]:
+        return [json.loads(a) for a in page.locator("[data-action]").evaluate_all("els => els.map(e => e.dataset.action)")]
+
     assert shown() == [{"type": "play", "card": "KH:0"}, {"type": "draw"}, {"type": "pass"}]
     assert page.get_attribute("[data-card='5S:0']", "data-action") is None  # not legal: shown, not a control
     assert page.locator("[data-testid=actions] button").all_inner_texts() == ["Draw", "Pass"]

@@ -9,8 +9,16 @@ from typing import Any
 import requests
 
 from tests.browser.conftest import STREAM_S
-from tests.browser.driver import (check_controls_match_the_api, click_a_move, create_table, play_to_the_end,
-                                  stored, version, view, wait_for_move_or_end)
+from tests.browser.driver import (
+    check_controls_match_the_api,
+    click_a_move,
+    create_table,
+    play_to_the_end,
+    stored,
+    version,
+    view,
+    wait_for_move_or_end,
+)
 
 QUIET = ("ShuffleCommitted", "TurnStarted")  # table.js leaves these out of the log
 FAST = {"bot_delay_ms": {"easy": [100, 300]}, "match_end_mode": "single_round", "hand_size": 4}

@@ -304,7 +304,7 @@ class Table:
         try:
             self.run(chk.command(seat, action))
         except RuleViolation as exc:
-            raise self.fail(f"seat {seat}: the legal action {action} was refused: {exc.code} ({exc.detail})")
+            raise self.fail(f"seat {seat}: the legal action {action} was refused: {exc.code} ({exc.detail})") from None
         self.tally.checks += 1
 
     def try_illegal(self, legal: dict[int, list[dict[str, Any]]]) -> None:
@@ -334,7 +334,7 @@ class Table:
             again = (due.kind, due.key, self.state.version)
             if exc.code != "nothing_to_do" or again in self.refused_dues:
                 raise self.fail(f"due {due} refused at its time: {exc.code} ({exc.detail}); "
-                                f"the app would drop it and the table would wait forever")
+                                f"the app would drop it and the table would wait forever") from None
             self.refused_dues.add(again)
 
     def bot(self, due: Any) -> None:
@@ -369,7 +369,7 @@ class Table:
             if exc.code == "announce_grace":  # another seat's grace holds it back (jobs.bot_turn)
                 self.deferred[(seat, due.opened_seq)] = now + DEFER_MS
                 return
-            raise self.fail(f"the {strength} bot's legal {action} was refused: {exc.code} ({exc.detail})")
+            raise self.fail(f"the {strength} bot's legal {action} was refused: {exc.code} ({exc.detail})") from None
         self.tally.bot_moves += 1
         self.tally.strengths[strength] += 1
         self.tally.checks += 3

@@ -161,7 +161,7 @@ def small_table(rng: random.Random, variant: str, players: int, max_players: int
         except OptionError as exc:
             named = {e["option"] for e in exc.errors} & set(out)
             if not named:
-                raise AssertionError(f"{variant}: the preset's own defaults are refused: {exc.errors}")
+                raise AssertionError(f"{variant}: the preset's own defaults are refused: {exc.errors}") from exc
             for name in named:
                 del out[name]
     raise AssertionError(f"{variant}: no small table for {players} seats")

@@ -88,7 +88,7 @@ class Oracle:
         self.stored: list[Any] = []
         self.states: list[Any] = [None]
         self.heads: list[str] = [GENESIS]
-        self.cursor = {v: 0 for v in self.tokens}
+        self.cursor = dict.fromkeys(self.tokens, 0)
         self.needles = Needles(self.tokens, needles)
         self.legal: dict[int, list[dict[str, Any]]] = {}
         self.templates: dict[bytes, dict[str, Any]] = {}  # legal actions seen with a string field

@@ -14,7 +14,10 @@ from service.eventstore.codec import encode, encode_batch
 from service.eventstore.contract import AppendRequest, IdemWrite, Listing, shard_of
 from service.games.kernel.model import Event
 
-from .test_event_store import append, ev, evs, new_gid, store  # noqa: F401 - the backends' fixture
+from . import test_event_store
+from .test_event_store import append, evs, new_gid
+
+store = test_event_store.store  # the backends' fixture (an assignment: the tests' `store` parameters do not shadow an import)
 
 
 def chained(store: Any, gid: str, batches: list[int], **first: Any) -> str:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import fakeredis
 import pytest
@@ -764,7 +765,7 @@ def test_expire_game_deletes_an_unchanged_game_and_nothing_else(store: Any) -> N
     assert not store.expire_game(gone, 1, tag)  # it moved on since: not expired
     assert store.expire_game(gone, 2, tag)
     assert store.read(gone) == [] and store.version(gone) == 0 and store.token_get(gone, "h") is None
-    assert gone not in store.lobby() and [x for x in store.lobby_page(None, tag, None, 10)] == [store.lobby()[kept]]
+    assert gone not in store.lobby() and list(store.lobby_page(None, tag, None, 10)) == [store.lobby()[kept]]
     assert store.version(kept) == 2 and store.token_get(kept, "h") == b"r"
     assert not store.expire_game(new_gid("3"), 0, tag)  # nothing to expire
 

@@ -17,9 +17,8 @@ make that happen for every phase (examples, coverage, fuzzing, stateful):
 """
 from __future__ import annotations
 
-import uuid
-
 import threading
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def _meow(env: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def env(redis_url: str, key_prefix: str) -> dict:
 def test_archive_exports_verifies_then_evicts(redis_url: str, key_prefix: str, env: dict, tmp_path) -> None:
     clock = Clock(start=1_700_000_000_000)  # in the past: the CLI's clock is the real one
     table = _app(redis_url, key_prefix, clock)
-    gid, tokens, owner = _finish(table, seed=11, seats=3)
+    gid, tokens, _owner = _finish(table, seed=11, seats=3)
     running = table.create()["id"]
     ndjson = table.client.get(f"/v1/games/{gid}/history",
                               headers={**auth(tokens[0]), "Accept": "application/x-ndjson"}).get_data()
@@ -69,7 +69,7 @@ def test_archive_exports_verifies_then_evicts(redis_url: str, key_prefix: str, e
 
 def test_a_file_that_does_not_verify_keeps_the_game(redis_url: str, key_prefix: str, tmp_path, monkeypatch) -> None:
     table = _app(redis_url, key_prefix, Clock())
-    gid, tokens, _ = _finish(table, seed=12, seats=2)
+    gid, _tokens, _ = _finish(table, seed=12, seats=2)
     real = compaction.history_lines
 
     def tampered(ctx, game_id):

@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import requests

@@ -7,8 +7,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 import requests
@@ -113,7 +113,7 @@ def _bot_moves_once(c: Crashable, gid: str, version: int, bot: int, redis_url: s
 
 def test_killed_work_horse_mid_bot_turn(crashable: Crashable) -> None:
     crashable.worker("fork")
-    gid, token, version = _bots_turn(crashable)
+    gid, _token, version = _bots_turn(crashable)
     horse = crashable.held()
     os.kill(horse, signal.SIGKILL)
     _bot_moves_once(crashable, gid, version, 1, crashable.redis_url)
@@ -121,7 +121,7 @@ def test_killed_work_horse_mid_bot_turn(crashable: Crashable) -> None:
 
 def test_killed_worker_and_a_new_one(crashable: Crashable) -> None:
     first = crashable.worker("simple")
-    gid, token, version = _bots_turn(crashable)
+    gid, _token, version = _bots_turn(crashable)
     pid = crashable.held()
     assert pid == first.pid
     first.send_signal(signal.SIGKILL)

@@ -25,7 +25,7 @@ def test_the_curl_quickstart_plays_a_move_whoever_starts(stack: Stack) -> None:
     assert not missing, f"the README's quickstart needs {missing}: install them (Debian: apt-get install curl jq)"
     script = _script(stack.base)
     for _ in range(4):  # the first turn goes either way: four tables see both in all likelihood
-        out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=90)
+        out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=90, check=False)
         assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
         lines = out.stdout.strip().splitlines()
         assert any(line.strip().isdigit() for line in lines), out.stdout  # the action's new version

@@ -17,8 +17,7 @@ from collections.abc import Iterator
 
 import hypothesis
 import pytest
-
-import schemathesis  # noqa: E402  (the dev extra: fails loudly when missing)
+import schemathesis  # the dev extra: fails loudly when missing
 
 from tests.e2e.conftest import AUDIT, ROOT, Stack
 from tests.e2e.schemathesis_hooks import (

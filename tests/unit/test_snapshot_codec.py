@@ -2,10 +2,9 @@
 decodes only the games' own state types."""
 from __future__ import annotations
 
+import pickle
 import random
 import zlib
-
-import pickle
 
 import pytest
 

@@ -76,7 +76,7 @@ def _eventually(pred: Any, timeout: float = 20.0) -> None:
 
 def test_close_then_reopen_at_once_is_never_refused() -> None:
     slots = _slots(MemoryEventStore())
-    for i in range(300):
+    for _i in range(300):
         lease = slots.acquire("tok-a", "192.0.2.1")  # raises 429 if the last one's slot were still held
         slots.release(lease)
     assert slots.held() == 0 and slots.pending() == 0

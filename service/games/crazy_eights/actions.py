@@ -62,7 +62,7 @@ def legal_actions(m: EightsMatch | None, seat: int, now: int) -> list[dict[str, 
 
 def best_suit(hand: list[str]) -> str:
     """The suit the hand holds most of, eights aside (ties: C, D, H, S)."""
-    counts = {s: 0 for s in SUITS}
+    counts = dict.fromkeys(SUITS, 0)
     for c in hand:
         if RANK[c] != EIGHT:
             counts[SUIT[c]] += 1

@@ -9,10 +9,9 @@ from service.games.crazy_eights.state import EightsMatch
 from service.games.crazy_eights.table import deal, fire, join, leave, score, start
 from service.games.crazy_eights.tx import Tx
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.model import (Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation,
-                                        ScoreRound, StartMatch)
-from service.games.kernel.table import Rulebook, check_dealt_seat
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.kernel.table import Rulebook, check_dealt_seat
 
 
 def autopilot(tx: Tx, cmd: Autopilot) -> None:

@@ -4,14 +4,15 @@ Dealt and drawn cards come from the events' private parts (``to_seat``), the sto
 secret of each ShuffleCommitted: the server folds the full events; the views redact."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
+from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep
 from service.games.kernel.absence import present
 from service.games.kernel.fold import Fold, seat_left, table_handlers
 from service.games.kernel.model import Event
 from service.games.kernel.state import rep_round
-from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep
 from service.games.shedding.cards import SUIT
 
 FOLD = Fold()

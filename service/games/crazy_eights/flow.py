@@ -6,8 +6,8 @@ from typing import Any
 from service.games.crazy_eights.rules import DRAW_TWO, EIGHT, REVERSE, SKIP, hand_size, penalty, step
 from service.games.crazy_eights.state import EightsMatch
 from service.games.crazy_eights.tx import Tx, choice, shuffle
-from service.games.shedding.cards import RANK, RANKS, build_deck
 from service.games.kernel.table import end_match as kernel_end_match
+from service.games.shedding.cards import RANK, RANKS, build_deck
 
 DECK: tuple[str, ...] = build_deck(RANKS, 1)
 """One 52-card deck in the documented order (suit, then rank: 2C .. AC, 2D .. AS)."""
@@ -37,14 +37,13 @@ def deal_round(tx: Tx, round_no: int) -> None:
             break
         tx.emit("StarterReturned", None, {"card": card})
         shuffle(tx, "stock", tx.m.rnd.stock)
-    first, direction = step(active, dealer, 1), 1
+    first = step(active, dealer, 1)
     if tx.m.options["use_special_cards"]:
         rank = RANK[card]
         if rank == SKIP:
             first = step(active, dealer, 2)
             tx.emit("TurnSkipped", None, {"seat": step(active, dealer, 1)})
-        elif rank == REVERSE:
-            direction = -1
+        elif rank == REVERSE:  # the fold turns the direction on DirectionReversed
             first = step(active, dealer, -1)
             tx.emit("DirectionReversed", None, {"direction": -1})
         elif rank == DRAW_TWO:

@@ -1,22 +1,22 @@
 """Crazy Eights (OpenSpiel's rules, docs/games/crazy-eights.md) as one registry entry."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from service.games.crazy_eights import playout
 from service.games.crazy_eights.bots import easy, medium
 from service.games.crazy_eights.decide import decide
 from service.games.crazy_eights.evolve import evolve
 from service.games.crazy_eights.options import VARIANT, catalog_entry, defaults, resolve
+from service.games.crazy_eights.resample import resample
 from service.games.crazy_eights.spec import SPEC
 from service.games.crazy_eights.state import EightsMatch, cards_in_play
 from service.games.crazy_eights.views import legal_actions, pending_work, private_view, public_view, seat_view
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import Game
-from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS
-from service.games.shedding.game import GAME as SHEDDING
-from service.games.crazy_eights.resample import resample
+from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 
 EVENT_TYPES = with_table_events({
     "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "SuitCalled": 1,

@@ -2,7 +2,8 @@
 (``{"type": ...}`` as legal_actions lists it) applied as the seat's command."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.games.crazy_eights.play import draw, pass_turn, play, refuse
 from service.games.crazy_eights.tx import Tx

@@ -2,11 +2,10 @@
 timing and bot options (§8.3) that apply."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from service.games.kernel.options import OptionSpec, resolve_specs
-from service.games.kernel.options import check_basic, is_int
-from service.games.kernel.options import copy as _copy
+from service.games.kernel.options import OptionSpec, check_basic, copy as _copy, is_int, resolve_specs
 
 VARIANT = "crazy-eights"
 BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium")

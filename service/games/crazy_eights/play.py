@@ -5,11 +5,10 @@ from service.games.crazy_eights.actions import legal_actions, legal_cards, may_d
 from service.games.crazy_eights.flow import end_hand, start_turn
 from service.games.crazy_eights.rules import DRAW_TWO, EIGHT, REVERSE, SKIP, step
 from service.games.crazy_eights.tx import Tx, shuffle
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.refusal import refuser
 from service.games.shedding.cards import RANK, SHORT, SUITS, is_card_id
 from service.games.shedding.commands import Draw, Pass, Play
-from service.games.kernel.codes import KernelCode
-
 
 refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
 

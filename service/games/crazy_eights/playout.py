@@ -14,7 +14,8 @@ discard), and ``dealer`` is the dealer's seat.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from service.games.shedding.cards import RANKS, SUITS
 
@@ -169,12 +170,11 @@ class CrazyEights:
             hand.extend(self.stock[:k])
             del self.stock[:k]
             self.owed -= k
-            if not self.stock:
-                if not (self.reshuffle and self._refill()):
-                    if self.owed == 0:
-                        self.passes = 1
-                    self.owed = 0
-                    break
+            if not self.stock and not (self.reshuffle and self._refill()):
+                if self.owed == 0:
+                    self.passes = 1
+                self.owed = 0
+                break
             if not self.owed:
                 break
         self._next()

@@ -2,7 +2,7 @@
 which cards follow, who moves next, the penalty of a hand. Pure functions of plain values."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from service.games.shedding.cards import RS
 

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from service.games.kernel.state import ScoreEntry, Seat, rep
 
@@ -11,7 +12,7 @@ PLAY = "play"  # someone's turn
 SCORING = "scoring"  # the hand is over, the scoring job is due (§2.8 step 1)
 OVER = "over"  # scored: the match has ended
 
-__all__ = ["PLAY", "SCORING", "OVER", "Hand", "EightsMatch", "Seat", "ScoreEntry", "rep", "cards_in_play"]
+__all__ = ["OVER", "PLAY", "SCORING", "EightsMatch", "Hand", "ScoreEntry", "Seat", "cards_in_play", "rep"]
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from service.games.crazy_eights.options import BOT_STRENGTHS
 from service.games.crazy_eights.state import PLAY
 from service.games.crazy_eights.tx import Tx
 from service.games.kernel.absence import absent_seat, marks_absent, plays_at_once
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Context, FireTimer, JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs
-from service.games.kernel.codes import KernelCode
 
 MAX_CHAIN = 64  # a timed-out turn ends after at most max_draw_cards draws and a pass: a guard, not a rule
 

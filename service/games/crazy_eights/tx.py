@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from service.games.crazy_eights.evolve import HANDLERS
-from service.games.kernel.tx import Tx as KernelTx
-from service.games.kernel.tx import choice, shuffle  # noqa: F401  (re-exported for the game modules)
+from service.games.kernel.tx import Tx as KernelTx, choice, shuffle  # noqa: F401  (re-exported for the game modules)
 
 AUTO_MARKED = frozenset({"CardPlayed", "SuitCalled", "CardDrawn", "TurnPassed"})
 """A seat's own actions: without ``auto`` they clear its timeouts and absence (§2.7)."""

@@ -7,7 +7,8 @@ here; each game adds its own (its package's ``EVENT_TYPES``).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 TABLE_EVENTS: Mapping[str, int] = {
     "MatchCreated": 1, "SeatJoined": 1, "SeatLeft": 1, "RoundStarted": 1, "ShuffleCommitted": 1,

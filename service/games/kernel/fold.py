@@ -6,7 +6,8 @@ evolve never validates (DESIGN rule 1); an event type a game does not fold only 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from service.games.kernel.absence import timed_out_seats
 from service.games.kernel.model import Event
@@ -34,7 +35,7 @@ class Fold:
         return rep_version(state, event.seq) if fn is None else fn(state, event)
 
     @classmethod
-    def merged(cls, *parts: "Fold") -> "Fold":
+    def merged(cls, *parts: Fold) -> Fold:
         """One fold of several parts' handlers (a game may split its handlers by topic)."""
         out = cls()
         for p in parts:

@@ -6,15 +6,16 @@ The application, the API, the workers and the spec know games only through these
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from service.games.kernel.codes import DomainCode
 from service.games.kernel.commands import CommandUpcaster, Recorded
-from service.games.kernel.spec import GameSpec
 from service.games.kernel.events import Upcaster
 from service.games.kernel.model import Context, Event
+from service.games.kernel.spec import GameSpec
 from service.games.kernel.table import Decided
 from service.games.kernel.views import Due, SeatView
 

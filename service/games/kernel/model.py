@@ -5,9 +5,10 @@ frozen dataclass holding only JSON-able values, tuples and read-only mappings.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from service.games.kernel.codes import DomainCode
 

@@ -1,8 +1,9 @@
 """Option machinery every game shares (§8): typed specs, the basic type checks, refusals."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation

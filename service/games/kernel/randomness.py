@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Iterator, Sequence, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 ALGORITHM = "meow-fy-hmac-sha256-v1"
 SEED_BYTES = 32

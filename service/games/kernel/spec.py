@@ -8,9 +8,10 @@ the table events' payloads every game shares are declared once here.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 Json = dict[str, Any]
 

@@ -1,8 +1,9 @@
 """Frozen state shared by every game: fast copies of frozen dataclasses, seats, scored rounds."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _new = object.__new__

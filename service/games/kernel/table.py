@@ -2,14 +2,14 @@
 follow-up jobs, and the skeleton that routes a command to the game's handlers."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from service.games.kernel import randomness
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Autopilot, Context, CreateMatch, Event, JoinSeat, RuleViolation
 from service.games.kernel.tx import Tx
-from service.games.kernel.codes import KernelCode
-
 
 # The behaviour version a new match is played under, recorded in its MatchCreated. A rules fix that
 # would change what an old history decides applies from the version that introduced it; a history

@@ -6,7 +6,8 @@ context in order (§2.3); a shuffle is committed, recorded and revealed later.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from service.games.kernel import randomness
 from service.games.kernel.fold import Handler
@@ -42,7 +43,7 @@ def make_event(seq: int, type_: str, at: int, round_: int, seat: int | None, dat
 class Tx:
     """One decide call: the working state, the events so far, the fresh seeds left (§2.3)."""
 
-    __slots__ = ("state", "events", "at", "seeds", "seed_i", "auto")
+    __slots__ = ("at", "auto", "events", "seed_i", "seeds", "state")
     HANDLERS: ClassVar[Mapping[str, Handler]] = {}
     AUTO_MARKED: ClassVar[frozenset[str]] = frozenset()
 

@@ -1,9 +1,10 @@
 """What every game's views share: a bot's input, the follow-ups a state calls for, plain options."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.model import (Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation,
-                                        ScoreRound, StartMatch)
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.kernel.table import Rulebook, check_dealt_seat
 from service.games.sakapuss.commands import ACTIONS, PassCard, Slap
-from service.games.sakapuss.table import deal, join, leave, score, start
 from service.games.sakapuss.play import fire, pass_card, refuse, slap
 from service.games.sakapuss.state import SakapussMatch
-from service.games.kernel.table import Rulebook, check_dealt_seat
+from service.games.sakapuss.table import deal, join, leave, score, start
 from service.games.sakapuss.tx import Tx
-from service.games.kernel.codes import KernelCode
 
 
 def fire_running(tx: Tx, cmd: FireTimer) -> None:

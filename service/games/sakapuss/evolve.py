@@ -5,15 +5,25 @@ chance-deck order from ``secret``: the server folds the full events; views redac
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from service.games.kernel.absence import present
 from service.games.kernel.fold import Fold, seat_left, table_handlers
-from service.games.kernel.state import rep_round, rep_version
 from service.games.kernel.model import Event
-from service.games.sakapuss.state import (INTERMISSION, PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, ScoreEntry,
-                    Seat, SRound, rep)
+from service.games.kernel.state import rep_round, rep_version
+from service.games.sakapuss.state import (
+    INTERMISSION,
+    PASSING,
+    SCORING,
+    SLAP_RACE,
+    Race,
+    SakapussMatch,
+    ScoreEntry,
+    SRound,
+    rep,
+)
 
 FOLD = Fold()
 HANDLERS = FOLD.handlers
@@ -64,7 +74,7 @@ def _round_started(m: SakapussMatch, e: Event) -> SakapussMatch:
                  auto=frozenset(), step_deadline=None, step_opened_seq=e.seq, step_opened_at=e.at,
                  step_openings=0, race=None, races=0, voided=0, phase="deal", phase_seq=e.seq,
                  phase_at=e.at)
-    parasites = m.parasites if m.parasites else fz({s: () for s in seats})
+    parasites = m.parasites if m.parasites else fz(dict.fromkeys(seats, ()))
     return rep(m, version=e.seq, status="running", round_no=d["round"], dealer=d["dealer"],
                kinds=tuple(d["kinds"]), rnd=rnd, parasites=parasites, intermission_deadline=None)
 

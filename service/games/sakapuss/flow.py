@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel import randomness
+from service.games.kernel.table import end_match as kernel_end_match
 from service.games.sakapuss.state import SakapussMatch
 from service.games.sakapuss.tx import Tx, choice, shuffle
-from service.games.kernel.table import end_match as kernel_end_match
 
 
 def chance_deck_cards(o: Any) -> tuple[str, ...]:
@@ -87,7 +87,7 @@ def score_round(tx: Tx) -> None:
 
 def standings(m: SakapussMatch) -> list[dict[str, Any]]:
     """§6.8: ascending by parasites; ties share (or fewer parasite cards first, then share)."""
-    seats = [s for s in (m.rnd.seats if m.rnd is not None else m.active_seats())]
+    seats = list(m.rnd.seats if m.rnd is not None else m.active_seats())
     by_cards = m.options["tie_break"] == "fewer_parasite_cards"
 
     def key(s: int) -> tuple[int, int]:

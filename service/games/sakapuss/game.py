@@ -1,23 +1,24 @@
 """Sakapuss (RULES §6) as one registry entry."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from service.games.sakapuss.codes import SakapussCode
-from service.games.sakapuss.spec import SPEC
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.table import BOT_STRENGTHS
 from service.games.sakapuss import playout
 from service.games.sakapuss.bots import easy, hard, medium
+from service.games.sakapuss.codes import SakapussCode
 from service.games.sakapuss.commands import COMMANDS, RACE_TOLERANT, PassCard, Slap
 from service.games.sakapuss.decide import decide
 from service.games.sakapuss.evolve import evolve
 from service.games.sakapuss.options import VARIANT, catalog_entry, defaults, resolve
+from service.games.sakapuss.resample import resample
+from service.games.sakapuss.spec import SPEC
 from service.games.sakapuss.state import SakapussMatch, cards_in_play
 from service.games.sakapuss.views import legal_actions, pending_work, private_view, public_view, seat_view
-from service.games.sakapuss.resample import resample
 
 EVENT_TYPES = with_table_events({
     "PassSubmitted": 1, "PassesResolved": 1, "SlapMade": 1, "RaceResolved": 1,

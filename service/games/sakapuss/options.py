@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from service.games.kernel.options import OptionSpec, resolve_specs
-from service.games.kernel.options import copy as _copy
-from service.games.kernel.options import check_basic as check_value
+from service.games.kernel.options import OptionSpec, check_basic as check_value, copy as _copy, resolve_specs
 from service.games.kernel.table import BOT_STRENGTHS
 
 VARIANT = "sakapuss"

@@ -1,18 +1,16 @@
 """§6.4-§6.7: sealed pass steps, slaps and races, chance cards, timers, stalemate guard."""
 from __future__ import annotations
 
+from service.games.kernel.absence import absent_seat, marks_absent
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import FireTimer, LeaveSeat, RuleViolation
 from service.games.kernel.refusal import refuser
-
 from service.games.sakapuss.actions import legal_actions
-from service.games.sakapuss.commands import PassCard, Slap
-from service.games.sakapuss.table import leave
-from service.games.kernel.absence import absent_seat, marks_absent
-from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
-from service.games.sakapuss.tx import Tx, choice
-from service.games.kernel.codes import KernelCode
 from service.games.sakapuss.codes import SakapussCode
-
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
+from service.games.sakapuss.table import leave
+from service.games.sakapuss.tx import Tx, choice
 
 refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
 
@@ -102,7 +100,8 @@ def slap(tx: Tx, cmd: Slap) -> None:
     r = rnd.resolved
     seen = cmd.seen_step
     if type(seen) is not int or seen < 0 or seen not in (r - 1, r):
-        raise refuse(m, seat, tx.at, SakapussCode.INVALID_SEEN_STEP, f"seen_step must be {r - 1} or {r}" if r else "seen_step must be 0")
+        raise refuse(m, seat, tx.at, SakapussCode.INVALID_SEEN_STEP,
+                     f"seen_step must be {r - 1} or {r}" if r else "seen_step must be 0")
     if race is None:
         if r == 0 and not m.options["allow_slap_before_first_pass"]:
             raise refuse(m, seat, tx.at, KernelCode.WRONG_PHASE, "no slap before the first pass")

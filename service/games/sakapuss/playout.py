@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from service.games.sakapuss.flow import chance_deck_cards
 

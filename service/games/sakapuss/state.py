@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from service.games.kernel.state import ScoreEntry, Seat, rep
 
@@ -14,8 +15,22 @@ SCORING = "scoring"  # ROUND_OVER (§2.8 step 1)
 INTERMISSION = "intermission"
 LIVE = frozenset({PASSING, SLAP_RACE})
 
-__all__ = ["PASSING", "SLAP_RACE", "SCORING", "INTERMISSION", "LIVE", "Race", "SRound",
-           "SakapussMatch", "Seat", "ScoreEntry", "rep", "complete", "parasite_value", "cards_in_play"]
+__all__ = [
+    "INTERMISSION",
+    "LIVE",
+    "PASSING",
+    "SCORING",
+    "SLAP_RACE",
+    "Race",
+    "SRound",
+    "SakapussMatch",
+    "ScoreEntry",
+    "Seat",
+    "cards_in_play",
+    "complete",
+    "parasite_value",
+    "rep",
+]
 
 
 def complete(hand: tuple[str, ...] | None) -> bool:

@@ -1,8 +1,6 @@
 """decide for Sakapuss' table commands: join (K-16), start (§6.5.1), leave (K-15), score, deal."""
 from __future__ import annotations
 
-from typing import Any
-
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs

@@ -1,8 +1,7 @@
 """The Sakapuss emitter: the kernel's, folding with the Sakapuss handlers."""
 from __future__ import annotations
 
-from service.games.kernel.tx import Tx as KernelTx
-from service.games.kernel.tx import choice, shuffle  # noqa: F401  (re-exported for the game modules)
+from service.games.kernel.tx import Tx as KernelTx, choice, shuffle  # noqa: F401  (re-exported for the game modules)
 from service.games.sakapuss.evolve import HANDLERS
 
 AUTO_MARKED = frozenset({"PassSubmitted", "SlapMade"})

@@ -6,11 +6,11 @@ import hmac
 import math
 from statistics import NormalDist
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
-from service.games.sakapuss.actions import legal_actions  # noqa: F401  (part of the views)
+from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete
 
@@ -160,5 +160,12 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
     return tuple(out) + absent
 
 
-__all__ = ["legal_actions", "public_view", "private_view", "seat_view", "pending_work",
-           "bot_delay_ms", "complete"]
+__all__ = [
+    "bot_delay_ms",
+    "complete",
+    "legal_actions",
+    "pending_work",
+    "private_view",
+    "public_view",
+    "seat_view",
+]

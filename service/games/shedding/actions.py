@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.games.shedding.scoring import default_suit
 from service.games.shedding.cards import RANK, RANK_ORDER, SUIT, SUITS
-from service.games.shedding.core import (can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards,
-                   turn_options)
+from service.games.shedding.core import can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards, turn_options
+from service.games.shedding.scoring import default_suit
 from service.games.shedding.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
 
 _TAKE_PENALTY = "take_penalty"
@@ -25,13 +24,11 @@ def legal_actions(m: Match | None, seat: int, now: int) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     w = rnd.window
-    if seat == rnd.current:
-        if w is None or w.satisfied or w.seat == seat or not in_grace(m, seat, now):
-            out = _closing_actions(m, seat)
-    if m.rules.announce_mode == "flag_or_window":
-        if w is not None and w.seat == seat and not w.satisfied:
-            out.append({"type": "announce"})
-        elif len(rnd.hands[seat]) == 2 and can_arm(m, seat) and permitted_cards(m, seat):
+    if seat == rnd.current and (w is None or w.satisfied or w.seat == seat or not in_grace(m, seat, now)):
+        out = _closing_actions(m, seat)
+    if m.rules.announce_mode == "flag_or_window":  # noqa: SIM102 - the mode first, then when it offers the announcement
+        if (w is not None and w.seat == seat and not w.satisfied) or \
+                (len(rnd.hands[seat]) == 2 and can_arm(m, seat) and permitted_cards(m, seat)):
             out.append({"type": "announce"})
     return out
 

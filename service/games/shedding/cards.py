@@ -1,7 +1,7 @@
 """§2.2 cards: ranks, suits, card ids ("7H:0"), decks built from options, lookup tables."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")

@@ -1,11 +1,21 @@
 """§3 shedding core predicates shared by decide, evolve and legal-action enumeration."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.games.shedding.cards import RANK, RS, SHORT, SUIT
-from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match,
-                    Round, Rules)
+from service.games.shedding.state import (
+    ACE_FOLLOWUP,
+    AFTER_DRAW,
+    PLAY,
+    RESPOND_SEVEN,
+    RESPOND_SKIP,
+    TURN_PHASES,
+    Match,
+    Round,
+    Rules,
+)
 
 
 def rules_from_options(o: Mapping[str, Any]) -> Rules:
@@ -98,7 +108,7 @@ def legal_cards(hand: tuple[str, ...], rnd: Round, r: Rules) -> list[str]:
     return out
 
 
-def legal_cards_of(hand: "tuple[str, ...] | list[str]", rnd: Any, r: Rules) -> list[str]:
+def legal_cards_of(hand: tuple[str, ...] | list[str], rnd: Any, r: Rules) -> list[str]:
     """``legal_cards`` without the memo, for mutable rounds (the playout core, playout.py)."""
     phase = rnd.phase
     if phase == RESPOND_SEVEN:
@@ -194,7 +204,7 @@ def turn_options(m: Match, seat: int, legal: Any = legal_cards) -> tuple[list[st
     r = m.rules
     phase = rnd.phase
     hand = rnd.hands[seat]
-    if phase == RESPOND_SEVEN or phase == RESPOND_SKIP:
+    if phase in (RESPOND_SEVEN, RESPOND_SKIP):
         return legal(hand, rnd, r), False, None
     drawable = bool(rnd.stock) or (r.reshuffle and len(rnd.discard) > 1)
     if phase == AFTER_DRAW:

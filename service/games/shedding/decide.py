@@ -4,16 +4,24 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.refusal import refuser
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import RANK, SUIT, SUITS
-from service.games.shedding.core import (calls_suit, can_arm, draw_allowed, early_announcement, in_grace,
-                   late_flag_counts, next_active, pass_kind, permitted_cards)
-from service.games.kernel.refusal import refuser
 from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
-from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES,
-                    Match)
+from service.games.shedding.core import (
+    calls_suit,
+    can_arm,
+    draw_allowed,
+    early_announcement,
+    in_grace,
+    late_flag_counts,
+    next_active,
+    pass_kind,
+    permitted_cards,
+)
+from service.games.shedding.state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
 from service.games.shedding.tx import Tx, advance, draw_cards
-from service.games.kernel.codes import KernelCode
 
 PHASE_ACTIONS = {
     PLAY: ("play", "draw", "pass"),

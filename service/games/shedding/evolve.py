@@ -3,13 +3,21 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from service.games.shedding.cards import RANK
-from service.games.shedding.core import rules_from_options
 from service.games.kernel.fold import Fold, new_seat, table_handlers
 from service.games.kernel.model import Event
 from service.games.kernel.views import plain
-from service.games.shedding.state import (ACE_FOLLOWUP, appended, AFTER_DRAW, INTERMISSION, PLAY, SCORING, Match, Round, ScoreEntry, Seat,
-                    Window, rep, rep_round, rep_version)
+from service.games.shedding.cards import RANK
+from service.games.shedding.core import rules_from_options
+from service.games.shedding.state import (
+    INTERMISSION,
+    SCORING,
+    Match,
+    Round,
+    Seat,
+    appended,
+    rep,
+    rep_round,
+)
 
 TABLE = Fold()
 on = TABLE.on

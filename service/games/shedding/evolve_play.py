@@ -1,14 +1,26 @@
 """evolve handlers for in-round events (§3.5-§3.9)."""
 from __future__ import annotations
 
-from service.games.shedding.cards import RANK
-from service.games.shedding import inference
 from service.games.kernel.absence import present
 from service.games.kernel.fold import Fold
 from service.games.kernel.model import Event
-from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, PLAY, SCORING, Match, Move, Round, Window, appended, decision,
-                    rep_round, rep_version, with_last)
-
+from service.games.shedding import inference
+from service.games.shedding.cards import RANK
+from service.games.shedding.state import (
+    ACE_FOLLOWUP,
+    AFTER_DRAW,
+    PLAY,
+    SCORING,
+    Match,
+    Move,
+    Round,
+    Window,
+    appended,
+    decision,
+    rep_round,
+    rep_version,
+    with_last,
+)
 
 PLAY_EVENTS = Fold()
 on = PLAY_EVENTS.on
@@ -52,9 +64,7 @@ def _played(m: Match, e: Event) -> Match:
     rank = RANK[card]
     if rank == r.draw:
         kw["pending_draw"] = rnd.pending_draw + r.seven_count if r.seven_accumulate else r.seven_count
-    elif rank == r.skip:
-        kw["pending_skip"] = True
-    elif rank == r.reverse and r.reverse_acts_as_skip and len(m.active_seats()) == 2:
+    elif rank == r.skip or (rank == r.reverse and r.reverse_acts_as_skip and len(m.active_seats()) == 2):
         kw["pending_skip"] = True
     elif rank == r.extra:
         kw["phase"] = ACE_FOLLOWUP

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from service.games.kernel.fold import Fold
-from service.games.shedding.evolve import _seat
 from service.games.kernel.model import Event
+from service.games.shedding.evolve import _seat
 from service.games.shedding.state import INTERMISSION, Match, ScoreEntry, rep
-
 
 SCORING_EVENTS = Fold()
 on = SCORING_EVENTS.on

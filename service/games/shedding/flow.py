@@ -133,7 +133,7 @@ def standings(m: Match, order_by: dict[int, int] | None) -> list[dict[str, Any]]
         winner = m.rnd.winner if m.rnd is not None and m.options["match_end_mode"] == "single_round" else None
         key = {s: (-1 if s == winner else order_by.get(s, 0), last.get(s, 0) if by_last else 0) for s in active}
     else:
-        key = {s: (0, 0) for s in active}
+        key = dict.fromkeys(active, (0, 0))
     groups = [sorted(active, key=lambda s: (key[s], s))]
     elim = [s for s in m.seats if s.state == "eliminated"]
     for rnd_no in sorted({s.elim_round or 0 for s in elim}, reverse=True):

@@ -1,7 +1,7 @@
 """The shedding games' evolve: table, in-round and scoring handlers in one fold (DESIGN rule 1)."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from service.games.kernel.fold import Fold
 from service.games.kernel.model import Event

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from service.games.shedding.spec import SPEC
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import ActionSpec, Game
 from service.games.shedding import playout
@@ -12,10 +11,11 @@ from service.games.shedding.bots import easy, hard, medium
 from service.games.shedding.commands import COMMANDS, RACE_TOLERANT, AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.fold import evolve
 from service.games.shedding.options import PRESET_BASE, preset_defaults, resolve_options, variants_catalog
+from service.games.shedding.resample import resample
 from service.games.shedding.rulebook import decide
+from service.games.shedding.spec import SPEC
 from service.games.shedding.state import Match, cards_in_play
 from service.games.shedding.views import pending_work, private_view, public_view, seat_view
-from service.games.shedding.resample import resample
 
 EVENT_TYPES = with_table_events({
     "SeatWaiting": 1, "SeatActivated": 1, "HandsRevealed": 1, "SeatEliminated": 1,

@@ -55,7 +55,7 @@ def played(drew_on: Caps, seat: int, card: str, wild: str | None) -> Caps:
     out: list[tuple[int, str, int]] | None = None
     for i, entry in enumerate(drew_on):
         s, k, c = entry
-        if s == seat and c > 0 and (k == rank or k == suit):
+        if s == seat and c > 0 and k in (rank, suit):
             if out is None:
                 out = list(drew_on[:i])
             out.append((s, k, c - 1))

@@ -1,7 +1,8 @@
 """§8.5 validation helpers: per-option type/range checks (rules 1-2 cross checks)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.games.kernel.options import OptionSpec, check_basic, is_int
 from service.games.shedding.cards import RANKS

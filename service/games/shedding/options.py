@@ -1,15 +1,16 @@
 """§8 configuration options: typed specs, presets, resolution and validation (§8.5)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
-from service.games.shedding.cards import RANKS
-from service.games.kernel.model import RuleViolation
-from service.games.kernel.options import OptionError, OptionSpec, copy as _copy  # noqa: F401
-from service.games.kernel.table import BOT_STRENGTHS  # noqa: F401  (re-exported)
-from service.games.shedding.option_checks import catalog_option, check_value, cross_checks
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import RuleViolation
+from service.games.kernel.options import OptionError, OptionSpec, copy as _copy
+from service.games.kernel.table import BOT_STRENGTHS  # re-exported
+from service.games.shedding.cards import RANKS
+from service.games.shedding.option_checks import catalog_option, check_value, cross_checks
 
 FACE = {r: int(r) for r in RANKS if r.isdigit()}
 PRSI_POINTS = {**FACE, "J": 20, "Q": 10, "K": 10, "A": 11}

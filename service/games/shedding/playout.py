@@ -19,16 +19,33 @@ differential test (tests/unit/sim) replays the engine's recorded shuffles and fi
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-from service.games.shedding import inference
 from service.games.kernel.table import RULES_VERSION
+from service.games.shedding import inference
+from service.games.shedding.cards import RANK, SUITS, build_deck
+from service.games.shedding.core import (
+    calls_suit,
+    early_announcement,
+    late_flag_counts,
+    legal_cards_of,
+    natural,
+    next_active,
+    rules_from_options,
+    turn_options,
+)
 from service.games.shedding.scoring import default_suit, exceeds, next_dealer, round_points
-from service.games.shedding.cards import RANK, SUIT, SUITS, build_deck
-from service.games.shedding.core import (calls_suit, early_announcement, late_flag_counts, legal_cards_of, natural,
-                                next_active, rules_from_options, turn_options)
-from service.games.shedding.state import (ACE_FOLLOWUP, AFTER_DRAW, INTERMISSION, PLAY, RESPOND_SEVEN,
-                                 RESPOND_SKIP, SCORING, TURN_PHASES)
+from service.games.shedding.state import (
+    ACE_FOLLOWUP,
+    AFTER_DRAW,
+    INTERMISSION,
+    PLAY,
+    RESPOND_SEVEN,
+    RESPOND_SKIP,
+    SCORING,
+    TURN_PHASES,
+)
 
 Action = tuple  # ("play", card, suit | None, announce) | ("draw",) | ("pass",) | ("take_penalty",)
 #                 | ("accept_skip",) | ("announce",)
@@ -69,7 +86,7 @@ class RngChance:
 class SimSeat:
     """A seat as the predicates read it (``.seat``, ``.state``) plus its running total."""
 
-    __slots__ = ("seat", "state", "total", "elim_round")
+    __slots__ = ("elim_round", "seat", "state", "total")
 
     def __init__(self, seat: int, total: int = 0) -> None:
         self.seat = seat
@@ -100,7 +117,7 @@ class SheddingSim:
         self._clear_round()
 
     @classmethod
-    def from_match(cls, m: Any, chance: Chance) -> "SheddingSim":
+    def from_match(cls, m: Any, chance: Chance) -> SheddingSim:
         """The sim of an engine ``Match`` (running, seats active or eliminated), e.g. a bot's
         determinization, to be played on from where it stands."""
         sim = cls(m.options, len(m.seats), chance, [s.total for s in m.seats], m.rules_version)
@@ -194,10 +211,9 @@ class SheddingSim:
                     out.append(DRAW)
                 if passing is not None:
                     out.append(PASS)
-        if self._flagging:
-            if self.win_seat == seat and not self.win_sat:
-                out.append(ANNOUNCE)
-            elif len(hand) == 2 and self._can_arm(seat) and turn_options(self, seat, legal_cards_of)[0]:
+        if self._flagging:  # noqa: SIM102 - the mode first, then when it offers the announcement
+            if (self.win_seat == seat and not self.win_sat) or \
+                    (len(hand) == 2 and self._can_arm(seat) and turn_options(self, seat, legal_cards_of)[0]):
                 out.append(ANNOUNCE)
         return out
 
@@ -296,9 +312,7 @@ class SheddingSim:
                 self.win_sat = flag or armed == seat or self._auto
             if rank == r.draw:
                 self.pending_draw = prev_pending + r.seven_count if r.seven_accumulate else r.seven_count
-            elif rank == r.skip:
-                self.pending_skip = True
-            elif rank == r.reverse and r.reverse_acts_as_skip and len(self.active()) == 2:
+            elif rank == r.skip or (rank == r.reverse and r.reverse_acts_as_skip and len(self.active()) == 2):
                 self.pending_skip = True
             elif rank == r.extra:
                 self.phase = ACE_FOLLOWUP
@@ -526,4 +540,4 @@ def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int
     return moves
 
 
-__all__ = ["SheddingSim", "RngChance", "Chance", "playout", "action_of", "command_tuple"]
+__all__ = ["Chance", "RngChance", "SheddingSim", "action_of", "command_tuple", "playout"]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.games.kernel.model import (Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation,
-                                        ScoreRound, StartMatch)
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
 from service.games.kernel.table import Rulebook, seat_exists
 from service.games.shedding.commands import ACTIONS
 from service.games.shedding.decide import decide_seat_action, refuse
@@ -12,7 +12,6 @@ from service.games.shedding.state import Match
 from service.games.shedding.table import deal, join, leave, score, start
 from service.games.shedding.timeouts import autopilot, fire
 from service.games.shedding.tx import Tx
-from service.games.kernel.codes import KernelCode
 
 
 def _seat_action(tx: Tx, cmd: Any) -> None:
@@ -38,7 +37,7 @@ def _autopilot(tx: Tx, cmd: Autopilot) -> None:
 
 RULEBOOK = Rulebook(
     tx=Tx,
-    seat={cls: _seat_action for cls in ACTIONS.values()},
+    seat=dict.fromkeys(ACTIONS.values(), _seat_action),
     table={JoinSeat: join, StartMatch: start, LeaveSeat: leave, ScoreRound: score, DealRound: deal,
            FireTimer: fire},
     check_seat=check_seat,

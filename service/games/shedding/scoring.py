@@ -3,7 +3,8 @@ round (§3.9.2-§3.9.3), the penalty limit (§5.8), the dealer rotation (§3.2) 
 default wild play calls (§3.4)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from service.games.shedding.cards import RANK, SUIT, SUITS
 
@@ -51,7 +52,7 @@ def next_dealer(rotation: str, last_points: Mapping[int, int] | None, active: Se
 
 def default_suit(hand: Sequence[str]) -> str:
     """§3.4: the suit the rest of the hand holds most of (ties C, D, H, S)."""
-    counts = {s: 0 for s in SUITS}
+    counts = dict.fromkeys(SUITS, 0)
     for c in hand:
         counts[SUIT[c]] += 1
     return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from service.games.kernel.state import ScoreEntry, Seat, rep, rep_round, rep_version  # noqa: F401
-
 
 PLAY = "play"
 RESPOND_SEVEN = "respond_seven"
@@ -128,7 +128,7 @@ def record_len(rec: Record) -> int:
     return (len(rec) - 1) * CHUNK + len(rec[-1]) if rec else 0
 
 
-def before_of(rnd: "Round") -> Before:
+def before_of(rnd: Round) -> Before:
     """What every viewer saw of the table just before the current seat decided."""
     played = rnd.played
     return _tuple_new(Before, (rnd.phase, rnd.discard[-1], rnd.called_suit, rnd.pending_draw,
@@ -137,7 +137,7 @@ def before_of(rnd: "Round") -> Before:
                                rnd.drew_on))
 
 
-def decision(seat: int, kind: str, card: str | None, count: int, auto: bool, rnd: "Round") -> Move:
+def decision(seat: int, kind: str, card: str | None, count: int, auto: bool, rnd: Round) -> Move:
     """The record of a seat's decision on ``rnd`` (the evolve hot path: no keyword plumbing)."""
     return _tuple_new(Move, (seat, kind, card, None, count, auto, before_of(rnd)))
 

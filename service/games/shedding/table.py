@@ -1,14 +1,13 @@
 """decide for table-level commands: create, join (§3.10), start, leave (§3.10), score, deal."""
 from __future__ import annotations
 
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
+from service.games.kernel.table import admit, round_jobs
 from service.games.shedding.core import next_active
 from service.games.shedding.flow import deal_round, end_match, score_round
-from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
-from service.games.shedding.state import TURN_PHASES
-from service.games.kernel.table import admit, round_jobs
+from service.games.shedding.state import PLAY, TURN_PHASES
 from service.games.shedding.tx import Tx, shuffle, start_turn
-from service.games.shedding.state import PLAY
-from service.games.kernel.codes import KernelCode
 
 
 def join(tx: Tx, cmd: JoinSeat) -> None:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.absence import absent_key, absent_seat, autopiloted, marks_absent, plays_at_once  # noqa: F401
-from service.games.shedding.actions import default_action
-from service.games.shedding.commands import ACTIONS as COMMAND_OF
-from service.games.shedding.core import in_grace
-from service.games.kernel.model import Autopilot, Context, FireTimer, LeaveSeat, RuleViolation
-from service.games.shedding.commands import AcceptSkip, Draw, Pass, Play, TakePenalty
-from service.games.shedding.state import TURN_PHASES, Match, Seat
-from service.games.shedding.tx import Tx
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import Autopilot, Context, FireTimer, LeaveSeat, RuleViolation
+from service.games.shedding.actions import default_action
+from service.games.shedding.commands import ACTIONS as COMMAND_OF, AcceptSkip, Draw, Pass, Play, TakePenalty
+from service.games.shedding.core import in_grace
+from service.games.shedding.state import TURN_PHASES, Match
+from service.games.shedding.tx import Tx
 
 MAX_CHAIN = 16  # a turn ends after a few defaults (draw, then pass or play); a guard, not a rule
 

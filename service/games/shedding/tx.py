@@ -1,8 +1,10 @@
 """The shedding games' emitter and the turn mechanics decide builds on (§3.6, §3.7)."""
 from __future__ import annotations
 
-from service.games.kernel.tx import Tx as KernelTx
-from service.games.kernel.tx import shuffle  # noqa: F401  (re-exported for the game modules)
+from service.games.kernel.tx import (
+    Tx as KernelTx,
+    shuffle,  # re-exported for the game modules
+)
 from service.games.shedding.core import next_active
 from service.games.shedding.fold import HANDLERS
 from service.games.shedding.state import PLAY, RESPOND_SEVEN, RESPOND_SKIP

@@ -1,17 +1,17 @@
 """§2.4 per-viewer projection: the public view, a seat's private part, bot input, follow-ups."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
+from service.games.kernel.absence import autopiloted
+from service.games.kernel.views import Due, SeatView, absence_work, plain as _plain, scores_json, standings_json
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import sort_hand
 from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
 from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
-from service.games.kernel.absence import autopiloted
-from service.games.kernel.views import Due, SeatView, absence_work, scores_json, standings_json
-from service.games.kernel.views import plain as _plain
 from service.games.shedding.timeouts import turn_due, turn_key
 
 

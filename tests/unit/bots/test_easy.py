@@ -1,10 +1,7 @@
 import random
 
+from service.games.engine import decide, seat_view
 from service.games.shedding.bots.easy import choose
-from service.games.engine import decide, legal_actions, seat_view
-from service.games.shedding.commands import Play
-from service.games.registry import SEAT_ACTIONS
-
 from tests.unit.rules.helpers import Game, crafted, to_command
 
 

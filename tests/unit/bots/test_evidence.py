@@ -7,15 +7,14 @@ record explains a medium opponent's real hand exactly, and better than a random 
 import math
 import random
 
+from service.games.engine import seat_view
 from service.games.shedding.bots import easy, medium
 from service.games.shedding.bots.determinize import Determinizer
 from service.games.shedding.bots.evidence import MISS, Evidence
 from service.games.shedding.bots.posterior import Posterior
 from service.games.shedding.cards import RANK, SUIT
 from service.games.shedding.core import rules_from_options
-from service.games.engine import seat_view
 from service.games.shedding.state import TURN_PHASES
-
 from tests.unit.rules.helpers import Game, to_command
 
 
@@ -62,7 +61,7 @@ def test_the_record_explains_a_medium_opponents_real_hand_exactly():
     rebuilt from the record, for prsi and Mau-Mau: the record is complete."""
     scored = 0
     for variant in ("prsi", "mau-mau-classic-full"):
-        for g, view, ev in states(variant, 8, [medium]):
+        for g, _view, ev in states(variant, 8, [medium]):
             for seat in ev.walks:
                 assert ev.model[seat] == "medium"
                 terms = ev.explain(seat, g.m.rnd.hands[seat], true_priorities(g.events, seat))

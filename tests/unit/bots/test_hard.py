@@ -2,11 +2,10 @@
 import dataclasses
 import random
 
-from service.games.shedding.bots import hard
-from service.games.shedding.bots.determinize import Determinizer
 from service.games.engine import decide, seat_view
 from service.games.kernel.views import SeatView
-
+from service.games.shedding.bots import hard
+from service.games.shedding.bots.determinize import Determinizer
 from tests.unit.rules.helpers import Game, apply, crafted, to_command
 
 IT = 24  # iterations (simulated playouts) per decision in these tests; never the clock
@@ -96,7 +95,7 @@ def test_time_budget_uses_the_injected_clock_only():
     g = Game(2, seed="clock")
     g.start()
     view = seat_view(g.m, g.m.rnd.current, g.now)
-    ticks = iter(range(0, 10_000))
+    ticks = iter(range(10_000))
     fake = lambda: next(ticks) * 0.010  # noqa: E731  (each reading: +10 ms)
     s = hard._Search(view, random.Random(0), hard.UCB_C, hard.EPSILON, fake)
     s.run(50, None)  # 50 ms budget, no iteration cap: stops on the fake clock

@@ -6,8 +6,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from service.games.sakapuss.bots import hard as sakapuss_hard, medium as sakapuss_medium
 from service.games.kernel.views import SeatView
+from service.games.sakapuss.bots import hard as sakapuss_hard, medium as sakapuss_medium
 
 KINDS = ["k0", "k1", "k2", "k3"]
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from service.games.sakapuss.bots import medium as sakapuss_medium
 from service.games.kernel.views import SeatView
+from service.games.sakapuss.bots import medium as sakapuss_medium
 
 
 def _view(hand: list[str], phase: str = "passing", slap: bool = True) -> SeatView:

@@ -100,7 +100,7 @@ def test_an_empty_stock_allows_pass_and_players_plus_one_passes_end_the_hand():
     m = table(started(2), {0: ["5C:0", "KD:0"], 1: ["2C:0", "3D:0"]}, "9H:0", [])
     assert types(m, 0) == [("pass", None, None)]
     d = None
-    for k in range(3):
+    for _k in range(3):
         d = run(m, Pass(m.rnd.current))
         m = d.state
     assert m.rnd.phase == "scoring" and m.rnd.end_reason == "blocked"

@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 import hashlib
-import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
+from service.games.engine import decide, evolve
 from service.games.kernel import randomness
-from service.games.shedding.cards import build_deck
-from service.games.engine import decide, evolve, legal_actions, pending_work
-from service.games.kernel.model import (Context, CreateMatch, DealRound, Event, JoinSeat, RuleViolation,
-                                 ScoreRound, StartMatch)
-from service.games.registry import preset_defaults, resolve_options
-from service.games.shedding.state import Match
+from service.games.kernel.model import Context, CreateMatch, Event, JoinSeat, StartMatch
 from service.games.kernel.table import RULES_VERSION
+from service.games.registry import preset_defaults, resolve_options
+from service.games.shedding.cards import build_deck
+from service.games.shedding.state import Match
 
 T0 = 1_700_000_000_000
 

@@ -6,10 +6,9 @@ fields (never ``to_seat``) and the public view just before it (top card, called 
 import random
 import re
 
-from service.games.shedding.bots import easy, medium
 from service.games.engine import decide, public_view, seat_view
+from service.games.shedding.bots import easy, medium
 from service.games.shedding.cards import RANK, SUIT
-
 from tests.unit.rules.helpers import Game, apply, crafted, to_command
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[CDHS]:[0-9]")

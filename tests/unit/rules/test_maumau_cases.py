@@ -1,16 +1,16 @@
 """RULES §4.9 edge cases C-1 … C-29 of `mau-mau-classic(-full)`, one test per row."""
 import pytest
 
-from service.games.shedding.actions import default_action
+from service.api.codes import status_of
 from service.games.engine import decide, legal_actions
 from service.games.kernel.model import LeaveSeat, RuleViolation, ScoreRound
+from service.games.registry import resolve_options
+from service.games.shedding.actions import default_action
 from service.games.shedding.commands import Draw, Pass, Play, TakePenalty
 from service.games.shedding.options import OptionError
-from service.games.registry import resolve_options
 from service.games.shedding.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, rep
 
 from .helpers import crafted
-from service.api.codes import status_of
 
 CLASSIC = "mau-mau-classic"
 FULL = "mau-mau-classic-full"

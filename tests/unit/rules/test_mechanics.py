@@ -3,15 +3,14 @@ import json
 
 import pytest
 
+from service.api.codes import status_of
+from service.games.engine import decide, legal_actions, pending_work, private_view, public_view, replay, seat_view
 from service.games.kernel import randomness
-from service.games.engine import (decide, legal_actions, pending_work, private_view, public_view,
-                                  replay, seat_view)
 from service.games.kernel.model import Context, DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound
 from service.games.shedding.commands import Announce, Draw, Pass, Play
 from service.games.shedding.state import rep
 
 from .helpers import Game, crafted, seeds
-from service.api.codes import status_of
 
 
 def types(evs):

@@ -10,11 +10,10 @@ import re
 
 import pytest
 
-from service.games.shedding.bots import easy, medium
 from service.games.engine import decide, public_view, seat_view
-from service.games.shedding.views import full_moves
+from service.games.shedding.bots import easy, medium
 from service.games.shedding.state import TURN_PHASES, record_items, record_len
-
+from service.games.shedding.views import full_moves
 from tests.unit.rules.helpers import Game, apply, to_command
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[CDHS]:[0-9]")

@@ -1,9 +1,9 @@
 import pytest
 
-from service.games.kernel.model import RuleViolation
-from service.games.shedding.options import OptionError, PRESETS
-from service.games.registry import resolve_options, variants_catalog
 from service.api.codes import status_of
+from service.games.kernel.model import RuleViolation
+from service.games.registry import resolve_options, variants_catalog
+from service.games.shedding.options import PRESETS, OptionError
 
 
 def test_prsi_defaults_resolve_without_warnings():

@@ -7,16 +7,14 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from service.games.shedding.cards import RANKS, SHORT
-from service.games.engine import decide, evolve, legal_actions, outcome, pending_work
-from service.games.engine import replay as _replay
+from service.games.engine import decide, evolve, legal_actions, outcome, pending_work, replay as _replay
 from service.games.kernel.model import Context, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.registry import resolve_options
+from service.games.shedding.cards import RANKS, SHORT
 from service.games.shedding.commands import Play
 from service.games.shedding.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS
-from service.games.registry import resolve_options
 from service.games.shedding.state import TURN_PHASES
 
 from .helpers import Game, deck_of, to_command

@@ -2,16 +2,16 @@
 §8.5 validation rules 1-7, the variants catalog, and actions foreign to a shedding table."""
 import pytest
 
+from service.api.codes import status_of
 from service.games.engine import decide, legal_actions
 from service.games.kernel.model import RuleViolation, ScoreRound
-from service.games.shedding.commands import AcceptSkip, Draw, Play, TakePenalty
-from service.games.sakapuss.commands import PassCard, Slap
-from service.games.shedding.options import OptionError, PRESETS
 from service.games.registry import resolve_options, variants_catalog
+from service.games.sakapuss.commands import PassCard, Slap
+from service.games.shedding.commands import AcceptSkip, Draw, Play, TakePenalty
+from service.games.shedding.options import PRESETS, OptionError
 from service.games.shedding.state import PLAY, RESPOND_SKIP
 
 from .helpers import Game, crafted
-from service.api.codes import status_of
 
 SHEDDING = ("mau-mau-classic", "mau-mau-classic-full", "prsi", "prsi-traditional")
 TRAD = "prsi-traditional"

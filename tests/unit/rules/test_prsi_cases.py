@@ -1,13 +1,13 @@
 """RULES §5.10 edge cases P-1 … P-27 (those that concern the engine)."""
 import pytest
 
-from service.games.shedding.cards import RANK
+from service.api.codes import status_of
 from service.games.engine import decide, legal_actions, pending_work
 from service.games.kernel.model import DealRound, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.shedding.cards import RANK
 from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 
-from .helpers import Game, crafted, seeds
-from service.api.codes import status_of
+from .helpers import Game, crafted
 
 
 def types(evs):

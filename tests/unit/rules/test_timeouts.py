@@ -5,9 +5,9 @@ import pytest
 
 from service.games.engine import decide, pending_work, public_view
 from service.games.kernel.model import Autopilot, FireTimer, RuleViolation
+from service.games.registry import resolve_options
 from service.games.shedding.commands import Announce, Draw, Play, TakePenalty
 from service.games.shedding.options import OptionError
-from service.games.registry import resolve_options
 from service.games.shedding.state import rep
 
 from .helpers import T0, Game, crafted

@@ -2,15 +2,26 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 
 from service.games import engine
-from service.games.kernel.model import Context, CreateMatch, DealRound, Event, FireTimer, JoinSeat, RuleViolation, ScoreRound, StartMatch
-from service.games.sakapuss.commands import PassCard, Slap
+from service.games.kernel.model import (
+    Context,
+    CreateMatch,
+    DealRound,
+    Event,
+    FireTimer,
+    JoinSeat,
+    RuleViolation,
+    ScoreRound,
+    StartMatch,
+)
 from service.games.registry import resolve_options
+from service.games.sakapuss.commands import PassCard, Slap
 from service.games.sakapuss.evolve import fz
 from service.games.sakapuss.state import SakapussMatch, rep
 
@@ -108,5 +119,15 @@ def kinds_of(g: Sak) -> tuple[str, ...]:
     return g.m.kinds
 
 
-__all__ = ["Sak", "T0", "seeds", "PassCard", "Slap", "FireTimer", "ScoreRound", "DealRound",
-           "MappingProxyType", "kinds_of"]
+__all__ = [
+    "T0",
+    "DealRound",
+    "FireTimer",
+    "MappingProxyType",
+    "PassCard",
+    "Sak",
+    "ScoreRound",
+    "Slap",
+    "kinds_of",
+    "seeds",
+]

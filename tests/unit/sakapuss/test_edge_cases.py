@@ -3,15 +3,14 @@ from __future__ import annotations
 
 import pytest
 
+from service.api.codes import status_of
 from service.games import engine
 from service.games.kernel import randomness
 from service.games.kernel.model import JoinSeat, LeaveSeat, StartMatch
-from service.games.shedding.commands import Play
 from service.games.sakapuss.evolve import fz
 from service.games.sakapuss.state import rep
 
 from .helpers import FireTimer, PassCard, Sak, ScoreRound, Slap
-from service.api.codes import status_of
 
 
 def _three(seed=0, **kw):
@@ -238,7 +237,7 @@ def test_k14_insecticide_then_parasite_of_the_same_kind_resolve_in_draw_order():
 
 
 def test_k15_a_leaver_is_replaced_by_a_bot():
-    g, a, b, c = _three()
+    g, _a, _b, _c = _three()
     g.do(PassCard(0, g.hand(0)[0], 1))
     evs = g.do(LeaveSeat(1))
     assert evs[0].data["replaced_by"] == {"kind": "bot", "strength": "medium", "name": "bot"}  # §8.3 default
@@ -247,8 +246,9 @@ def test_k15_a_leaver_is_replaced_by_a_bot():
     due = [d for d in engine.pending_work(g.m) if d.kind == "bot"]
     assert [d.seat for d in due] == [1] and due[0].opened_seq == g.m.rnd.step_opened_seq
     assert due[0].due_at - g.m.rnd.step_opened_at >= 350
-    from service.games.sakapuss.bots import easy as sakapuss_easy
     import random
+
+    from service.games.sakapuss.bots import easy as sakapuss_easy
     action = sakapuss_easy.choose(engine.seat_view(g.m, 1, g.now), random.Random(1))
     assert action["type"] in ("pass_card", "slap")
 
@@ -301,10 +301,11 @@ def test_k19_stalemate_ends_the_round_with_no_draw():
 
 def test_k20_slap_without_or_with_a_bad_seen_step():
     from marshmallow import ValidationError
+
     from service.api.schemas import Action
     with pytest.raises(ValidationError):
         Action().load({"type": "slap"})
-    g, a, b, c = _three()
+    g, _a, _b, _c = _three()
     g.pass_all()
     g.pass_all()  # r = 2
     for bad in (-1, 0, 3):

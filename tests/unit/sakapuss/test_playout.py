@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
-from service.games.sakapuss.bots import easy as sakapuss_easy
 from service.eventstore.codec import decode, encode
 from service.games import engine
 from service.games.kernel.model import Autopilot, DealRound, FireTimer, LeaveSeat, ScoreRound
-from service.games.sakapuss.commands import PassCard
 from service.games.registry import SEAT_ACTIONS
+from service.games.sakapuss.bots import easy as sakapuss_easy
 from service.games.sakapuss.flow import chance_deck_cards
 
 from .helpers import Sak
@@ -37,7 +36,7 @@ def check_invariants(g: Sak) -> None:
     rnd = m.rnd
     if rnd is not None and rnd.phase in ("passing", "slap_race"):
         counts = Counter(k for h in rnd.hands.values() for k in h)
-        assert counts == {k: 4 for k in m.kinds}, counts
+        assert counts == dict.fromkeys(m.kinds, 4), counts
         assert all(len(h) == 4 for h in rnd.hands.values())
         assert set(rnd.passes) <= set(rnd.seats)
         assert all(rnd.passes[s] in rnd.hands[s] for s in rnd.passes)
@@ -84,7 +83,7 @@ def check_event(e) -> None:
     if e.type == "PassSubmitted":
         assert set(e.to_seat) == {e.data["seat"]}
     if e.type == "PassesResolved":
-        for t, p in e.to_seat.items():
+        for p in e.to_seat.values():
             assert set(p) == {"received", "from"}
 
 

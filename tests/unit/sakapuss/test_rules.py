@@ -5,15 +5,15 @@ import random
 
 import pytest
 
+from service.api.codes import status_of
 from service.app.redaction import Viewer, project_event
-from service.games.sakapuss.bots import easy as sakapuss_easy
 from service.games import engine
 from service.games.kernel.model import DealRound, JoinSeat, RuleViolation, ScoreRound, StartMatch
-from service.games.shedding.commands import Draw, Pass, Play
 from service.games.registry import preset_defaults, resolve_options, variants_catalog
+from service.games.sakapuss.bots import easy as sakapuss_easy
+from service.games.shedding.commands import Draw, Pass, Play
 
 from .helpers import FireTimer, PassCard, Sak, Slap
-from service.api.codes import status_of
 
 
 def test_shedding_actions_are_invalid_at_a_sakapuss_table():

@@ -11,17 +11,18 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter, deque
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
 from service.games.engine import decide, evolve, legal_actions, pending_work
 from service.games.kernel.model import Context, CreateMatch, DealRound, FireTimer, JoinSeat, ScoreRound, StartMatch
-from service.games.sakapuss.commands import PassCard, Slap
 from service.games.registry import resolve_options
+from service.games.sakapuss.commands import PassCard, Slap
 from service.games.sakapuss.flow import chance_deck_cards
-from service.games.sakapuss.state import complete
 from service.games.sakapuss.playout import PARASITE, PHASES, RACE, SLAP, Sakapuss, fisher_yates, play_random, playout
+from service.games.sakapuss.state import complete
 
 T0 = 1_700_000_000_000
 SEEDS = 20  # matches per (seats, option mix): 3 x 6 x 20 = 360
@@ -335,5 +336,5 @@ def test_shuffles_draw_their_indices_as_the_engine_does() -> None:
     for n in (3, 12, 25):
         seed = hashlib.sha256(f"fy/{n}".encode()).digest()
         words = randomness._words(seed, "shuffle")
-        got = fisher_yates(list(range(n)), lambda k: randomness._below(words, k))
+        got = fisher_yates(list(range(n)), lambda k: randomness._below(words, k))  # noqa: B023 - used here
         assert tuple(got) == randomness.permutation(seed, n)

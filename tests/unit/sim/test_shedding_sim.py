@@ -13,16 +13,15 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from service.games.engine import decide, evolve, legal_actions
 from service.games.kernel.model import Context, CreateMatch, DealRound, JoinSeat, ScoreRound, StartMatch
-from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.kernel.table import RULES_VERSION
 from service.games.registry import resolve_options
 from service.games.shedding import playout as shedding
+from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.playout import SheddingSim, action_of, command_tuple
-from service.games.kernel.table import RULES_VERSION
 from tests.unit.rules.test_playout import option_mixes
 
 SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")

@@ -38,9 +38,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from service.games.kernel.views import SeatView
 from service.games.sakapuss.bots import medium as sakapuss_medium
 from service.games.sakapuss.bots.medium import slap_or_passes
-from service.games.kernel.views import SeatView
 
 MAX_SIMULATIONS = 200  # rollouts per decision, over all candidate kinds
 HORIZON = 10  # pass steps simulated per rollout

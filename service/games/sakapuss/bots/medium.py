@@ -10,8 +10,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from service.games.sakapuss.bots.easy import _complete
 from service.games.kernel.views import SeatView
+from service.games.sakapuss.bots.easy import _complete
 
 
 def slap_or_passes(view: SeatView) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:

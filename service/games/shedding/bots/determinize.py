@@ -15,13 +15,14 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
+from service.games.kernel.views import SeatView
 from service.games.shedding.cards import RANK, SHORT, SUIT, build_deck
 from service.games.shedding.core import rules_from_options
 from service.games.shedding.state import AFTER_DRAW, Match, Round, Seat, Window, rep
-from service.games.kernel.views import SeatView
 
 VOID_WEIGHT = 0.2
 

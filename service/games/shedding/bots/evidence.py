@@ -29,15 +29,15 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from service.games.shedding.bots.medium import choose_situation
+from service.games.shedding.bots.situation import Situation
 from service.games.shedding.cards import RANK, SHORT, SUIT, SUITS
 from service.games.shedding.core import calls_suit, legal_cards_of
 from service.games.shedding.state import ACE_FOLLOWUP, PLAY, RESPOND_SEVEN, RESPOND_SKIP, Rules
 from service.games.shedding.views import full_moves
-
-from service.games.shedding.bots.medium import choose_situation
-from service.games.shedding.bots.situation import Situation
 
 MISS = {"medium": 0.005, "hard": 0.05, "human": 0.15, "easy": 0.005}
 """Per opponent model: the likelihood of a recorded move the model would not have made."""
@@ -49,7 +49,7 @@ _PHASES = frozenset({PLAY, ACE_FOLLOWUP, RESPOND_SEVEN, RESPOND_SKIP})
 class _Table:
     """The attributes ``legal_cards_of`` / ``calls_suit`` read, for one recorded moment."""
 
-    __slots__ = ("phase", "discard", "called_suit", "top_live")
+    __slots__ = ("called_suit", "discard", "phase", "top_live")
 
     def __init__(self, phase: str, discard: tuple[str, ...], called: str | None, live: bool) -> None:
         self.phase = phase
@@ -83,7 +83,7 @@ def _count(cards: Sequence[str], wild: str | None, ranks: dict[str, int], suits:
 class _Decision:
     """One scored decision: the seat, the recorded table, the move made, the discard's counts."""
 
-    __slots__ = ("seat", "table", "sit_args", "observed", "index", "seen")
+    __slots__ = ("index", "observed", "seat", "seen", "sit_args", "table")
 
     def __init__(self, seat: int, table: _Table, sit_args: dict[str, Any], observed: tuple) -> None:
         self.seat = seat
@@ -92,7 +92,7 @@ class _Decision:
         self.observed = observed
         self.index = 0
         ranks: dict[str, int] = {}
-        suits = {x: 0 for x in SUITS}
+        suits = dict.fromkeys(SUITS, 0)
         _count(table.discard, sit_args["rules"].wild, ranks, suits)
         self.seen = (ranks, suits)
 

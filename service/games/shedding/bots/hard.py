@@ -45,33 +45,34 @@ are used directly. In the rollouts each opponent plays by his public strength (`
 a medium bot exactly medium, an easy bot at random, others ε-greedy medium). Measured in 2-player
 prsi against medium at 800 ms (docs/bots.md): 62.5% over 400 games, 53-54% before the model.
 
-Rollouts stop after ``CUTOFF_PLIES`` plies and are scored by ``estimate``: with two active seats, P(going out first) from a logistic model of
-hand sizes (whose turn), jacks / sevens / eights / aces held, natural matches on the top card, a
-pending seven and "the seat to move holds one fitting card" (``win_logit``), fitted offline on
-30,000 rounds of ε-medium self-play in 2-player prsi (held-out log loss 0.644; the previous
-tanh(0.35 × card lead) scored 0.846, worse than a coin's 0.693); with more seats the card lead.
+Rollouts stop after ``CUTOFF_PLIES`` plies and are scored by ``estimate``: with two active seats,
+P(going out first) from a logistic model of hand sizes (whose turn), jacks / sevens / eights / aces
+held, natural matches on the top card, a pending seven and "the seat to move holds one fitting
+card" (``win_logit``), fitted offline on 30,000 rounds of ε-medium self-play in 2-player prsi
+(held-out log loss 0.644; the previous tanh(0.35 × card lead) scored 0.846, worse than a coin's
+0.693); with more seats the card lead.
 Known limit: the ISMCTS treats opponents' moves as fully observed (single observer).
 """
 from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from service.games.shedding.cards import RANK, SHORT, SUIT, hand_points
-from service.games.shedding.actions import legal_actions
-from service.games.shedding.rulebook import decide
 from service.games.kernel.model import Context, NeedMoreSeeds
-from service.games.shedding.commands import ACTIONS as SEAT_ACTIONS
-from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match
 from service.games.kernel.views import SeatView
-from service.games.shedding.playout import RngChance, SheddingSim, action_of, command_tuple
-
+from service.games.shedding.actions import legal_actions
 from service.games.shedding.bots.determinize import Determinizer
 from service.games.shedding.bots.evidence import Evidence
-from service.games.shedding.bots.posterior import Posterior
 from service.games.shedding.bots.medium import choose_situation
+from service.games.shedding.bots.posterior import Posterior
 from service.games.shedding.bots.situation import from_state, from_view
+from service.games.shedding.cards import RANK, SHORT, SUIT, hand_points
+from service.games.shedding.commands import ACTIONS as SEAT_ACTIONS
+from service.games.shedding.playout import RngChance, SheddingSim, action_of, command_tuple
+from service.games.shedding.rulebook import decide
+from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match
 
 UCB_C = 0.7
 EPSILON = 0.1
@@ -163,7 +164,7 @@ def _dedupe(keys: Mapping[Key, Any]) -> dict[Key, Any]:
 
 
 class _Node:
-    __slots__ = ("seat", "n", "w", "avail", "children")
+    __slots__ = ("avail", "children", "n", "seat", "w")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -302,9 +303,9 @@ class _Search:
         me = self.det.me
         rng = self.rng
         moves = {k: command_tuple(a) for k, a in keys.items()}
-        sums = {k: 0.0 for k in keys}
-        squares = {k: 0.0 for k in keys}
-        counts = {k: 0 for k in keys}
+        sums = dict.fromkeys(keys, 0.0)
+        squares = dict.fromkeys(keys, 0.0)
+        counts = dict.fromkeys(keys, 0)
         sims = 0
         while iterations is None or sims + len(keys) <= max(iterations, len(keys)):
             if deadline is not None and sims > 0 and clock() >= deadline:

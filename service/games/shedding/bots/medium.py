@@ -11,8 +11,8 @@ Chain (RULES §7.3, in order):
     in step 4 (H11: a jack is kept as the finisher, H5: a seven is not kept as the last card);
  2. RESPOND_SEVEN: answer with a seven, else take the penalty (RESPOND_SKIP likewise with the skip
     rank, else accept the skip);
- 3. next player at STEP3_N cards or fewer (RULES: 2; tuned to 1, see below): 8 > 7 > 9 (only if reversing moves the turn away from him)
-    > a wild jack calling a suit he is likely void in (H4);
+ 3. next player at STEP3_N cards or fewer (RULES: 2; tuned to 1, see below): 8 > 7 > 9 (only if reversing
+    moves the turn away from him) > a wild jack calling a suit he is likely void in (H4);
  4. a natural match from the suit held most, most points first (H1), keeping one seven (H6) and
     all jacks (H2) while the hand has 3+ cards (prsi: a 20-point jack is dumped first once an
     opponent holds DUMP_N cards or fewer, H2's exception; tuned to 1); H5 (a seven last: play it now; serve
@@ -47,13 +47,13 @@ rounds per variant; a round is won by going out, so tempo beats penalty points):
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from service.games.kernel.views import SeatView
+from service.games.shedding.bots.situation import Situation, from_view
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.state import ACE_FOLLOWUP, AFTER_DRAW, RESPOND_SEVEN, RESPOND_SKIP
-from service.games.kernel.views import SeatView
-
-from service.games.shedding.bots.situation import Situation, from_view
 
 Action = Mapping[str, Any]
 
@@ -105,7 +105,7 @@ def _fallback(actions: Sequence[Action]) -> Action:
 class _Chain:
     """One evaluation of the chain (a tiny object so the steps can share the lookups)."""
 
-    __slots__ = ("s", "r", "plays", "other", "rng", "hand", "n_hand", "pts", "_suit_counts")
+    __slots__ = ("_suit_counts", "hand", "n_hand", "other", "plays", "pts", "r", "rng", "s")
 
     def __init__(self, s: Situation, plays: dict[str, list[Action]], other: dict[str, Action],
                  rng: random.Random) -> None:
@@ -123,7 +123,7 @@ class _Chain:
     def suit_counts(self) -> dict[str, int]:
         """Non-wild cards per suit in hand (H3, step 4)."""
         if self._suit_counts is None:
-            c = {s: 0 for s in SUITS}
+            c = dict.fromkeys(SUITS, 0)
             for card in self.hand:
                 if RANK[card] != self.r.wild:
                     c[SUIT[card]] += 1
@@ -143,8 +143,8 @@ class _Chain:
 
     def call_suit(self, jack: str) -> str:
         """H3: the suit held most (after the jack), then most points in it, then the likely void."""
-        counts = {s: 0 for s in SUITS}
-        points = {s: 0 for s in SUITS}
+        counts = dict.fromkeys(SUITS, 0)
+        points = dict.fromkeys(SUITS, 0)
         removed = False
         for c in self.hand:
             if c == jack and not removed:

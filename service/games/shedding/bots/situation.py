@@ -6,13 +6,14 @@ rollouts); it reads nothing of that seat that its ``SeatView`` would not show.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
+from service.games.kernel.views import SeatView
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.core import rules_from_options
 from service.games.shedding.state import Match, Rules
-from service.games.kernel.views import SeatView
 
 
 @dataclass(slots=True)
@@ -56,7 +57,7 @@ class Situation:
         """Cards in hand or discard, counted per rank and per suit (wild cards excluded)."""
         if self._seen_cache is None:
             ranks: dict[str, int] = {}
-            suits = {s: 0 for s in SUITS}
+            suits = dict.fromkeys(SUITS, 0)
             wild = self.rules.wild
             for part in (self.discard, self.hand):
                 for c in part:
