@@ -8,6 +8,7 @@ import time
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, RichLog, Static
 
 from service.tui import render
@@ -238,8 +239,15 @@ class TableApp(App[None]):
         bar.mount_all(ActionButton(key, action, options) for key, action in assigned)
 
     def tick(self) -> None:
-        if self.view:
-            self.query_one("#turn", Static).update(render.turn_line(self.view, self.me, time.time() * 1000))
+        """The turn line's countdown, every half second; nothing while the screen is not composed
+        (the interval can still fire once while the app is closing and its widgets are gone)."""
+        if not self.view:
+            return
+        try:
+            turn = self.query_one("#turn", Static)
+        except NoMatches:
+            return
+        turn.update(render.turn_line(self.view, self.me, time.time() * 1000))
 
     def show_error(self, exc: object) -> None:
         self.message = (f"{exc.detail} ({exc.code})" if isinstance(exc, ApiError) else str(exc))

@@ -137,3 +137,13 @@ def test_a_finished_game_is_shown_without_opening_a_stream():
 
     server = _run(scenario, status="finished", standings=[{"seat": 0, "name": "ann", "rank": 1, "total": 0}])
     assert server.streams == 0
+
+
+def test_the_clock_tick_after_the_screen_is_gone_does_nothing():
+    """The half-second tick can fire once more while the app closes, after its widgets are gone
+    (seen in the e2e TUI test: NoMatches '#turn' on exit): it must not raise."""
+    async def scenario(pilot, app, server):
+        await app.query_one("#turn", Static).remove()
+        app.tick()  # raised textual.css.query.NoMatches before
+
+    _run(scenario)
