@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,7 @@ def history_record(item: Stored, prev_hash: str) -> dict[str, Any]:
     return record
 
 
-def history_records(stored: Iterable[Stored]) -> Iterable[dict[str, Any]]:
+def history_records(stored: Iterable[Stored]) -> Iterator[dict[str, Any]]:
     prev = chain.GENESIS
     for item in stored:
         yield history_record(item, prev)

@@ -34,9 +34,9 @@ def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False) ->
 
 
 def legal_actions(ctx: AppContext, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
-    require_seat(caller)
+    seat = require_seat(caller)
     state = ctx.load(game_id)
-    return state, engine.legal_actions(state, caller.seat, ctx.clock())
+    return state, engine.legal_actions(state, seat, ctx.clock())
 
 
 def events(ctx: AppContext, game_id: str, caller: Caller, after: int, wait_s: float,

@@ -35,12 +35,13 @@ def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
     return caller_from_record(record, thash)
 
 
-def require_seat(caller: Caller) -> None:
-    """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403."""
+def require_seat(caller: Caller) -> int:
+    """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403; else the seat."""
     if caller.role == "spectator":
         raise unauthorized("this needs a seat token")
     if caller.seat is None:
         raise forbidden("only a seated player has actions")
+    return caller.seat
 
 
 def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,

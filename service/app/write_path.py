@@ -71,23 +71,26 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
     """Load -> decide -> append, retried on a conflict; an idempotent retry gets the stored answer."""
     idem = plan.idempotency
     scoped = idem.scoped(caller.scope) if idem else None
-    if idem:
+
+    def stored() -> Outcome | None:
+        """The answer already stored under the caller's key (None without a key or a record)."""
+        if idem is None or scoped is None:
+            return None
         prior = ctx.store.idem_get(game_id, scoped)
-        if prior is not None:
-            return replay(ctx, game_id, prior, idem)
+        return replay(ctx, game_id, prior, idem) if prior is not None else None
+
+    if (answer := stored()) is not None:
+        return answer
     for attempt in range(MAX_ATTEMPTS):
-        if idem and attempt:
-            prior = ctx.store.idem_get(game_id, scoped)
-            if prior is not None:  # a twin with this key won the race that made us retry
-                return replay(ctx, game_id, prior, idem)
+        if attempt and (answer := stored()) is not None:  # a twin with this key won the race that made us retry
+            return answer
         try:
             out = _attempt(ctx, game_id, plan, scoped)
         except (AppError, RuleViolation):
             # A twin with the same key (sent concurrently) may have written while this one loaded
             # or decided: its stored answer is this request's answer, not the refusal that followed.
-            prior = ctx.store.idem_get(game_id, scoped) if idem else None
-            if prior is not None:
-                return replay(ctx, game_id, prior, idem)
+            if (answer := stored()) is not None:
+                return answer
             raise
         if out is not None:
             return out
@@ -116,6 +119,8 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
         ctx.keep_snapshot(game_id, version, after, new_head)
         return Outcome(game_id, after, events, plan.status, extra)
     if result.status == "duplicate":
+        # only a keyed append finds a duplicate, and it reports the record stored under the key
+        assert result.record is not None and plan.idempotency is not None
         return replay(ctx, game_id, result.record, plan.idempotency)
     if plan.new_game:
         raise AppError(AppCode.GAME_EXISTS, "a game with this id already exists")
@@ -134,6 +139,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     version = state.version if state is not None else 0
     record = None
     if plan.idempotency:
+        assert scoped is not None  # the key's name in the caller's scope, made with the key
         record = answer_record(plan.idempotency, scoped, plan.status, events[0].seq if events else version + 1,
                                after.version, extra, plan.sealed, ctx.settings.idempotency_ttl_s)
     tokens = dict(plan.tokens)
