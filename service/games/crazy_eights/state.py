@@ -72,6 +72,14 @@ class EightsMatch:
         return tuple(s.seat for s in self.seats if s.state == "active")
 
 
+def round_of(m: EightsMatch) -> Hand:
+    """``m.rnd`` where a hand must be under way: every in-hand event, action, turn view and timer
+    follows a deal, and a hand stays in ``rnd`` from its deal until the next one."""
+    rnd = m.rnd
+    assert rnd is not None, "no hand has been dealt"
+    return rnd
+
+
 def cards_in_play(m: EightsMatch) -> Counter[str] | None:
     """Every card of the hand in play (stock, discard, hands) from its deal until it is scored;
     None before the deal and once scored (the conformance suite checks it is constant)."""

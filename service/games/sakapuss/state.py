@@ -124,6 +124,22 @@ class SakapussMatch:
         return sum(parasite_value(c) for c in self.parasites.get(seat, ()))
 
 
+def round_of(m: SakapussMatch) -> SRound:
+    """``m.rnd`` where a round must be under way: every in-round event, action, view of a step
+    and timer follows a deal, and a round stays in ``rnd`` from its deal until the next one."""
+    rnd = m.rnd
+    assert rnd is not None, "no round has been dealt"
+    return rnd
+
+
+def race_of(rnd: SRound) -> Race:
+    """``rnd.race`` where a slap race must be open: a slap, its timer and its view come only
+    between RaceStarted and the race's end."""
+    race = rnd.race
+    assert race is not None, "no slap race is open"
+    return race
+
+
 def cards_in_play(m: SakapussMatch) -> Counter[str] | None:
     """Every card of the live round: the cats in the hands (a sealed pass stays in its hand until
     the step resolves) and the chance cards (deck and parasites held); None outside the passing
