@@ -19,6 +19,7 @@ from service.app.write_path import Outcome, WritePlan, write
 from service.games import registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import CreateMatch, Event, JoinSeat, LeaveSeat, RuleViolation, StartMatch
+from service.games.kernel.state import TableState
 from service.games.kernel.table import RULES_VERSION
 
 
@@ -144,7 +145,7 @@ def _cap_budget(resolved: dict[str, Any], warnings: list, cap_ms: int) -> tuple[
                          "detail": f"this server searches at most {cap_ms} ms: {asked} was lowered to {cap_ms}"}])
 
 
-def _named(cmd: JoinSeat, state: Any) -> JoinSeat:
+def _named(cmd: JoinSeat, state: TableState | None) -> JoinSeat:
     """A bot added without a name is called after its seat."""
     if cmd.name or state is None:
         return cmd

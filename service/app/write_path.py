@@ -23,6 +23,7 @@ from service.eventstore.codec import encode_batch
 from service.eventstore.contract import AppendRequest, Listing
 from service.games import engine, registry
 from service.games.kernel.model import Context, Event, NeedMoreSeeds, RuleViolation
+from service.games.kernel.state import TableState
 
 MAX_ATTEMPTS = 8
 
@@ -32,7 +33,7 @@ class Outcome:
     """What a write produced, rendered per caller by ``render``."""
 
     game_id: str
-    state: Any
+    state: TableState
     events: Sequence[Event]
     status: int = 200
     extra: dict[str, Any] = field(default_factory=dict)
@@ -44,7 +45,7 @@ class WritePlan:
     """Everything one write needs besides the game and the caller."""
 
     # the command, built from the state just loaded (None for a new game); rebuilt on every retry
-    build_command: Callable[[Any], Any]
+    build_command: Callable[[TableState | None], Any]
     # the version the caller last saw: any other is a version_conflict, never retried
     precondition: Precondition | None = None
     # the caller's Idempotency-Key: a stored answer is replayed, a fresh one is stored with the events
@@ -132,7 +133,7 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
 
 
 def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None,
-                    loaded: tuple[Any, str], cmd: Any, decided: tuple[Sequence[Event], Any],
+                    loaded: tuple[TableState | None, str], cmd: Any, decided: tuple[Sequence[Event], TableState],
                     extra: dict[str, Any]) -> AppendRequest:
     """The one atomic append of a decided command: events, follow-ups, tokens, answer, lobby row."""
     (state, head), (events, after) = loaded, decided
@@ -161,7 +162,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
                                          state.status if state is not None else None))
 
 
-def decide(state: Any, cmd: Any, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
+def decide(state: TableState | None, cmd: Any, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
     """The rules' answer with fresh seeds from ``random_bytes`` (a few; more when they ask); a
     violation becomes an AppError."""
     seeds = 4
@@ -183,7 +184,7 @@ def replay(ctx: AppContext, game_id: str, record: bytes, idem: Idempotency) -> O
     return Outcome(game_id, state, events, answer.status, answer.fields(idem), replayed=True)
 
 
-def lobby_summary(game_id: str, state: Any) -> bytes:
+def lobby_summary(game_id: str, state: TableState) -> bytes:
     """The game's row in the lobby, as the append stores it."""
     return orjson.dumps({
         "id": game_id,

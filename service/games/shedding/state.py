@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from service.games.kernel.state import ScoreEntry, Seat, rep, rep_round, rep_version  # noqa: F401
+from service.games.kernel.state import ScoreEntry, Seat, TableState, rep, rep_round, rep_version  # noqa: F401
 
 PLAY = "play"
 RESPOND_SEVEN = "respond_seven"
@@ -202,36 +202,13 @@ class Round:
 
 
 @dataclass(frozen=True)
-class Match:
-    """The whole match: table, seats, current round, scores; a fold of its events."""
+class Match(TableState):
+    """The whole match: the table (``TableState``), its rules and the current round; a fold of its events."""
 
-    id: str
-    variant: str
-    name: str | None
-    options: Mapping[str, Any]
     rules: Rules
-    max_players: int
-    status: str  # open | running | finished
-    version: int
-    seats: tuple[Seat, ...]
-    round_no: int
-    dealer: int | None
     rnd: Round | None
-    scores: tuple[ScoreEntry, ...]
-    intermission_deadline: int | None
-    standings: tuple[Mapping[str, Any], ...]
-    match_seed: str  # server-private until SeedsRevealed
-    match_seed_commitment: str
-    shuffle_seeds: tuple[tuple[int, str], ...]  # server-private (seq, hex)
-    end_reason: str | None = None
-    seeds_revealed: bool = False
-    created_at: int = 0  # the time of MatchCreated (ms), for the lobby
     plain_options: Mapping[str, Any] | None = None  # JSON-ready copy of options, built once (views)
     rules_version: int = 1  # MatchCreated.rules_version (common.RULES_VERSION); 1 when absent
-
-    def active_seats(self) -> tuple[int, ...]:
-        """§2.1: seats that have not left, are not eliminated and are not waiting."""
-        return tuple(s.seat for s in self.seats if s.state == "active")
 
 
 def round_of(m: Match) -> Round:
