@@ -27,6 +27,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check service workers tests bench tools  # lint first: fails fast with ruff's own findings (docs/testing.md: Lint)
+	$(BIN)/mypy  # then the type check of service and workers, configured in pyproject.toml (docs/testing.md: Type check)
 	$(BIN)/python -m tools.chromium  # the browser tests' Chromium: found, installed with apt (as root), or a message saying what to install
 	$(BIN)/python -m pytest tests $(XDIST) --durations=15 $(PYTEST_ARGS)
 
@@ -42,4 +43,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/api.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis
+	rm -rf $(VENV) var .pytest_cache .hypothesis .mypy_cache

@@ -16,7 +16,7 @@ from service.web import page as web_page
 class MeowApi(Api):
     """flask-smorest with problem+json errors and string codes instead of its default body."""
 
-    def handle_http_exception(self, error):  # type: ignore[override]
+    def handle_http_exception(self, error):
         return errors.from_http_exception(error)
 
     def _register_responses(self) -> None:  # flask-smorest's hook (pinned <0.48)

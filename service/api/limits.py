@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, request
@@ -70,7 +71,7 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
             resp.headers.pop("Retry-After", None)
         return resp
 
-    defaults = [
+    defaults: list[str | Callable[[], str] | Limit] = [  # flask-limiter's own type for the list
         limit("creates", "address", settings.rate_creates_per_address),
         limit("writes", "token", settings.rate_writes_per_token),
         limit("writes", "address", settings.rate_writes_per_address),

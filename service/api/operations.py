@@ -19,11 +19,14 @@ SCHEMES: dict[str, dict[str, Any]] = {
     "auditToken": {"type": "http", "scheme": "bearer",
                    "description": "An operator's audit token (configured on the server, MEOW_AUDIT_TOKENS)."},
 }
-_SEAT, _OWNER, _AUDIT = {"seatToken": []}, {"ownerToken": []}, {"auditToken": []}
-NONE: list[dict[str, list[str]]] = []
-ANYONE = [{}, _SEAT, _OWNER, _AUDIT]  # more with a token
+Requirement = dict[str, list[str]]  # one OpenAPI security requirement: scheme -> scopes
+_SEAT: Requirement = {"seatToken": []}
+_OWNER: Requirement = {"ownerToken": []}
+_AUDIT: Requirement = {"auditToken": []}
+NONE: list[Requirement] = []
+ANYONE: list[Requirement] = [{}, _SEAT, _OWNER, _AUDIT]  # more with a token
 
-SECURITY: dict[str, list[dict[str, list[str]]]] = {
+SECURITY: dict[str, list[Requirement]] = {
     "listVariants": NONE, "createGame": NONE, "listGames": NONE, "getGame": ANYONE,
     "takeSeat": [{}, _OWNER], "leaveSeat": [_SEAT, _OWNER], "startGame": [_OWNER],
     "act": [_SEAT], "listActions": [_SEAT], "listEvents": ANYONE,

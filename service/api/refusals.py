@@ -24,8 +24,9 @@ LINE, FIELDS, FIELD_SIZE = 4094, 100, 8190
 _MALFORMED = ApiCode.MALFORMED_REQUEST
 _TABLE: tuple[tuple[type[BaseException], DomainCode | None, str], ...] = (
     # the app's own faults first: gunicorn's response-header errors subclass its request ones
-    (g.InvalidResponseHeader, None, ""),
-    (g.InvalidResponseHeaderName, None, ""),
+    # (types-gunicorn 26 predates these two, which gunicorn 27 added)
+    (g.InvalidResponseHeader, None, ""),  # type: ignore[attr-defined]
+    (g.InvalidResponseHeaderName, None, ""),  # type: ignore[attr-defined]
     (g.LimitRequestLine, ApiCode.URI_TOO_LONG, "the request line (method, target and version) is longer than {line} bytes"),
     (g.LimitRequestHeaders, ApiCode.HEADERS_TOO_LARGE,
      "the request has more than {fields} header fields, or one longer than {field_size} bytes"),

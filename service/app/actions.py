@@ -19,13 +19,13 @@ from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 def act(ctx: AppContext, game_id: str, caller: Caller, action: dict[str, Any], pre: Precondition | None,
         idem: Idempotency | None) -> Outcome:
-    require_seat(caller)
+    seat = require_seat(caller)
     action = dict(action)
     kind = action.pop("type")
     if kind not in SEAT_ACTIONS:
         state = ctx.load(game_id)
         raise AppError(KernelCode.INVALID_ACTION, f"'{kind}' is not an action of {state.variant}",
-                       legal_actions=engine.legal_actions(state, caller.seat, ctx.clock()))
+                       legal_actions=engine.legal_actions(state, seat, ctx.clock()))
     cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
     if kind in RACE_TOLERANT:
         pre = None

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from service.eventstore import chain
 from service.eventstore.codec import Stored, body_of, to_json
 from service.games import engine, registry
 from service.games.kernel.model import Context, CreateMatch, RuleViolation
+from service.games.kernel.state import TableState
 
 COMPARED = ("seq", "type", "at_ms", "round", "seat", "data", "private", "secret")
 
@@ -27,7 +28,7 @@ def history_record(item: Stored, prev_hash: str) -> dict[str, Any]:
     return record
 
 
-def history_records(stored: Iterable[Stored]) -> Iterable[dict[str, Any]]:
+def history_records(stored: Iterable[Stored]) -> Iterator[dict[str, Any]]:
     prev = chain.GENESIS
     for item in stored:
         yield history_record(item, prev)
@@ -47,7 +48,7 @@ class Report:
     commands: int = 0
     shuffles: int = 0
     problems: list[Problem] = field(default_factory=list)
-    final: Any = None
+    final: dict[str, Any] | None = None  # the finished game's scores and standings
 
     @property
     def ok(self) -> bool:
@@ -106,10 +107,10 @@ def check_commitments(records: Sequence[Mapping[str, Any]], report: Report) -> N
                 report.problems.append(Problem(rec["seq"], "commitment", "the shuffle seed does not match its commitment"))
 
 
-def check_replay(records: Sequence[Mapping[str, Any]], report: Report) -> Any:
+def check_replay(records: Sequence[Mapping[str, Any]], report: Report) -> TableState | None:
     """Re-decide every recorded command with the revealed seeds and compare every event produced."""
     match_seed, seeds = revealed_seeds(records)
-    state = None
+    state: TableState | None = None
     i = 0
     while i < len(records):
         head = records[i]

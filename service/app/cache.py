@@ -3,29 +3,30 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+
+from service.games.kernel.state import TableState
 
 
 class StateCache:
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._items: OrderedDict[str, tuple[TableState, str]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> Any | None:
+    def get(self, game_id: str) -> tuple[TableState, str] | None:
         with self._lock:
             state = self._items.get(game_id)
             if state is not None:
                 self._items.move_to_end(game_id)
             return state
 
-    def put(self, game_id: str, state: Any) -> None:
-        """Keep the newest state (states are immutable; a stale put never replaces a newer one)."""
+    def put(self, game_id: str, entry: tuple[TableState, str]) -> None:
+        """Keep the newest (state, head) (states are immutable; a stale put never replaces a newer one)."""
         with self._lock:
             old = self._items.get(game_id)
-            if old is not None and old[0].version > state[0].version:
+            if old is not None and old[0].version > entry[0].version:
                 return
-            self._items[game_id] = state
+            self._items[game_id] = entry
             self._items.move_to_end(game_id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)

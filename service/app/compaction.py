@@ -27,6 +27,7 @@ from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.write_path import MAX_ATTEMPTS
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.state import TableState
 
 ARCHIVIST = Caller("audit")  # an operator's tool reads the full history, as an audit token does
 
@@ -89,7 +90,7 @@ class Archived:
     detail: str = ""
 
 
-def history_lines(ctx: AppContext, game_id: str) -> tuple[Any, Iterator[bytes]]:
+def history_lines(ctx: AppContext, game_id: str) -> tuple[TableState, Iterator[bytes]]:
     """The finished game's history as NDJSON lines (the bytes ``GET /history`` streams)."""
     state, records = queries.history(ctx, game_id, ARCHIVIST)
     if state.status != "finished":

@@ -8,16 +8,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from service.app import compute, entropy, snapshots
 from service.app.cache import StateCache
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
-from service.eventstore.codec import CorruptEvent
+from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.contract import EventStore
 from service.games import engine
+from service.games.kernel.state import TableState
 from service.settings import Settings
 
 log = logging.getLogger("meow.app")
@@ -39,11 +39,11 @@ class AppContext:
         self.cache = StateCache(self.settings.state_cache_size)
         self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
 
-    def load(self, game_id: str) -> Any:
+    def load(self, game_id: str) -> TableState:
         """The folded state: the cached fold fast-forwarded with the events appended since."""
         return self.load_with_head(game_id)[0]
 
-    def load_with_head(self, game_id: str) -> tuple[Any, str]:
+    def load_with_head(self, game_id: str) -> tuple[TableState, str]:
         """The folded state and the hash-chain head at its version."""
         cached = self.cache.get(game_id)
         state, head = cached if cached is not None else self.nearest_snapshot(game_id)
@@ -62,7 +62,7 @@ class AppContext:
             raise not_found()
         return state, head
 
-    def nearest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[Any, str]:
+    def nearest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[TableState | None, str]:
         """The newest usable snapshot at a version <= ``at_most`` (service/app/snapshots.py), or
         nothing folded yet; a snapshot made by other code, or unreadable, is no snapshot."""
         if self.settings.snapshot_every <= 0:
@@ -76,7 +76,7 @@ class AppContext:
             return None, GENESIS
         return got
 
-    def keep_snapshot(self, game_id: str, before: int, state: Any, head: str) -> None:
+    def keep_snapshot(self, game_id: str, before: int, state: TableState | None, head: str) -> None:
         """After an append from version ``before`` to ``state``: a snapshot when the version
         crossed a multiple of ``snapshot_every``. A cache: failing to write one fails nothing."""
         every = self.settings.snapshot_every
@@ -91,14 +91,14 @@ class AppContext:
 HEAVY_SNAPSHOT = 64 * 1024  # compressed bytes: decoded off the event loop above this
 
 
-def fold_off_loop(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
+def fold_off_loop(state: TableState | None, head: str, stored: Sequence[Stored]) -> tuple[TableState | None, str]:
     """``fold``, run off the event loop when it is heavy (``compute.HEAVY`` events or more)."""
     if len(stored) >= compute.HEAVY:
         return compute.run(lambda: fold(state, head, stored))
     return fold(state, head, stored)
 
 
-def fold(state: Any, head: str, stored: Sequence[Any]) -> tuple[Any, str]:
+def fold(state: TableState | None, head: str, stored: Sequence[Stored]) -> tuple[TableState | None, str]:
     """Apply stored events to ``state``, following the hash chain; an unappliable event is game_corrupted."""
     for item in stored:
         try:

@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
@@ -119,7 +120,7 @@ class Subscription:
         count = CHUNK if to is None else min(CHUNK, to - self.last_seq)
         chunk = [s.event for s in self.hub.store.read_stored(self.watch.game_id, after=self.last_seq, count=count)]
         for e in chunk:
-            if not self._emit(e, lambda seat, e=e: render(e, seat), out):
+            if not self._emit(e, partial(render, e), out):
                 return out, False
         return out, len(chunk) == count
 
@@ -145,7 +146,7 @@ class Subscription:
             for i, e in enumerate(batch.events):
                 if e.seq <= self.last_seq:
                     continue
-                if not self._emit(e, lambda seat, i=i, batch=batch: batch.render(i, seat), out):
+                if not self._emit(e, partial(batch.render, i), out):
                     return out
         if self.overflowed:
             out.append(Item("overflow", self.last_seq))

@@ -7,21 +7,23 @@ from typing import Any
 
 from service.eventstore.contract import FollowUp
 from service.games import engine, registry
+from service.games.kernel.state import TableState
+from service.games.kernel.views import Due
 
 
-def job_id(game_id: str, due: Any) -> str:
+def job_id(game_id: str, due: Due) -> str:
     """Deterministic ids: bot-<game>-<seat>-<version that opened the turn>, score-, deal-."""
     if due.kind == "bot":
         return f"bot-{game_id}-{due.seat}-{due.opened_seq}"
     return f"{due.kind}-{game_id}-{due.key}"
 
 
-def match_key(state: Any) -> bytes:
+def match_key(state: TableState) -> bytes:
     """The secret match seed (revealed when the match ends), keying everything a bot draws."""
     return bytes.fromhex(state.match_seed) if getattr(state, "match_seed", "") else state.id.encode()
 
 
-def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
+def bot_delay_ms(state: TableState, game_id: str, seat: int, version: int) -> int:
     """A delay drawn from bot_delay_ms[strength], seeded by (match, version, seat) (RULES §7.1)."""
     strength = next((s.strength for s in state.seats if s.seat == seat), None) or "easy"
     lo, hi = state.options.get("bot_delay_ms", {}).get(strength, [0, 0])
@@ -31,7 +33,7 @@ def bot_delay_ms(state: Any, game_id: str, seat: int, version: int) -> int:
     return int(lo) + int.from_bytes(digest[:8], "big") % (int(hi) - int(lo) + 1)
 
 
-def search_budget_ms(state: Any, seat: int, max_budget_ms: int) -> int:
+def search_budget_ms(state: TableState, seat: int, max_budget_ms: int) -> int:
     """The time a bot in ``seat`` searches before it answers: a searching strength's (its game
     says which) ``hard_bot_budget_ms`` under the operator's cap; 0 for the bots that answer at once."""
     found = next((s for s in state.seats if s.seat == seat), None)
@@ -42,13 +44,14 @@ def search_budget_ms(state: Any, seat: int, max_budget_ms: int) -> int:
     return max(1, min(int(budget), max_budget_ms))
 
 
-def to_followup(game_id: str, state: Any, due: Any, max_budget_ms: int = 3000) -> FollowUp:
+def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 3000) -> FollowUp:
     """A bot answers at max(its drawn delay, its search budget) after its turn opened (RULES
     §7.1(4): thinking counts toward the delay). A searching bot is due when its search must start
     and runs on the search lane; its payload says when to answer (``answer_at``)."""
     payload: dict[str, Any] = {"kind": due.kind, "game": game_id, "key": due.key}
     at = due.due_at
     if due.kind == "bot":
+        assert due.seat is not None  # a bot's turn is a seat's
         payload.update(seat=due.seat, opened_seq=due.opened_seq)
         delay = bot_delay_ms(state, game_id, due.seat, due.opened_seq)
         budget = search_budget_ms(state, due.seat, max_budget_ms)
@@ -60,7 +63,7 @@ def to_followup(game_id: str, state: Any, due: Any, max_budget_ms: int = 3000) -
     return FollowUp(job_id(game_id, due), at, payload)
 
 
-def new_followups(game_id: str, before: Any, after: Any, max_budget_ms: int = 3000) -> list[FollowUp]:
+def new_followups(game_id: str, before: TableState | None, after: TableState, max_budget_ms: int = 3000) -> list[FollowUp]:
     """The follow-ups ``after`` calls for that ``before`` did not already call for."""
     known: set[str] = set()
     if before is not None:

@@ -15,6 +15,7 @@ from service.app.idempotency import Idempotency, Precondition
 from service.app.jobs import GRACE_RETRY_MS
 from service.app.redaction import Viewer
 from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan
+from service.games.kernel.state import TableState
 
 __all__ = [
     "GRACE_RETRY_MS",
@@ -38,18 +39,18 @@ class GameService(AppContext):
     def viewer(self, caller: Caller) -> Viewer:
         return queries.viewer(caller)
 
-    def view(self, game_id: str, caller: Caller, record: bool = False) -> tuple[Any, dict[str, Any]]:
+    def view(self, game_id: str, caller: Caller, record: bool = False) -> tuple[TableState, dict[str, Any]]:
         return queries.view(self, game_id, caller, record)
 
-    def legal_actions(self, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
+    def legal_actions(self, game_id: str, caller: Caller) -> tuple[TableState, list[dict[str, Any]]]:
         return queries.legal_actions(self, game_id, caller)
 
     def events(self, game_id: str, caller: Caller, after: int, wait_s: float,
-               waiter: Callable[[str, int, float], bool] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+               waiter: Callable[[str, int, float], bool] | None = None) -> tuple[TableState, list[dict[str, Any]]]:
         """The events after ``after`` as the caller may see them at each one (``queries.events``)."""
         return queries.events(self, game_id, caller, after, wait_s, waiter)
 
-    def history(self, game_id: str, caller: Caller, page: int = 500) -> tuple[Any, Iterator[dict[str, Any]]]:
+    def history(self, game_id: str, caller: Caller, page: int = 500) -> tuple[TableState, Iterator[dict[str, Any]]]:
         """The log, read page by page: audit records of a finished game, or a spectator's view of a running one."""
         return queries.history(self, game_id, caller, page)
 

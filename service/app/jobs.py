@@ -22,6 +22,7 @@ from service.eventstore.contract import FollowUp
 from service.games import engine
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
+from service.games.kernel.state import TableState
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 GRACE_RETRY_MS = 250
@@ -138,7 +139,7 @@ def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: in
     return "deferred"
 
 
-def bot_rng(state: Any, version: int, seat: int) -> Any:
+def bot_rng(state: TableState, version: int, seat: int) -> Any:
     """RULES §7.1(5): seeded by (match, version, seat) — keyed by the secret match seed, so that
     opponents cannot replay a bot's policy against guessed hands; reproducible once revealed."""
     import random

@@ -17,8 +17,10 @@ from service.app.errors import AppError, forbidden, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
 from service.app.seats import require_seat
 from service.app.write_path import Outcome
+from service.eventstore.codec import Stored
 from service.games import engine
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.state import TableState
 
 
 def viewer(caller: Caller) -> Viewer:
@@ -26,21 +28,21 @@ def viewer(caller: Caller) -> Viewer:
     return Viewer(seat=caller.seat)
 
 
-def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False) -> tuple[Any, dict[str, Any]]:
+def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False) -> tuple[TableState, dict[str, Any]]:
     state, head = ctx.load_with_head(game_id)
     out = project_view(state, viewer(caller), ctx.clock(), record)
     out["chain_head"] = head
     return state, out
 
 
-def legal_actions(ctx: AppContext, game_id: str, caller: Caller) -> tuple[Any, list[dict[str, Any]]]:
-    require_seat(caller)
+def legal_actions(ctx: AppContext, game_id: str, caller: Caller) -> tuple[TableState, list[dict[str, Any]]]:
+    seat = require_seat(caller)
     state = ctx.load(game_id)
-    return state, engine.legal_actions(state, caller.seat, ctx.clock())
+    return state, engine.legal_actions(state, seat, ctx.clock())
 
 
 def events(ctx: AppContext, game_id: str, caller: Caller, after: int, wait_s: float,
-           waiter: Callable[[str, int, float], bool] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+           waiter: Callable[[str, int, float], bool] | None = None) -> tuple[TableState, list[dict[str, Any]]]:
     """The events after ``after`` as the caller may see them at each one: a batch that reaches
     the ``SeatLeft`` of the caller's seat shows it and stops there (the token is revoked), or
     goes on seatless for an owner (``caller_after``)."""
@@ -62,7 +64,7 @@ def events(ctx: AppContext, game_id: str, caller: Caller, after: int, wait_s: fl
     return state, out
 
 
-def history_viewer(state: Any, caller: Caller) -> Viewer:
+def history_viewer(state: TableState, caller: Caller) -> Viewer:
     """Who reads a history: a finished game's players, owner and auditors see it all; a running
     game's history is for audit tokens only, redacted as for a spectator."""
     if state.status == "finished":
@@ -74,13 +76,13 @@ def history_viewer(state: Any, caller: Caller) -> Viewer:
     raise forbidden("the history of a running game is for audit tokens only")
 
 
-def history(ctx: AppContext, game_id: str, caller: Caller, page: int = 500) -> tuple[Any, Iterator[dict[str, Any]]]:
+def history(ctx: AppContext, game_id: str, caller: Caller, page: int = 500) -> tuple[TableState, Iterator[dict[str, Any]]]:
     """The log, read page by page: audit records of a finished game, or a spectator's view of a running one."""
     state = ctx.load(game_id)
     reader = history_viewer(state, caller)
     last = state.version
 
-    def stored() -> Iterator[Any]:
+    def stored() -> Iterator[Stored]:
         after = 0
         while after < last:
             chunk = ctx.store.read_stored(game_id, after=after, count=min(page, last - after))
@@ -113,6 +115,7 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: boo
     stored = ctx.store.read_stored(game_id, after=after, count=at - after) if at > after else []
     past, head = compute.run(lambda: fold(base, base_head, stored)) if len(stored) >= compute.HEAVY \
         else fold(base, base_head, stored)
+    assert past is not None  # 1 <= at <= version: the fold holds MatchCreated at least
     out = project_view(past, viewer(caller), stored[-1].event.at if stored else 0, record)
     out["chain_head"] = head
     return out

@@ -7,6 +7,7 @@ from typing import Any
 
 from service.games import engine
 from service.games.kernel.model import Event
+from service.games.kernel.state import TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ def project_event(event: Event, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def project_view(state: Any, viewer: Viewer, now: int, record: bool = False) -> dict[str, Any]:
+def project_view(state: TableState, viewer: Viewer, now: int, record: bool = False) -> dict[str, Any]:
     """The game view: the public part for all (with the round's public record on request),
     ``you`` for a seated caller."""
     view = engine.public_view(state, now, record)

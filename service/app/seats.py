@@ -19,6 +19,7 @@ from service.app.write_path import Outcome, WritePlan, write
 from service.games import registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import CreateMatch, Event, JoinSeat, LeaveSeat, RuleViolation, StartMatch
+from service.games.kernel.state import TableState
 from service.games.kernel.table import RULES_VERSION
 
 
@@ -35,12 +36,13 @@ def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
     return caller_from_record(record, thash)
 
 
-def require_seat(caller: Caller) -> None:
-    """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403."""
+def require_seat(caller: Caller) -> int:
+    """Seat-only endpoints: no token is 401 (API.md: a missing token), a seatless token 403; else the seat."""
     if caller.role == "spectator":
         raise unauthorized("this needs a seat token")
     if caller.seat is None:
         raise forbidden("only a seated player has actions")
+    return caller.seat
 
 
 def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
@@ -143,7 +145,7 @@ def _cap_budget(resolved: dict[str, Any], warnings: list, cap_ms: int) -> tuple[
                          "detail": f"this server searches at most {cap_ms} ms: {asked} was lowered to {cap_ms}"}])
 
 
-def _named(cmd: JoinSeat, state: Any) -> JoinSeat:
+def _named(cmd: JoinSeat, state: TableState | None) -> JoinSeat:
     """A bot added without a name is called after its seat."""
     if cmd.name or state is None:
         return cmd

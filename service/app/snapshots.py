@@ -24,6 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from service.games.kernel.state import TableState
+
 CODEC = b"meow-snapshot-v1"
 TRUSTED = "service.games."
 _FINGERPRINT: list[str] = []
@@ -68,14 +70,14 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")
 
 
-def encode(state: Any, head: str) -> bytes:
+def encode(state: TableState, head: str) -> bytes:
     """The snapshot of a folded state and its chain head: the fingerprint, then the body."""
     buf = io.BytesIO()
     _Pickler(buf, protocol=5).dump((state, head))
     return fingerprint().encode() + b"\n" + zlib.compress(buf.getvalue(), 1)
 
 
-def decode(blob: bytes) -> tuple[Any, str] | None:
+def decode(blob: bytes) -> tuple[TableState, str] | None:
     """The (state, head) of a snapshot made by this code; None for one made by other code or
     one that does not decode (a cache miss, never an error)."""
     stamp, _, body = blob.partition(b"\n")

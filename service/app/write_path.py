@@ -23,6 +23,7 @@ from service.eventstore.codec import encode_batch
 from service.eventstore.contract import AppendRequest, Listing
 from service.games import engine, registry
 from service.games.kernel.model import Context, Event, NeedMoreSeeds, RuleViolation
+from service.games.kernel.state import TableState
 
 MAX_ATTEMPTS = 8
 
@@ -32,7 +33,7 @@ class Outcome:
     """What a write produced, rendered per caller by ``render``."""
 
     game_id: str
-    state: Any
+    state: TableState
     events: Sequence[Event]
     status: int = 200
     extra: dict[str, Any] = field(default_factory=dict)
@@ -44,7 +45,7 @@ class WritePlan:
     """Everything one write needs besides the game and the caller."""
 
     # the command, built from the state just loaded (None for a new game); rebuilt on every retry
-    build_command: Callable[[Any], Any]
+    build_command: Callable[[TableState | None], Any]
     # the version the caller last saw: any other is a version_conflict, never retried
     precondition: Precondition | None = None
     # the caller's Idempotency-Key: a stored answer is replayed, a fresh one is stored with the events
@@ -71,23 +72,26 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
     """Load -> decide -> append, retried on a conflict; an idempotent retry gets the stored answer."""
     idem = plan.idempotency
     scoped = idem.scoped(caller.scope) if idem else None
-    if idem:
+
+    def stored() -> Outcome | None:
+        """The answer already stored under the caller's key (None without a key or a record)."""
+        if idem is None or scoped is None:
+            return None
         prior = ctx.store.idem_get(game_id, scoped)
-        if prior is not None:
-            return replay(ctx, game_id, prior, idem)
+        return replay(ctx, game_id, prior, idem) if prior is not None else None
+
+    if (answer := stored()) is not None:
+        return answer
     for attempt in range(MAX_ATTEMPTS):
-        if idem and attempt:
-            prior = ctx.store.idem_get(game_id, scoped)
-            if prior is not None:  # a twin with this key won the race that made us retry
-                return replay(ctx, game_id, prior, idem)
+        if attempt and (answer := stored()) is not None:  # a twin with this key won the race that made us retry
+            return answer
         try:
             out = _attempt(ctx, game_id, plan, scoped)
         except (AppError, RuleViolation):
             # A twin with the same key (sent concurrently) may have written while this one loaded
             # or decided: its stored answer is this request's answer, not the refusal that followed.
-            prior = ctx.store.idem_get(game_id, scoped) if idem else None
-            if prior is not None:
-                return replay(ctx, game_id, prior, idem)
+            if (answer := stored()) is not None:
+                return answer
             raise
         if out is not None:
             return out
@@ -116,6 +120,8 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
         ctx.keep_snapshot(game_id, version, after, new_head)
         return Outcome(game_id, after, events, plan.status, extra)
     if result.status == "duplicate":
+        # only a keyed append finds a duplicate, and it reports the record stored under the key
+        assert result.record is not None and plan.idempotency is not None
         return replay(ctx, game_id, result.record, plan.idempotency)
     if plan.new_game:
         raise AppError(AppCode.GAME_EXISTS, "a game with this id already exists")
@@ -127,13 +133,14 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
 
 
 def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None,
-                    loaded: tuple[Any, str], cmd: Any, decided: tuple[Sequence[Event], Any],
+                    loaded: tuple[TableState | None, str], cmd: Any, decided: tuple[Sequence[Event], TableState],
                     extra: dict[str, Any]) -> AppendRequest:
     """The one atomic append of a decided command: events, follow-ups, tokens, answer, lobby row."""
     (state, head), (events, after) = loaded, decided
     version = state.version if state is not None else 0
     record = None
     if plan.idempotency:
+        assert scoped is not None  # the key's name in the caller's scope, made with the key
         record = answer_record(plan.idempotency, scoped, plan.status, events[0].seq if events else version + 1,
                                after.version, extra, plan.sealed, ctx.settings.idempotency_ttl_s)
     tokens = dict(plan.tokens)
@@ -155,7 +162,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
                                          state.status if state is not None else None))
 
 
-def decide(state: Any, cmd: Any, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
+def decide(state: TableState | None, cmd: Any, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
     """The rules' answer with fresh seeds from ``random_bytes`` (a few; more when they ask); a
     violation becomes an AppError."""
     seeds = 4
@@ -177,7 +184,7 @@ def replay(ctx: AppContext, game_id: str, record: bytes, idem: Idempotency) -> O
     return Outcome(game_id, state, events, answer.status, answer.fields(idem), replayed=True)
 
 
-def lobby_summary(game_id: str, state: Any) -> bytes:
+def lobby_summary(game_id: str, state: TableState) -> bytes:
     """The game's row in the lobby, as the append stores it."""
     return orjson.dumps({
         "id": game_id,

@@ -150,6 +150,7 @@ class Compacted:
             while self._after[start] is None:  # at most EVERY steps back to a known hash
                 start -= 1
             prev = self._after[start]
+            assert prev is not None  # the loop above stopped at a known hash
             out = []
             for seq in range(start + 1, last + 1):
                 kind, body, nonce = self._events[seq - 1]

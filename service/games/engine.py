@@ -9,13 +9,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.game import Game
 from service.games.kernel.model import Context, CreateMatch, Event, RuleViolation
+from service.games.kernel.state import TableState
 from service.games.kernel.table import Decided
 from service.games.kernel.views import Due, SeatView
 from service.games.registry import BY_STATE, for_variant, of_created
 
 
-def _game_of(state: Any, command: Any) -> Any:
+def _game_of(state: TableState | None, command: Any) -> Game:
     if state is not None:
         return BY_STATE[type(state)]
     if isinstance(command, CreateMatch):
@@ -23,47 +25,47 @@ def _game_of(state: Any, command: Any) -> Any:
     raise RuleViolation(KernelCode.NOT_FOUND, "no such match")
 
 
-def outcome(state: Any, command: Any, ctx: Context) -> Decided:
+def outcome(state: TableState | None, command: Any, ctx: Context) -> Decided:
     """Validate a command against the state: its events and the state after them (never mutates)."""
     return _game_of(state, command).decide(state, command, ctx)
 
 
-def decide(state: Any, command: Any, ctx: Context) -> tuple[Event, ...]:
+def decide(state: TableState | None, command: Any, ctx: Context) -> tuple[Event, ...]:
     """Validate a command against the state and return the events it causes (never mutates)."""
     return _game_of(state, command).decide(state, command, ctx).events
 
 
-def evolve(state: Any, event: Event) -> Any:
+def evolve(state: TableState | None, event: Event) -> TableState:
     """Apply one event with the state's game (a stream's first event, MatchCreated, names it)."""
     if state is None:
         return of_created(event).evolve(None, event)
     return BY_STATE[type(state)].evolve(state, event)
 
 
-def replay(events: Iterable[Event]) -> Any:
-    state = None
+def replay(events: Iterable[Event]) -> TableState | None:
+    state: TableState | None = None
     for e in events:
         state = evolve(state, e)
     return state
 
 
-def legal_actions(state: Any, seat: int, now: int) -> list[dict[str, Any]]:
+def legal_actions(state: TableState, seat: int, now: int) -> list[dict[str, Any]]:
     return BY_STATE[type(state)].legal_actions(state, seat, now)
 
 
-def public_view(state: Any, now: int, record: bool = False) -> dict[str, Any]:
+def public_view(state: TableState, now: int, record: bool = False) -> dict[str, Any]:
     return BY_STATE[type(state)].public_view(state, now, record)
 
 
-def private_view(state: Any, seat: int, now: int) -> dict[str, Any]:
+def private_view(state: TableState, seat: int, now: int) -> dict[str, Any]:
     return BY_STATE[type(state)].private_view(state, seat, now)
 
 
-def seat_view(state: Any, seat: int, now: int) -> SeatView:
+def seat_view(state: TableState, seat: int, now: int) -> SeatView:
     return BY_STATE[type(state)].seat_view(state, seat, now)
 
 
-def pending_work(state: Any) -> tuple[Due, ...]:
+def pending_work(state: TableState | None) -> tuple[Due, ...]:
     if state is None:
         return ()
     return BY_STATE[type(state)].pending_work(state)

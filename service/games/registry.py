@@ -75,8 +75,9 @@ COMMAND_NAMES: Mapping[type, str] = MappingProxyType(_NAMES)
 """Command class -> its one wire name (to_record's lookup)."""
 
 
-def for_variant(variant: str) -> Game:
-    game = BY_VARIANT.get(variant)
+def for_variant(variant: str | None) -> Game:
+    """The game of a variant name; ``unknown_variant`` for any other name, or none."""
+    game = BY_VARIANT.get(variant) if variant is not None else None
     if game is None:
         raise RuleViolation(KernelCode.UNKNOWN_VARIANT, f"unknown variant {variant!r}", variant=variant)
     return game

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep
+from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep, round_of
 from service.games.kernel.absence import present
 from service.games.kernel.fold import Fold, seat_left, table_handlers
 from service.games.kernel.model import Event
@@ -68,19 +68,19 @@ def _shuffled(m: EightsMatch, e: Event) -> EightsMatch:
 def _dealt(m: EightsMatch, e: Event) -> EightsMatch:
     hands = {int(s): tuple(p["cards"]) for s, p in e.to_seat.items()}
     dealt = sum(len(h) for h in hands.values())
-    return _rnd(m, e, hands=fz(hands), stock=m.rnd.stock[dealt:])
+    return _rnd(m, e, hands=fz(hands), stock=round_of(m).stock[dealt:])
 
 
 @on("StarterTurned")
 def _starter(m: EightsMatch, e: Event) -> EightsMatch:
     card = e.data["card"]
-    return _rnd(m, e, stock=m.rnd.stock[1:], discard=(card,), suit=SUIT[card])
+    return _rnd(m, e, stock=round_of(m).stock[1:], discard=(card,), suit=SUIT[card])
 
 
 @on("StarterReturned")
 def _returned(m: EightsMatch, e: Event) -> EightsMatch:
     """A turned-up eight goes back into the stock (the ShuffleCommitted after it orders the stock)."""
-    return _rnd(m, e, stock=m.rnd.stock + (e.data["card"],), discard=())
+    return _rnd(m, e, stock=round_of(m).stock + (e.data["card"],), discard=())
 
 
 @on("TurnStarted")
@@ -94,7 +94,7 @@ def _turn(m: EightsMatch, e: Event) -> EightsMatch:
 def _played(m: EightsMatch, e: Event) -> EightsMatch:
     m = present(m, e)
     d = e.data
-    rnd = m.rnd
+    rnd = round_of(m)
     seat, card = d["seat"], d["card"]
     hand = list(rnd.hands[seat])
     hand.remove(card)
@@ -111,7 +111,7 @@ def _called(m: EightsMatch, e: Event) -> EightsMatch:
 def _drawn(m: EightsMatch, e: Event) -> EightsMatch:
     m = present(m, e)
     d = e.data
-    rnd = m.rnd
+    rnd = round_of(m)
     seat, count = d["seat"], d["count"]
     cards = tuple(e.to_seat[seat]["cards"]) if seat in e.to_seat else rnd.stock[:count]
     hands = fz({**rnd.hands, seat: rnd.hands[seat] + cards})
@@ -130,7 +130,7 @@ def _short(m: EightsMatch, e: Event) -> EightsMatch:
 @on("StockReshuffled")
 def _reshuffled(m: EightsMatch, e: Event) -> EightsMatch:
     """The discard but its top card becomes the stock (its order: the ShuffleCommitted after it)."""
-    rnd = m.rnd
+    rnd = round_of(m)
     return _rnd(m, e, stock=rnd.stock + rnd.discard[:-1], discard=rnd.discard[-1:])
 
 
@@ -147,7 +147,7 @@ def _reversed(m: EightsMatch, e: Event) -> EightsMatch:
 @on("TurnPassed")
 def _passed(m: EightsMatch, e: Event) -> EightsMatch:
     m = present(m, e)
-    rnd = m.rnd
+    rnd = round_of(m)
     return _rnd(m, e, passes=rnd.passes + 1 if not rnd.stock else 0)
 
 

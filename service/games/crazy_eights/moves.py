@@ -8,9 +8,10 @@ from typing import Any
 from service.games.crazy_eights.play import draw, pass_turn, play, refuse
 from service.games.crazy_eights.tx import Tx
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.table import Step
 from service.games.shedding.commands import Draw, Pass, Play
 
-SEAT = {Play: play, Draw: draw, Pass: pass_turn}
+SEAT: dict[type, Step] = {Play: play, Draw: draw, Pass: pass_turn}
 COMMAND_OF = {"play": Play, "draw": Draw, "pass": Pass}
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from service.games.kernel.state import ScoreEntry, Seat, rep
+from service.games.kernel.state import ScoreEntry, Seat, TableState, rep
 
 PLAY = "play"  # someone's turn
 SCORING = "scoring"  # the hand is over, the scoring job is due (§2.8 step 1)
@@ -42,34 +41,20 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class EightsMatch:
-    """A whole Crazy Eights match (one hand); a fold of its events. The fields every game shares
-    (id, variant, status, version, seats, options, round_no, rnd, ...) are what the app reads."""
+class EightsMatch(TableState):
+    """A whole Crazy Eights match (one hand; ``intermission_deadline`` stays None): the table
+    (``TableState``) and the current hand; a fold of its events."""
 
-    id: str
-    variant: str
-    name: str | None
-    options: Mapping[str, Any]
-    max_players: int
-    status: str  # open | running | finished
-    version: int
-    seats: tuple[Seat, ...]
-    round_no: int
-    dealer: int | None
     rnd: Hand | None
-    scores: tuple[ScoreEntry, ...]
-    standings: tuple[Mapping[str, Any], ...]
-    match_seed: str  # server-private until SeedsRevealed
-    match_seed_commitment: str
-    shuffle_seeds: tuple[tuple[int, str], ...]
-    intermission_deadline: int | None = None  # one hand: never an intermission
-    end_reason: str | None = None
-    seeds_revealed: bool = False
-    created_at: int = 0
     replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over
 
-    def active_seats(self) -> tuple[int, ...]:
-        return tuple(s.seat for s in self.seats if s.state == "active")
+
+def round_of(m: EightsMatch) -> Hand:
+    """``m.rnd`` where a hand must be under way: every in-hand event, action, turn view and timer
+    follows a deal, and a hand stays in ``rnd`` from its deal until the next one."""
+    rnd = m.rnd
+    assert rnd is not None, "no hand has been dealt"
+    return rnd
 
 
 def cards_in_play(m: EightsMatch) -> Counter[str] | None:

@@ -19,10 +19,10 @@ def _live(m: EightsMatch) -> bool:
 
 def _seats(m: EightsMatch) -> list[dict[str, Any]]:
     rnd = m.rnd
-    live = _live(m)
+    hands = rnd.hands if rnd is not None and _live(m) else {}
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
              "state": "absent" if s.absent and s.state == "active" else s.state,
-             "hand_count": len(rnd.hands.get(s.seat, ())) if live else 0,
+             "hand_count": len(hands.get(s.seat, ())),
              "score": s.total, "timeouts": s.timeouts,
              "removal_deadline": s.removal_deadline if s.absent else None} for s in m.seats]
 
@@ -48,6 +48,7 @@ def public_view(m: EightsMatch, now: int, record: bool = False) -> dict[str, Any
     phase = rnd.phase if running and rnd is not None else None
     turn = None
     if phase == PLAY:
+        assert rnd is not None  # a phase is the hand's
         turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline,
                 "draws_left": max(int(m.options["max_draw_cards"]) - rnd.drawn, 0) if not rnd.owed else 0}
     return {

@@ -12,7 +12,7 @@ from typing import Any
 
 from service.games.kernel.codes import DomainCode
 
-EMPTY: Mapping[str, Any] = MappingProxyType({})
+EMPTY: Mapping[Any, Any] = MappingProxyType({})  # read-only and empty: fits any key type
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,13 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     to_seat: Mapping[int, Mapping[str, Any]] = field(default_factory=lambda: EMPTY)
     secret: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+
+
+def seat_of(e: Event) -> int:
+    """The seat of an event that a seat's move or its turn caused: such an event always names it."""
+    seat = e.seat
+    assert seat is not None, f"{e.type} at {e.seq} names no seat"
+    return seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,12 @@ def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def within(v: float, lo: float | None, hi: float | None) -> bool:
+    """Whether ``v`` lies in [lo, hi]: every numeric option's spec names both bounds."""
+    assert lo is not None and hi is not None, "a numeric option's spec names lo and hi"
+    return lo <= v <= hi
+
+
 def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:
     """§8 basic types (bool, int, float, enum, string, null, int_or_null): None when ``v`` is a
     valid value of ``spec``, else a reason; "unknown type" for a type a game checks itself."""
@@ -57,11 +63,11 @@ def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
             hi = resolved["max_players"] - 1
         if not is_int(v):
             return "must be an integer"
-        return None if spec.lo <= v <= hi else f"must be in [{spec.lo}, {hi}]"
+        return None if within(v, spec.lo, hi) else f"must be in [{spec.lo}, {hi}]"
     if t == "float":
         if not (isinstance(v, (int, float)) and not isinstance(v, bool)):
             return "must be a number"
-        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}]"
+        return None if within(v, spec.lo, spec.hi) else f"must be in [{spec.lo}, {spec.hi}]"
     if t == "enum":
         return None if v in spec.values else f"must be one of {list(spec.values)}"
     if t == "string":
@@ -73,7 +79,7 @@ def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
             return None
         if not is_int(v):
             return "must be an integer or null"
-        return None if spec.lo <= v <= spec.hi else f"must be in [{spec.lo}, {spec.hi}] or null"
+        return None if within(v, spec.lo, spec.hi) else f"must be in [{spec.lo}, {spec.hi}] or null"
     return "unknown type"
 
 

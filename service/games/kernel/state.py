@@ -71,3 +71,38 @@ class ScoreEntry:
     round: int
     points: tuple[tuple[int, int], ...]
     totals: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableState:
+    """The table every game's state is: the fields the application and the kernel read of any
+    game (identity, options, lifecycle, seats, scores, seeds), whatever the game keeps besides.
+
+    Each game's match class inherits it and adds its own round and rules; the application types
+    a loaded state as ``TableState`` and reaches the rest only through the game's registry entry.
+    Its fields are keyword-only, so a game's own fields keep their order and their defaults.
+    """
+
+    id: str
+    variant: str
+    name: str | None
+    options: Mapping[str, Any]
+    max_players: int
+    status: str  # open | running | finished
+    version: int
+    seats: tuple[Seat, ...]
+    round_no: int
+    dealer: int | None
+    scores: tuple[ScoreEntry, ...]
+    standings: tuple[Mapping[str, Any], ...]
+    match_seed: str  # server-private until SeedsRevealed
+    match_seed_commitment: str
+    shuffle_seeds: tuple[tuple[int, str], ...]  # server-private (seq, hex)
+    intermission_deadline: int | None = None
+    end_reason: str | None = None
+    seeds_revealed: bool = False
+    created_at: int = 0  # the time of MatchCreated (ms), for the lobby
+
+    def active_seats(self) -> tuple[int, ...]:
+        """§2.1: seats that have not left, are not eliminated and are not waiting."""
+        return tuple(s.seat for s in self.seats if s.state == "active")

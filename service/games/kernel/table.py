@@ -106,7 +106,7 @@ class Decided(NamedTuple):
     """What decide hands back: the events of the command and the state they fold to."""
 
     events: tuple[Event, ...]
-    state: Any
+    state: Any  # the game's own state class (a TableState)
 
 
 Step = Callable[[Any, Any], None]

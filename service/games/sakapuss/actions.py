@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.games.sakapuss.state import LIVE, SLAP_RACE, SakapussMatch
+from service.games.sakapuss.state import LIVE, SLAP_RACE, SakapussMatch, race_of
 
 
 def legal_actions(m: SakapussMatch | None, seat: int, now: int) -> list[dict[str, Any]]:
@@ -15,7 +15,7 @@ def legal_actions(m: SakapussMatch | None, seat: int, now: int) -> list[dict[str
         return []
     r = rnd.resolved
     if rnd.phase == SLAP_RACE:
-        race = rnd.race
+        race = race_of(rnd)
         return [] if seat in race.slaps or now > race.deadline else [{"type": "slap", "seen_step": r}]
     out: list[dict[str, Any]] = []
     if seat not in rnd.passes:

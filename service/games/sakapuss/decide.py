@@ -6,7 +6,7 @@ from typing import Any
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
-from service.games.kernel.table import Rulebook, check_dealt_seat
+from service.games.kernel.table import Rulebook, Step, check_dealt_seat
 from service.games.sakapuss.commands import ACTIONS, PassCard, Slap
 from service.games.sakapuss.play import fire, pass_card, refuse, slap
 from service.games.sakapuss.state import SakapussMatch
@@ -33,8 +33,8 @@ def autopilot(tx: Tx, cmd: Autopilot) -> None:
         raise RuleViolation(KernelCode.NOTHING_TO_DO, f"seat {seat} is not on autopilot")
     a = dict(cmd.action)
     cls = ACTIONS.get(a.pop("type", None))
-    fn = SEAT.get(cls)  # type: ignore[arg-type]
-    if fn is None:
+    fn = SEAT.get(cls) if cls is not None else None
+    if cls is None or fn is None:
         raise RuleViolation(KernelCode.INVALID_ACTION, "unknown autopilot action")
     tx.auto = seat
     fn(tx, cls(seat=seat, **a))
@@ -45,7 +45,7 @@ def _check_seat(m: Any, seat: Any) -> None:
     check_dealt_seat(m, seat, "round")
 
 
-SEAT = {PassCard: pass_card, Slap: slap}
+SEAT: dict[type, Step] = {PassCard: pass_card, Slap: slap}
 RULEBOOK = Rulebook(
     tx=Tx,
     seat=SEAT,

@@ -23,6 +23,7 @@ from service.games.sakapuss.state import (
     ScoreEntry,
     SRound,
     rep,
+    round_of,
 )
 
 FOLD = Fold()
@@ -39,7 +40,7 @@ def evolve(state: SakapussMatch | None, event: Event) -> SakapussMatch:
     """Apply one event; unknown types only bump the version."""
     fn = HANDLERS.get(event.type)
     if fn is None:
-        return rep_version(state, event.seq)  # type: ignore[arg-type]
+        return rep_version(state, event.seq)
     return fn(state, event)
 
 
@@ -98,10 +99,10 @@ def _dealt(m: SakapussMatch, e: Event) -> SakapussMatch:
 
 @on("PassSubmitted")
 def _pass(m: SakapussMatch, e: Event) -> SakapussMatch:
-    m = present(m, e)  # type: ignore[arg-type]
+    m = present(m, e)
     s = e.data["seat"]
     kind = e.to_seat[s]["kind"]
-    rnd = m.rnd
+    rnd = round_of(m)
     auto = rnd.auto | {s} if e.data.get("auto") else rnd.auto
     return _rnd(m, e, passes=fz({**rnd.passes, s: kind}), auto=auto)
 
@@ -114,7 +115,7 @@ def _remove_one(hand: tuple[str, ...], kind: str) -> list[str]:
 
 @on("PassesResolved")
 def _resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
-    rnd = m.rnd
+    rnd = round_of(m)
     hands = {s: _remove_one(h, rnd.passes[s]) for s, h in rnd.hands.items()}
     log = dict(rnd.log)
     for giver, target in e.data["targets"].items():
@@ -130,9 +131,9 @@ def _resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
 
 @on("SlapMade")
 def _slap(m: SakapussMatch, e: Event) -> SakapussMatch:
-    m = present(m, e)  # type: ignore[arg-type]
+    m = present(m, e)
     d = e.data
-    rnd = m.rnd
+    rnd = round_of(m)
     if rnd.race is None or rnd.phase != SLAP_RACE:
         race = Race(id=d["race_id"], slaps=(d["seat"],), first_seen_step=d["seen_step"],
                     deadline=d["window_deadline"], opened_seq=e.seq, opened_at=e.at,
@@ -145,7 +146,7 @@ def _slap(m: SakapussMatch, e: Event) -> SakapussMatch:
 @on("RaceResolved")
 def _race_resolved(m: SakapussMatch, e: Event) -> SakapussMatch:
     d = e.data
-    rnd = m.rnd
+    rnd = round_of(m)
     voided = rnd.voided + (0 if d["valid"] else 1)
     if d.get("reopened_step") is not None:
         return _rnd(m, e, voided=voided, phase=PASSING, phase_seq=e.seq, phase_at=e.at,

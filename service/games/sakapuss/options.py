@@ -5,7 +5,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from service.games.kernel.options import OptionSpec, check_basic as check_value, copy as _copy, resolve_specs
+from service.games.kernel.options import OptionSpec, check_basic as check_value, copy as _copy, resolve_specs, within
 from service.games.kernel.table import BOT_STRENGTHS
 
 VARIANT = "sakapuss"
@@ -72,7 +72,7 @@ def _check(spec: OptionSpec, v: Any, resolved: Mapping[str, Any]) -> str | None:
             return "must map parasite kinds to lists of integers"
         for k, nums in v.items():
             if (not isinstance(nums, list) or len(nums) > 26
-                    or any(isinstance(n, bool) or not isinstance(n, int) or not spec.lo <= n <= spec.hi
+                    or any(isinstance(n, bool) or not isinstance(n, int) or not within(n, spec.lo, spec.hi)
                            for n in nums)):
                 return f"{k}: must be a list of at most 26 integers in [{spec.lo}, {spec.hi}]"
         return None
@@ -91,7 +91,7 @@ def _cross(r: Mapping[str, Any], explicit: set[str]) -> list[dict[str, Any]]:
     elif chance_deck_size(r) < 1:
         problems.append((("parasite_cards", "parasite_kinds", "insecticides_per_kind", "shower_cards"),
                          "rule 6: the chance deck must hold at least one card"))
-    errors = []
+    errors: list[dict[str, Any]] = []
     for names, detail in problems:
         named = [n for n in names if n in explicit] or list(names)
         errors.extend({"option": n, "detail": detail} for n in named)

@@ -8,7 +8,7 @@ from service.games.kernel.refusal import refuser
 from service.games.sakapuss.actions import legal_actions
 from service.games.sakapuss.codes import SakapussCode
 from service.games.sakapuss.commands import PassCard, Slap
-from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete
+from service.games.sakapuss.state import PASSING, SLAP_RACE, SakapussMatch, complete, race_of, round_of
 from service.games.sakapuss.table import leave
 from service.games.sakapuss.tx import Tx, choice
 
@@ -26,13 +26,13 @@ def direction(m: SakapussMatch) -> int:
 
 def pass_key(m: SakapussMatch) -> str:
     """The timer key of the open step; a step reopened after a voided race gets a suffix."""
-    rnd = m.rnd
+    rnd = round_of(m)
     base = f"pass-{m.round_no}-{rnd.step}"
     return base if rnd.step_openings == 0 else f"{base}-{rnd.step_openings}"
 
 
 def race_key(m: SakapussMatch) -> str:
-    return f"race-{m.round_no}-{m.rnd.race.id}"
+    return f"race-{m.round_no}-{race_of(round_of(m)).id}"
 
 
 def pass_card(tx: Tx, cmd: PassCard) -> None:
@@ -118,8 +118,8 @@ def slap(tx: Tx, cmd: Slap) -> None:
 
 def first_slap_valid(m: SakapussMatch) -> tuple[bool, bool]:
     """§6.5.4: (valid, by grace) for the first slap of the open race."""
-    rnd = m.rnd
-    race = rnd.race
+    rnd = round_of(m)
+    race = race_of(rnd)
     f = race.slaps[0]
     if complete(rnd.hands.get(f)):
         return True, False
@@ -130,8 +130,8 @@ def first_slap_valid(m: SakapussMatch) -> tuple[bool, bool]:
 
 def _race_draws(m: SakapussMatch) -> list[tuple[int, int, str]]:
     """§6.5.5: the last slapper draws, or every non-slapper (or one at random), from F's left."""
-    rnd = m.rnd
-    race = rnd.race
+    rnd = round_of(m)
+    race = race_of(rnd)
     k = int(m.options["last_slapper_draws"])
     seats = rnd.seats
     i = seats.index(race.slaps[0])
@@ -229,7 +229,7 @@ def absent_pass_key(m: SakapussMatch) -> str:
 
 def absent_missing(m: SakapussMatch) -> list[int]:
     """Absent seats under default_actions that have not passed in the open step."""
-    rnd = m.rnd
+    rnd = round_of(m)
     policy = m.options.get("absent_policy", "default_actions")
     return [s for s in rnd.seats if s not in rnd.passes and m.seats[s].absent
             and m.seats[s].state == "active" and policy == "default_actions"]

@@ -5,9 +5,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
-from service.games.kernel.state import ScoreEntry, Seat, rep
+from service.games.kernel.state import ScoreEntry, Seat, TableState, rep
 
 PASSING = "passing"
 SLAP_RACE = "slap_race"
@@ -88,40 +87,34 @@ class SRound:
 
 
 @dataclass(frozen=True)
-class SakapussMatch:
-    """The whole Sakapuss match; a fold of its events. Field names shared with the shedding
-    ``Match`` (id, variant, status, version, seats, options, ...) are what the app reads."""
+class SakapussMatch(TableState):
+    """The whole Sakapuss match: the table (``TableState``), its cats, chance deck, parasites and
+    the current round; a fold of its events."""
 
-    id: str
-    variant: str
-    name: str | None
-    options: Mapping[str, Any]
-    max_players: int
-    status: str  # open | running | finished
-    version: int
-    seats: tuple[Seat, ...]
-    round_no: int
-    dealer: int | None
     kinds: tuple[str, ...]  # cat kinds in play
     chance_deck: tuple[str, ...]  # index 0 is the top (server-private order)
     parasites: Mapping[int, tuple[str, ...]]  # per seat, in acquisition order (public)
     rnd: SRound | None
-    scores: tuple[ScoreEntry, ...]
-    intermission_deadline: int | None
-    standings: tuple[Mapping[str, Any], ...]
-    match_seed: str  # server-private until SeedsRevealed
-    match_seed_commitment: str
-    shuffle_seeds: tuple[tuple[int, str], ...]
-    end_reason: str | None = None
-    seeds_revealed: bool = False
-    created_at: int = 0
     replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over (K-15)
-
-    def active_seats(self) -> tuple[int, ...]:
-        return tuple(s.seat for s in self.seats if s.state == "active")
 
     def parasite_total(self, seat: int) -> int:
         return sum(parasite_value(c) for c in self.parasites.get(seat, ()))
+
+
+def round_of(m: SakapussMatch) -> SRound:
+    """``m.rnd`` where a round must be under way: every in-round event, action, view of a step
+    and timer follows a deal, and a round stays in ``rnd`` from its deal until the next one."""
+    rnd = m.rnd
+    assert rnd is not None, "no round has been dealt"
+    return rnd
+
+
+def race_of(rnd: SRound) -> Race:
+    """``rnd.race`` where a slap race must be open: a slap, its timer and its view come only
+    between RaceStarted and the race's end."""
+    race = rnd.race
+    assert race is not None, "no slap race is open"
+    return race
 
 
 def cards_in_play(m: SakapussMatch) -> Counter[str] | None:

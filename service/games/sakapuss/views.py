@@ -12,7 +12,7 @@ from service.games.kernel.absence import autopiloted
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
-from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete
+from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete, race_of
 
 
 def _cards(hand: tuple[str, ...]) -> list[str]:
@@ -21,11 +21,11 @@ def _cards(hand: tuple[str, ...]) -> list[str]:
 
 def _seats(m: SakapussMatch) -> list[dict[str, Any]]:
     rnd = m.rnd
-    live = rnd is not None and m.status == "running" and rnd.phase in LIVE
+    hands = rnd.hands if rnd is not None and m.status == "running" and rnd.phase in LIVE else {}
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
              "state": "absent" if s.absent and s.state == "active" else s.state,
              "timeouts": s.timeouts, "removal_deadline": s.removal_deadline if s.absent else None,
-             "hand_count": len(rnd.hands.get(s.seat, ())) if live else 0,
+             "hand_count": len(hands.get(s.seat, ())),
              "score": m.parasite_total(s.seat) if m.rnd is not None else s.total,
              "parasites": list(m.parasites.get(s.seat, ()))} for s in m.seats]
 
@@ -63,9 +63,12 @@ def public_view(m: SakapussMatch, now: int, record: bool = False) -> dict[str, A
         phase = PASSING
     turn = None
     if phase == PASSING:
+        assert rnd is not None  # a phase is the round's
         turn = {"seat": None, "deadline": rnd.step_deadline, "step": rnd.step}
     elif phase == SLAP_RACE:
-        turn = {"seat": None, "deadline": rnd.race.deadline, "race": rnd.race.id}
+        assert rnd is not None
+        race = race_of(rnd)
+        turn = {"seat": None, "deadline": race.deadline, "race": race.id}
     return {
         "id": m.id, "variant": m.variant, "name": m.name, "options": plain(m.options),
         "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
@@ -83,9 +86,9 @@ def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
     """The seat token's part (`you`): own cats, own sealed pass of the open step, own pass log of
     the round (what it passed and received at each resolved step, §7.5), legal actions."""
     rnd = m.rnd
-    live = rnd is not None and m.status == "running" and rnd.phase in LIVE
-    hand = rnd.hands.get(seat, ()) if live else ()
-    passed = rnd.passes.get(seat) if live and rnd.phase == PASSING else None
+    live = rnd if rnd is not None and m.status == "running" and rnd.phase in LIVE else None
+    hand = live.hands.get(seat, ()) if live is not None else ()
+    passed = live.passes.get(seat) if live is not None and live.phase == PASSING else None
     log = rnd.log.get(seat, ()) if rnd is not None else ()
     return {"seat": seat, "hand": _cards(hand), "passed_kind": passed,
             "pass_log": [{"step": i + 1, "passed": p, "received": r} for i, (p, r) in enumerate(log)],
@@ -143,15 +146,18 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
         return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absent
     out: list[Due] = []
     if rnd.phase == PASSING:
+        # an open step has a deadline: the stale step that sets none ends the round in the same command
+        assert rnd.step_deadline is not None
         out.append(Due("timer", pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
         if absent and absent_missing(m):  # K-12: absent seats pass with no waiting
             out.append(Due("timer", absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
         waiting = [s for s in rnd.seats if s not in rnd.passes]
         opened, at, race = rnd.step_opened_seq, rnd.step_opened_at, False
     elif rnd.phase == SLAP_RACE:
-        out.append(Due("timer", race_key(m), rnd.race.deadline, None, rnd.race.opened_seq))
-        waiting = [s for s in rnd.seats if s not in rnd.race.slaps]
-        opened, at, race = rnd.race.opened_seq, rnd.race.opened_at, True
+        open_race = race_of(rnd)
+        out.append(Due("timer", race_key(m), open_race.deadline, None, open_race.opened_seq))
+        waiting = [s for s in rnd.seats if s not in open_race.slaps]
+        opened, at, race = open_race.opened_seq, open_race.opened_at, True
     else:
         return absent
     for s in waiting:

@@ -6,7 +6,7 @@ from typing import Any
 from service.games.shedding.cards import RANK, RANK_ORDER, SUIT, SUITS
 from service.games.shedding.core import can_arm, draw_allowed, in_grace, natural, pass_kind, permitted_cards, turn_options
 from service.games.shedding.scoring import default_suit
-from service.games.shedding.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
+from service.games.shedding.state import AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match, round_of
 
 _TAKE_PENALTY = "take_penalty"
 _ACCEPT_SKIP = "accept_skip"
@@ -35,7 +35,7 @@ def legal_actions(m: Match | None, seat: int, now: int) -> list[dict[str, Any]]:
 
 def _plays(m: Match, seat: int, cards: list[str]) -> list[dict[str, Any]]:
     """Play objects: once per suit for a calling jack; with and without the flag at 2 cards."""
-    rnd = m.rnd
+    rnd = round_of(m)
     r = m.rules
     left = len(rnd.hands[seat]) - 1
     flag = left == 1 and r.announce_mode != "auto"
@@ -59,7 +59,7 @@ def _closing_actions(m: Match, seat: int) -> list[dict[str, Any]]:
     """§3.4 table: the actions of `current` in its phase."""
     cards, draw, passing = turn_options(m, seat)
     out = _plays(m, seat, cards) if cards else []
-    phase = m.rnd.phase
+    phase = round_of(m).phase
     if phase == RESPOND_SEVEN:
         out.append({"type": _TAKE_PENALTY})
     elif phase == RESPOND_SKIP:
@@ -113,7 +113,7 @@ def _best_play(m: Match, seat: int, cards: list[str]) -> dict[str, Any]:
     action: dict[str, Any] = {"type": "play", "card": card}
     for a in _plays(m, seat, [card]):
         if "called_suit" in a:
-            hand = list(m.rnd.hands[seat])
+            hand = list(round_of(m).hands[seat])
             hand.remove(card)
             action["called_suit"] = default_suit(hand)
         break

@@ -15,6 +15,8 @@ from service.games.shedding.state import (
     Match,
     Round,
     Rules,
+    TableTop,
+    round_of,
 )
 
 
@@ -60,7 +62,7 @@ def rules_from_options(o: Mapping[str, Any]) -> Rules:
     )
 
 
-def natural(card: str, rnd: Round) -> bool:
+def natural(card: str, rnd: TableTop) -> bool:
     """§3.3: same suit as the effective suit, or same rank as the top card."""
     top = rnd.discard[-1]
     eff = rnd.called_suit or SUIT[top]
@@ -170,7 +172,7 @@ def _lowest_copies(cards: list[str]) -> list[str]:
 def permitted_cards(m: Match, seat: int, legal: Any = legal_cards) -> list[str]:
     """The cards the phase permits: §3.3 legality, AFTER_DRAW's drawn_card_only restriction.
     ``legal`` is ``legal_cards`` (memoized) or, for a mutable round, ``legal_cards_of``."""
-    rnd = m.rnd
+    rnd = round_of(m)
     r = m.rules
     hand = rnd.hands[seat]
     if rnd.phase == AFTER_DRAW and r.play_after_draw == "drawn_card_only":
@@ -182,7 +184,7 @@ def permitted_cards(m: Match, seat: int, legal: Any = legal_cards) -> list[str]:
     return legal(hand, rnd, r)
 
 
-def calls_suit(card: str, hand_len_after: int, rnd: Round, r: Rules) -> bool:
+def calls_suit(card: str, hand_len_after: int, rnd: TableTop, r: Rules) -> bool:
     """§3.5 step 3: a jack calls a suit if wild (or calls on match) and is not the last card."""
     if r.wild is None or RANK[card] != r.wild or hand_len_after == 0:
         return False
@@ -200,7 +202,7 @@ def turn_options(m: Match, seat: int, legal: Any = legal_cards) -> tuple[list[st
     The pass kind is 'blocked' for a blocked pass (§3.6), 'plain' for an allowed pass, or None.
     One legal-card computation serves all three; enumeration and decide both use this.
     """
-    rnd = m.rnd
+    rnd = round_of(m)
     r = m.rules
     phase = rnd.phase
     hand = rnd.hands[seat]
@@ -240,7 +242,7 @@ def pass_kind(m: Match, seat: int) -> str | None:
 
 def in_grace(m: Match, seat: int, now: int) -> bool:
     """§3.8.6: another seat's unsatisfied window is inside its announcement grace."""
-    w = m.rnd.window
+    w = round_of(m).window
     return (w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms > 0
             and now < w.opened_at + m.rules.grace_ms)
 
@@ -267,7 +269,7 @@ def early_announcement(r: Rules, phase: str | None, hands: Any, seats: Any, seat
 
 def can_arm(m: Match, seat: int) -> bool:
     """§3.8.2 arming: own turn, exactly 2 cards, not yet armed."""
-    rnd = m.rnd
+    rnd = round_of(m)
     return (rnd.current == seat and rnd.phase in TURN_PHASES and rnd.armed != seat
             and m.seats[seat].state == "active" and len(rnd.hands[seat]) == 2)
 

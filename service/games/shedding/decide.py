@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from service.games.kernel.codes import KernelCode
@@ -20,7 +21,7 @@ from service.games.shedding.core import (
     pass_kind,
     permitted_cards,
 )
-from service.games.shedding.state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match
+from service.games.shedding.state import ACE_FOLLOWUP, AFTER_DRAW, PLAY, RESPOND_SEVEN, RESPOND_SKIP, TURN_PHASES, Match, round_of
 from service.games.shedding.tx import Tx, advance, draw_cards
 
 PHASE_ACTIONS = {
@@ -80,7 +81,7 @@ def close_windows(tx: Tx, seat: int, flag: bool) -> None:
 
 def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
     """§2.2, §3.3 and §3.5 step 3: the card is in hand, permitted now, and carries a suit if it calls."""
-    rnd = m.rnd
+    rnd = round_of(m)
     seat = cmd.seat
     hand = rnd.hands[seat]
     text = cmd.card
@@ -111,7 +112,7 @@ def _play_checks(tx: Tx, m: Match, cmd: Play) -> str:
 
 
 def _window_open_unsat(m: Match, seat: int) -> bool:
-    w = m.rnd.window
+    w = round_of(m).window
     return w is not None and w.seat == seat and not w.satisfied
 
 
@@ -125,11 +126,11 @@ def do_play(tx: Tx, m: Match, cmd: Play) -> None:
     """§3.5: effects of an accepted play, in order."""
     card = _play_checks(tx, m, cmd)
     seat = cmd.seat
-    rnd = m.rnd
+    rnd = round_of(m)
     prev_pending = rnd.pending_draw
     if rnd.window is not None:
         close_windows(tx, seat, cmd.announce)
-        rnd = tx.state.rnd
+        rnd = round_of(tx.state)
     r = m.rules
     left = len(rnd.hands[seat]) - 1
     rank = RANK[card]
@@ -170,7 +171,7 @@ def go_out(tx: Tx, seat: int, card: str, prev_pending: int) -> None:
 
 def do_draw(tx: Tx, m: Match, cmd: Draw) -> None:
     """§3.6 and §5.5.7: a turn draw of one card; ends the turn unless AFTER_DRAW applies."""
-    rnd = m.rnd
+    rnd = round_of(m)
     r = m.rules
     seat = cmd.seat
     if not draw_allowed(m, seat):
@@ -190,7 +191,7 @@ def do_pass(tx: Tx, m: Match, cmd: Pass) -> None:
         raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "passing is not allowed now")
     close_windows(tx, seat, cmd.announce)
     blocked = kind == "blocked"
-    tx.emit("TurnPassed", seat, {"seat": seat, "turn_id": m.rnd.turn_id, "blocked": blocked})
+    tx.emit("TurnPassed", seat, {"seat": seat, "turn_id": round_of(m).turn_id, "blocked": blocked})
     if blocked and tx.state.rnd.blocked_passes >= len(tx.state.active_seats()):
         tx.emit("RoundEnded", None, {"reason": "blocked", "cause": "stuck", "winner": None})
         return
@@ -233,5 +234,6 @@ def announce(tx: Tx, seat: int) -> None:
         draw_cards(tx, seat, m.rules.early_penalty, "early_announcement")  # not a closing action (§3.8.3)
 
 
-ACTIONS = {"play": do_play, "draw": do_draw, "pass": do_pass, "take_penalty": do_take_penalty,
-           "accept_skip": do_accept_skip}
+# action kind -> its handler; each handler takes its own command class (hence Any)
+ACTIONS: dict[str, Callable[[Tx, Match, Any], None]] = {
+    "play": do_play, "draw": do_draw, "pass": do_pass, "take_penalty": do_take_penalty, "accept_skip": do_accept_skip}

@@ -17,6 +17,7 @@ from service.games.shedding.state import (
     appended,
     rep,
     rep_round,
+    round_of,
 )
 
 TABLE = Fold()
@@ -121,7 +122,7 @@ def _shuffled(m: Match, e: Event) -> Match:
 
 @on("CardsDealt")
 def _dealt(m: Match, e: Event) -> Match:
-    rnd = m.rnd
+    rnd = round_of(m)
     hands = list(rnd.hands)
     dealt: set[str] = set()
     for seat, priv in e.to_seat.items():
@@ -140,19 +141,21 @@ def _to_discard(rnd: Round, card: str) -> tuple[tuple[str, ...], tuple[str, ...]
 @on("StarterTurned")
 def _starter(m: Match, e: Event) -> Match:
     card = e.data["card"]
-    stock, discard = _to_discard(m.rnd, card)
+    rnd = round_of(m)
+    stock, discard = _to_discard(rnd, card)
     live = m.options["starter_special_policy"] == "apply"
     pending = m.rules.seven_count if live and RANK[card] == m.rules.draw else 0
     skip = live and RANK[card] == m.rules.skip
-    return _r(m, e, rep(m.rnd, stock=stock, discard=discard, top_live=live,
-                        pending_draw=pending, pending_skip=skip, played=appended(m.rnd.played, card)))
+    return _r(m, e, rep(rnd, stock=stock, discard=discard, top_live=live,
+                        pending_draw=pending, pending_skip=skip, played=appended(rnd.played, card)))
 
 
 @on("StarterCovered")
 def _covered(m: Match, e: Event) -> Match:
-    stock, discard = _to_discard(m.rnd, e.data["card"])
-    return _r(m, e, rep(m.rnd, stock=stock, discard=discard, top_live=False,
-                        played=appended(m.rnd.played, e.data["card"])))
+    rnd = round_of(m)
+    stock, discard = _to_discard(rnd, e.data["card"])
+    return _r(m, e, rep(rnd, stock=stock, discard=discard, top_live=False,
+                        played=appended(rnd.played, e.data["card"])))
 
 
 @on("TurnStarted")

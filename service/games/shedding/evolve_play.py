@@ -1,9 +1,11 @@
 """evolve handlers for in-round events (§3.5-§3.9)."""
 from __future__ import annotations
 
+from typing import Any
+
 from service.games.kernel.absence import present
 from service.games.kernel.fold import Fold
-from service.games.kernel.model import Event
+from service.games.kernel.model import Event, seat_of
 from service.games.shedding import inference
 from service.games.shedding.cards import RANK
 from service.games.shedding.state import (
@@ -19,6 +21,7 @@ from service.games.shedding.state import (
     decision,
     rep_round,
     rep_version,
+    round_of,
     with_last,
 )
 
@@ -36,14 +39,14 @@ def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, .
 
 def _decision(e: Event, kind: str, rnd: Round, count: int = 0) -> Move:
     """The public record of a seat's decision, with the table it decided on."""
-    return decision(e.seat, kind, None, count, bool(e.data.get("auto")), rnd)
+    return decision(seat_of(e), kind, None, count, bool(e.data.get("auto")), rnd)
 
 
 @on("CardPlayed")
 def _played(m: Match, e: Event) -> Match:
     m = present(m, e)
-    rnd = m.rnd
-    seat = e.seat
+    rnd = round_of(m)
+    seat = seat_of(e)
     card = e.data["card"]
     hands = list(rnd.hands)
     old = hands[seat]
@@ -75,7 +78,7 @@ def _played(m: Match, e: Event) -> Match:
 
 @on("SuitCalled")
 def _called(m: Match, e: Event) -> Match:
-    moves = m.rnd.moves
+    moves = round_of(m).moves
     if moves and moves[-1][-1].kind == "play":
         moves = with_last(moves, moves[-1][-1]._replace(suit=e.data["suit"]))
     return rep_round(m, e.seq, {"called_suit": e.data["suit"], "moves": moves})
@@ -87,14 +90,14 @@ def _drawn(m: Match, e: Event) -> Match:
     turn = d["reason"] == "turn"
     if turn:
         m = present(m, e)
-    rnd = m.rnd
-    seat = e.seat
+    rnd = round_of(m)
+    seat = seat_of(e)
     priv = e.to_seat.get(seat)
     cards = tuple(priv["cards"]) if priv is not None else ()
     n = len(cards)
     count = int(d.get("count", n))
     move = decision(seat, "draw", None, count, bool(d.get("auto")), rnd) if turn else Move(seat, "gain", count=count)
-    kw = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:],
+    kw: dict[str, Any] = {"hands": _with_hand(rnd.hands, seat, rnd.hands[seat] + cards), "stock": rnd.stock[n:],
           "moves": appended(rnd.moves, move)}
     old = drew_on = rnd.drew_on
     if turn:
@@ -119,7 +122,7 @@ def _drawn(m: Match, e: Event) -> Match:
 
 @on("StockReshuffled")
 def _reshuffled(m: Match, e: Event) -> Match:
-    rnd = m.rnd
+    rnd = round_of(m)
     return rep_round(m, e.seq, {"stock": rnd.stock + rnd.discard[:-1], "discard": rnd.discard[-1:],
                                 "moves": appended(rnd.moves, Move(None, "reshuffle", count=len(rnd.discard) - 1))})
 
@@ -133,29 +136,29 @@ def _shortfall(m: Match, e: Event) -> Match:
             or rnd is None or rnd.phase not in (PLAY, AFTER_DRAW)):
         return rep_version(m, e.seq)
     m = present(m, e)
-    rnd = m.rnd
+    rnd = round_of(m)
     return rep_round(m, e.seq, {
         "blocked_passes": 0, "draws_this_turn": rnd.draws_this_turn + 1, "window": None, "drawn_card": None,
         "phase": AFTER_DRAW, "phase_seq": e.seq, "phase_at": e.at,
-        "moves": appended(rnd.moves, decision(e.seat, "draw", None, 0, bool(e.data.get("auto")), rnd))})
+        "moves": appended(rnd.moves, decision(seat_of(e), "draw", None, 0, bool(e.data.get("auto")), rnd))})
 
 
 @on("PenaltyTaken")
 def _penalty(m: Match, e: Event) -> Match:
     m = present(m, e)
-    rnd = m.rnd
+    rnd = round_of(m)
     kw = {"pending_draw": 0, "top_live": False, "window": None,
           "moves": appended(rnd.moves, _decision(e, "take_penalty", rnd, rnd.pending_draw))}
     r = m.rules
     if r.draw and r.seven_answerable:  # he took the penalty: no seven to answer with (H5/H6)
-        kw["drew_on"] = inference.noted(m.rnd.drew_on, e.seat, (r.draw,))
+        kw["drew_on"] = inference.noted(rnd.drew_on, seat_of(e), (r.draw,))
     return rep_round(m, e.seq, kw)
 
 
 @on("SkipAccepted")
 def _skip_accepted(m: Match, e: Event) -> Match:
     m = present(m, e)
-    rnd = m.rnd
+    rnd = round_of(m)
     return rep_round(m, e.seq, {"pending_skip": False, "top_live": False, "window": None,
                                 "moves": appended(rnd.moves, _decision(e, "accept_skip", rnd))})
 
@@ -173,7 +176,7 @@ def _reversed(m: Match, e: Event) -> Match:
 @on("TurnPassed")
 def _passed(m: Match, e: Event) -> Match:
     m = present(m, e)
-    rnd = m.rnd
+    rnd = round_of(m)
     blocked = rnd.blocked_passes + 1 if e.data.get("blocked") else rnd.blocked_passes
     return rep_round(m, e.seq, {"blocked_passes": blocked, "window": None,
                                 "moves": appended(rnd.moves, _decision(e, "pass", rnd))})
@@ -182,7 +185,7 @@ def _passed(m: Match, e: Event) -> Match:
 @on("AnnouncementMade")
 def _announced(m: Match, e: Event) -> Match:
     m = present(m, e)
-    w = m.rnd.window
+    w = round_of(m).window
     if e.data.get("effect") == "satisfied" and w is not None and w.seat == e.seat:
         return rep_round(m, e.seq, {"window": Window(w.seat, w.opened_at, w.opened_seq, True)})
     return rep_version(m, e.seq)

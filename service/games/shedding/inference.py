@@ -11,7 +11,7 @@ that draws by choice (a human saving cards) makes this evidence, not certainty: 
 from __future__ import annotations
 
 from service.games.shedding.cards import RS
-from service.games.shedding.state import ACE_FOLLOWUP, PLAY, Round, Rules
+from service.games.shedding.state import ACE_FOLLOWUP, PLAY, Rules, TableTop
 
 Caps = tuple[tuple[int, str, int], ...]
 CAP_MAX = 3  # a bound above this says little: the entry is dropped (keeps every event cheap)
@@ -49,9 +49,8 @@ def played(drew_on: Caps, seat: int, card: str, wild: str | None) -> Caps:
     """``seat`` played ``card``: one card fewer of its suit (non-wild) and of its rank."""
     if not drew_on:
         return drew_on
-    rank, suit = RS[card]
-    if rank == wild:
-        suit = None
+    rank, card_suit = RS[card]
+    suit = None if rank == wild else card_suit
     out: list[tuple[int, str, int]] | None = None
     for i, entry in enumerate(drew_on):
         s, k, c = entry
@@ -64,7 +63,7 @@ def played(drew_on: Caps, seat: int, card: str, wild: str | None) -> Caps:
     return drew_on if out is None else tuple(out)
 
 
-def turn_draw_keys(rnd: Round, r: Rules) -> tuple[str, ...]:
+def turn_draw_keys(rnd: TableTop, r: Rules) -> tuple[str, ...]:
     """The keys a turn draw in ``rnd`` (before the draw) shows the drawer could not play."""
     phase = rnd.phase
     if (phase != PLAY and phase != ACE_FOLLOWUP) or not rnd.discard:

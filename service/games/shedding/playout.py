@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from service.games.kernel.table import RULES_VERSION
 from service.games.shedding import inference
@@ -45,6 +45,7 @@ from service.games.shedding.state import (
     RESPOND_SKIP,
     SCORING,
     TURN_PHASES,
+    Match,
 )
 
 Action = tuple  # ("play", card, suit | None, announce) | ("draw",) | ("pass",) | ("take_penalty",)
@@ -143,6 +144,12 @@ class SheddingSim:
         sim.drew_on = r.drew_on
         return sim
 
+    @property
+    def as_match(self) -> Match:
+        """The sim as the Match-reading predicates (``turn_options``, ``next_active``, a bot's
+        ``from_state``) read it: it has every field they read, though it is no Match."""
+        return cast("Match", self)
+
     def _clear_round(self) -> None:
         self.stock: list[str] = []
         self.discard: list[str] = []
@@ -176,7 +183,7 @@ class SheddingSim:
         return [s.seat for s in self.seats if s.state == "active"]
 
     def next_active(self, frm: int, direction: int) -> int:
-        return next_active(self, frm, direction)
+        return next_active(self.as_match, frm, direction)
 
     def legal(self, seat: int) -> list[Action]:
         """What ``engine.legal_actions`` lists for the seat once every grace has run out."""
@@ -185,7 +192,7 @@ class SheddingSim:
         out: list[Action] = []
         hand = self.hands[seat]
         if seat == self.current:
-            cards, draw, passing = turn_options(self, seat, legal_cards_of)
+            cards, draw, passing = turn_options(self.as_match, seat, legal_cards_of)
             if cards:
                 r = self.rules
                 left = len(hand) - 1
@@ -213,7 +220,7 @@ class SheddingSim:
                     out.append(PASS)
         if self._flagging:  # noqa: SIM102 - the mode first, then when it offers the announcement
             if (self.win_seat == seat and not self.win_sat) or \
-                    (len(hand) == 2 and self._can_arm(seat) and turn_options(self, seat, legal_cards_of)[0]):
+                    (len(hand) == 2 and self._can_arm(seat) and turn_options(self.as_match, seat, legal_cards_of)[0]):
                 out.append(ANNOUNCE)
         return out
 
@@ -235,7 +242,7 @@ class SheddingSim:
             if phase == ACE_FOLLOWUP or self.rules.play_after_draw == "none" or self.phase != AFTER_DRAW:
                 self._advance(seat)
         elif kind == "pass":
-            blocked = turn_options(self, seat, legal_cards_of)[2] == "blocked"
+            blocked = turn_options(self.as_match, seat, legal_cards_of)[2] == "blocked"
             self._close_windows(seat, False)
             if blocked:
                 self.blocked_passes += 1

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-from service.games.kernel.state import ScoreEntry, Seat, rep, rep_round, rep_version  # noqa: F401
+from service.games.kernel.state import ScoreEntry, Seat, TableState, rep, rep_round, rep_version  # noqa: F401
 
 PLAY = "play"
 RESPOND_SEVEN = "respond_seven"
@@ -98,7 +98,8 @@ class Move(NamedTuple):
     kind: str
     card: str | None = None
     suit: str | None = None  # the suit a wild card called
-    count: int = 0
+    # (shadows tuple.count, which no code calls on a Move; the field's name is the view's)
+    count: int = 0  # type: ignore[assignment]
     auto: bool = False
     before: Before | None = None
 
@@ -145,6 +146,20 @@ def decision(seat: int, kind: str, card: str | None, count: int, auto: bool, rnd
 _tuple_new = tuple.__new__
 
 
+class TableTop(Protocol):
+    """What the legality predicates (``natural``, ``calls_suit``, ``turn_draw_keys``) read of a
+    round: a ``Round``, a playout sim, or a bot's recorded moment all have it."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def discard(self) -> Sequence[str]: ...
+    @property
+    def called_suit(self) -> str | None: ...
+    @property
+    def top_live(self) -> bool: ...
+
+
 @dataclass(frozen=True)
 class Round:
     """§3.1: the state of the round in progress (or just ended)."""
@@ -187,36 +202,21 @@ class Round:
 
 
 @dataclass(frozen=True)
-class Match:
-    """The whole match: table, seats, current round, scores; a fold of its events."""
+class Match(TableState):
+    """The whole match: the table (``TableState``), its rules and the current round; a fold of its events."""
 
-    id: str
-    variant: str
-    name: str | None
-    options: Mapping[str, Any]
     rules: Rules
-    max_players: int
-    status: str  # open | running | finished
-    version: int
-    seats: tuple[Seat, ...]
-    round_no: int
-    dealer: int | None
     rnd: Round | None
-    scores: tuple[ScoreEntry, ...]
-    intermission_deadline: int | None
-    standings: tuple[Mapping[str, Any], ...]
-    match_seed: str  # server-private until SeedsRevealed
-    match_seed_commitment: str
-    shuffle_seeds: tuple[tuple[int, str], ...]  # server-private (seq, hex)
-    end_reason: str | None = None
-    seeds_revealed: bool = False
-    created_at: int = 0  # the time of MatchCreated (ms), for the lobby
     plain_options: Mapping[str, Any] | None = None  # JSON-ready copy of options, built once (views)
     rules_version: int = 1  # MatchCreated.rules_version (common.RULES_VERSION); 1 when absent
 
-    def active_seats(self) -> tuple[int, ...]:
-        """§2.1: seats that have not left, are not eliminated and are not waiting."""
-        return tuple(s.seat for s in self.seats if s.state == "active")
+
+def round_of(m: Match) -> Round:
+    """``m.rnd`` where a round must be under way: every in-round event, turn, action and timer
+    follows a deal, and a round stays in ``rnd`` from its deal until the next one."""
+    rnd = m.rnd
+    assert rnd is not None, "no round has been dealt"
+    return rnd
 
 
 def cards_in_play(m: Match) -> Counter[str] | None:

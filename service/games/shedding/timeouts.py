@@ -14,7 +14,7 @@ from service.games.kernel.model import Autopilot, Context, FireTimer, LeaveSeat,
 from service.games.shedding.actions import default_action
 from service.games.shedding.commands import ACTIONS as COMMAND_OF, AcceptSkip, Draw, Pass, Play, TakePenalty
 from service.games.shedding.core import in_grace
-from service.games.shedding.state import TURN_PHASES, Match
+from service.games.shedding.state import TURN_PHASES, Match, round_of
 from service.games.shedding.tx import Tx
 
 MAX_CHAIN = 16  # a turn ends after a few defaults (draw, then pass or play); a guard, not a rule
@@ -22,13 +22,13 @@ MAX_CHAIN = 16  # a turn ends after a few defaults (draw, then pass or play); a 
 
 def turn_key(m: Match) -> str:
     """The key of the open turn's timer."""
-    return f"turn-{m.round_no}-{m.rnd.turn_id}"
+    return f"turn-{m.round_no}-{round_of(m).turn_id}"
 
 
 def turn_due(m: Match) -> int | None:
     """When the open turn's timer may fire: its deadline (the turn's start for an absent seat under
     default_actions), deferred to the end of another seat's announcement grace (§3.8.6)."""
-    rnd = m.rnd
+    rnd = round_of(m)
     seat = rnd.current
     if plays_at_once(m, seat):
         due = rnd.turn_at

@@ -16,11 +16,10 @@ from service.games.shedding.timeouts import turn_due, turn_key
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
-    rnd = m.rnd
-    live = rnd is not None and m.status == "running"
+    rnd = m.rnd if m.status == "running" else None
     return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
              "state": "absent" if s.absent and s.state == "active" else s.state,
-             "hand_count": len(hand_of(rnd, s.seat)) if live else 0,
+             "hand_count": len(hand_of(rnd, s.seat)) if rnd is not None else 0,
              "score": s.total, "timeouts": s.timeouts,
              "removal_deadline": s.removal_deadline if s.absent else None} for s in m.seats]
 

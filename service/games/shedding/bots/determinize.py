@@ -35,7 +35,7 @@ def _make(cls: type, **kw: Any) -> Any:
     spec = _FIELDS.get(cls)
     if spec is None:
         spec = tuple((f.name, f.default is dataclasses.MISSING
-                      and f.default_factory is dataclasses.MISSING)  # type: ignore[misc]
+                      and f.default_factory is dataclasses.MISSING)
                      for f in dataclasses.fields(cls))
         _FIELDS[cls] = spec
     args = {}
@@ -199,9 +199,9 @@ class Determinizer:
     def sample(self, rng: random.Random, hands: Mapping[int, tuple[str, ...]] | None = None) -> Match:
         """One full state consistent with the view (``hands``: the opponents' hands to use)."""
         opp, stock = self.deal(rng) if hands is None else self.with_hands(hands, rng)
-        hands = tuple(tuple(self.view.hand) if s == self.me else opp.get(s, ())
-                      for s in range(self.n_seats))
-        rnd = _make(Round, stock=stock, hands=hands, **self._round_fixed)
+        seated = tuple(tuple(self.view.hand) if s == self.me else opp.get(s, ())
+                       for s in range(self.n_seats))
+        rnd = _make(Round, stock=stock, hands=seated, **self._round_fixed)
         pub = self.view.public
         return _make(Match, id=pub["id"], variant=pub["variant"], name=pub.get("name"),
                      options=self.options, rules=self.rules,

@@ -65,6 +65,7 @@ class _Ties(random.Random):
         super().__init__(0)
         self.tied: list[Any] = []
 
+    # (Random.choice takes any sized indexable; the chain hands it lists only)
     def choice(self, seq: Sequence[Any]) -> Any:  # type: ignore[override]
         self.tied = list(seq)
         return seq[0]

@@ -72,7 +72,7 @@ from service.games.shedding.cards import RANK, SHORT, SUIT, hand_points
 from service.games.shedding.commands import ACTIONS as SEAT_ACTIONS
 from service.games.shedding.playout import RngChance, SheddingSim, action_of, command_tuple
 from service.games.shedding.rulebook import decide
-from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match
+from service.games.shedding.state import RESPOND_SEVEN, TURN_PHASES, Match, round_of
 
 UCB_C = 0.7
 EPSILON = 0.1
@@ -207,7 +207,7 @@ class _Search:
         deadline = None if budget_ms is None or clock is None else self.t0 + budget_ms / 1000.0
         n = 0
         while iterations is None or n < iterations:
-            if deadline is not None and n > 0 and clock() >= deadline:
+            if deadline is not None and clock is not None and n > 0 and clock() >= deadline:
                 break
             self.iterate()
             n += 1
@@ -219,8 +219,8 @@ class _Search:
         m = self.det.sample(rng) if post is None else self.det.sample(rng, post.hands(rng))
         node = self.root
         path: list[_Node] = []
-        while m.rnd.phase in TURN_PHASES and m.status == "running":
-            seat = m.rnd.current
+        while round_of(m).phase in TURN_PHASES and m.status == "running":
+            seat = round_of(m).current
             cand = canonical(legal_actions(m, seat, self.now))
             if not cand:
                 break
@@ -258,7 +258,7 @@ class _Search:
             v = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
             if v > best_v:
                 best_v, best_k = v, k
-        return best_k  # type: ignore[return-value]
+        return best_k  # type: ignore[return-value]  # cand is never empty: a node is expanded only with moves
 
     def best(self, keys: list[Key]) -> Key:
         """The most visited root move (ties: the higher mean, then the listed order)."""
@@ -283,7 +283,7 @@ class _Search:
         limit = INFER_STEPS if iterations is None else min(INFER_STEPS, iterations // 2)
         deadline = None if budget_ms is None or clock is None else t0 + INFER_SHARE * budget_ms / 1000.0
         for i in range(limit):
-            if deadline is not None and (i & 7) == 0 and clock() >= deadline:
+            if deadline is not None and clock is not None and (i & 7) == 0 and clock() >= deadline:
                 break
             post.step()
         self.posterior = post
@@ -308,7 +308,7 @@ class _Search:
         counts = dict.fromkeys(keys, 0)
         sims = 0
         while iterations is None or sims + len(keys) <= max(iterations, len(keys)):
-            if deadline is not None and sims > 0 and clock() >= deadline:
+            if deadline is not None and clock is not None and sims > 0 and clock() >= deadline:
                 break
             s0 = self.sample_sim(rng)
             seed = rng.getrandbits(64)
@@ -347,7 +347,7 @@ class _Search:
         a = dict(action)
         cmd = SEAT_ACTIONS[a.pop("type")](seat=seat, **a)
         rng = self.rng
-        seeds: tuple[bytes, ...] = () if len(m.rnd.stock) > 12 else (rng.randbytes(32), rng.randbytes(32))
+        seeds: tuple[bytes, ...] = () if len(round_of(m).stock) > 12 else (rng.randbytes(32), rng.randbytes(32))
         while True:
             try:
                 return decide(m, cmd, Context(self.now, seeds)).state
@@ -377,7 +377,7 @@ class _Search:
             elif e and rng.random() < e:
                 a = rng.choice(acts)
             else:
-                a = command_tuple(choose_situation(from_state(sim, seat), [action_of(t) for t in acts], rng))
+                a = command_tuple(choose_situation(from_state(sim.as_match, seat), [action_of(t) for t in acts], rng))
             sim.step(seat, a)
             plies += 1
         if sim.phase in TURN_PHASES and sim.status == "running":

@@ -367,8 +367,8 @@ class _Chain:
             vb = 0
             if void is not None and not self.is_wild(c) and void[SUIT[c]] >= VOID_PREF:
                 vb = 1
-            sc = counts[SUIT[c]]
-            if BLOCK_W:
+            sc: float = counts[SUIT[c]]
+            if pblock is not None:  # made exactly when BLOCK_W weighs it
                 sc += BLOCK_W * pblock[c]
             if FU_W:
                 sc += FU_W * self.n_followups(c)

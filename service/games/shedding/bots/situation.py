@@ -13,7 +13,7 @@ from typing import Any
 from service.games.kernel.views import SeatView
 from service.games.shedding.cards import RANK, SUIT, SUITS
 from service.games.shedding.core import rules_from_options
-from service.games.shedding.state import Match, Rules
+from service.games.shedding.state import Match, Rules, round_of
 
 
 @dataclass(slots=True)
@@ -125,7 +125,7 @@ def _caps(drew_on: Any) -> dict[int, dict[str, int]]:
 
 def from_state(m: Match, seat: int) -> Situation:
     """The same facts for ``seat`` of a simulated match (its own hand plus public facts)."""
-    rnd = m.rnd
+    rnd = round_of(m)
     hands = rnd.hands
     counts = {s.seat: len(hands[s.seat]) if s.seat < len(hands) else 0
               for s in m.seats if s.state == "active"}
