@@ -6,9 +6,10 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
+
+from service.games.kernel.model import Event
 
 
 def new_token(random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> str:
@@ -50,7 +51,7 @@ def caller_from_record(record: bytes, thash: str) -> Caller:
     return Caller(body["role"], body.get("seat"), thash)
 
 
-def caller_after(caller: Caller, event: Any) -> Caller | None:
+def caller_after(caller: Caller, event: Event) -> Caller | None:
     """Who the caller is once ``event`` happened; None when it revoked the caller's token.
 
     RULES §3.10 / §2.7: a ``SeatLeft`` of the caller's seat (a leave, an owner's removal, an absent

@@ -31,7 +31,7 @@ UPCASTERS: dict[tuple[str, str, int], CommandUpcaster] = registry.command_upcast
 class UnreadableCommand(ValueError):
     """A recorded command that cannot be decoded: names its wire name, version and why."""
 
-    def __init__(self, name: Any, version: Any, reason: str) -> None:
+    def __init__(self, name: object, version: object, reason: str) -> None:
         super().__init__(f"recorded command {name!r} v{version}: {reason}")
         self.name = name
         self.version = version

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
+
+T = TypeVar("T")
 
 HEAVY = 256  # events: a fold shorter than this runs inline
 
@@ -15,7 +17,7 @@ def under_gevent() -> bool:
     return bool(monkey and monkey.is_module_patched("socket"))
 
 
-def run(fn: Callable[[], Any]) -> Any:
+def run(fn: Callable[[], T]) -> T:
     if under_gevent():
         import gevent
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 from typing import Any
 
 from service.app import followups as fu
@@ -76,7 +77,7 @@ def expire_open(ctx: AppContext, game_id: str) -> str:
     return "busy"
 
 
-def rearm_timer(ctx: AppContext, game_id: str, cmd: Any) -> str:
+def rearm_timer(ctx: AppContext, game_id: str, cmd: object) -> str:
     """A timer that fired before its due time waits for it (RULES §2.6(4)): the state's own
     pending work says when; a timer whose turn, step or absence has closed stays closed."""
     if not isinstance(cmd, FireTimer):
@@ -139,16 +140,14 @@ def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: in
     return "deferred"
 
 
-def bot_rng(state: TableState, version: int, seat: int) -> Any:
+def bot_rng(state: TableState, version: int, seat: int) -> random.Random:
     """RULES §7.1(5): seeded by (match, version, seat) — keyed by the secret match seed, so that
     opponents cannot replay a bot's policy against guessed hands; reproducible once revealed."""
-    import random
-
     digest = hmac.new(fu.match_key(state), f"bot/{version}/{seat}".encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
-def absent_removal_seat(cmd: Any) -> int | None:
+def absent_removal_seat(cmd: object) -> int | None:
     """The seat an ``absent-<seat>-<n>`` timer would remove (RULES §2.7), else None."""
     if not isinstance(cmd, FireTimer) or not cmd.key.startswith("absent-"):
         return None

@@ -162,7 +162,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
                                          state.status if state is not None else None))
 
 
-def decide(state: TableState | None, cmd: Any, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
+def decide(state: TableState | None, cmd: object, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:
     """The rules' answer with fresh seeds from ``random_bytes`` (a few; more when they ask); a
     violation becomes an AppError."""
     seeds = 4
