@@ -1,6 +1,7 @@
 """Frozen state shared by every game: fast copies of frozen dataclasses, seats, scored rounds."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -10,8 +11,23 @@ _new = object.__new__
 _set = object.__setattr__
 
 
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _fields(cls: type) -> frozenset[str]:
+    """The field names of a dataclass, cached per type (``rep`` is on every fold's hot path)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def rep(obj: T, **changes: Any) -> T:
-    """A copy of a frozen (dict-backed) dataclass with ``changes``: fast, never validates."""
+    """A copy of a frozen (dict-backed) dataclass with ``changes``: fast, validates no value, but a
+    name that is not one of its fields is a TypeError (a typo would otherwise add a stray attribute)."""
+    stray = changes.keys() - _fields(type(obj))
+    if stray:
+        raise TypeError(f"{type(obj).__name__} has no field {', '.join(sorted(stray))}")
     d = obj.__dict__.copy()
     d.update(changes)
     new = _new(type(obj))
