@@ -10,7 +10,6 @@ import copy
 import dataclasses
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -21,23 +20,12 @@ from service.games.kernel import model
 from service.games.kernel.commands import KERNEL, TABLE_COMMANDS, Recorded
 from service.games.kernel.table import Rulebook
 from service.verifier.check import verify as independent_verify
-from service.verifier.primitives import ZERO, chain_hash
-
-GOLDEN = Path(__file__).resolve().parent / "golden"
-GOLDENS = sorted(GOLDEN.glob("*.json"))
+from tests.audit.goldens import GOLDENS, rechain
 
 
 def _goldens() -> list[tuple[str, dict]]:
     return [(p.stem, json.loads(p.read_text())) for p in GOLDENS]
 
-
-def _rechain(events: list[dict]) -> list[dict]:
-    """Recompute every hash after an edit, so only the edited command can be at fault."""
-    prev = ZERO
-    for e in events:
-        e["prev_hash"] = prev
-        e["hash"] = prev = chain_hash(prev, e)
-    return events
 
 
 def _reachable_command_classes() -> set[type]:
@@ -185,7 +173,7 @@ def test_a_golden_with_old_command_records_verifies_through_its_upcaster(monkeyp
     for e in history:
         if e.get("command", {}).get("type") == name:
             e["command"][f"old_{field}"] = e["command"].pop(field)
-    _rechain(history)
+    rechain(history)
     assert not audit.verify(history).ok  # the old shape does not fit the current class
     monkeypatch.setattr(commands, "COMMANDS", {**commands.COMMANDS, name: Recorded(rec.command, 2)})
     monkeypatch.setitem(commands.UPCASTERS, (game, name, 1),
@@ -212,7 +200,7 @@ def test_an_unreadable_command_fails_verification_closed(edit, reason) -> None:
     history[at]["command"] = edit(history[at]["command"])
     with pytest.raises(commands.UnreadableCommand, match=reason):
         commands.from_record(history[at]["command"])
-    report = audit.verify(_rechain(history))
+    report = audit.verify(rechain(history))
     assert not report.ok and report.first_bad() == history[at]["seq"], report.as_dict()["problems"]
     assert report.problems[0].check == "replay" and reason in report.problems[0].detail
     independent = independent_verify(history)

@@ -53,9 +53,8 @@ def problem_body(status: int, code: DomainCode, detail: str, title: str | None =
 def problem(code: DomainCode, detail: str, status: int | None = None, title: str | None = None,
             **extra: Any) -> Response:
     """The problem+json answer of a declared code; its status is the code's own (codes.py) unless
-    the caller passes the one it must keep (a stale If-Match, a werkzeug error's)."""
-    if not isinstance(code, DomainCode):
-        raise TypeError(f"{code!r} is not a declared DomainCode member (service/games/kernel/codes.py)")
+    the caller passes the one it must keep (a stale If-Match, a werkzeug error's). A code that is
+    not a declared member is a TypeError (problem_body)."""
     status = status_of(code) if status is None else status
     body = problem_body(status, code, detail, title, **extra)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)

@@ -20,6 +20,19 @@ FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermi
 FAST_WORDS = ("delay", "grace", "intermission")
 
 
+def one_variant_per_game() -> list[str]:
+    """The first variant of every registered game: a test of a per-game path runs for each game."""
+    return [g.variants[0] for g in registry.GAMES]
+
+
+def declared_options(variant: str, wanted: dict[str, Any]) -> dict[str, Any]:
+    """Of ``wanted``, the options the variant declares (GET /v1/variants): one option set for a
+    test that runs for every game, with no branch on a game's name."""
+    entry = next(e for e in registry.variants_catalog() if e["name"] == variant)
+    names = {o["name"] for o in entry["options"]}
+    return {k: v for k, v in wanted.items() if k in names}
+
+
 def fast_options(variant: str) -> dict[str, Any]:
     """Every delay, grace and intermission time the variant declares (GET /v1/variants: an option
     so named, in ms or s), at the minimum of its declared range: bots move, announcement windows

@@ -6,21 +6,21 @@ import uuid
 
 import pytest
 
-from tests.api.conftest import Table, auth
+from service.games import registry
+from tests.api.conftest import Table, auth, declared_options, one_variant_per_game
 
 
-@pytest.mark.parametrize("variant", ["prsi", "sakapuss"])
+@pytest.mark.parametrize("variant", one_variant_per_game())
 def test_a_replayed_join_after_the_seat_left_shows_no_token_and_no_hand(table: Table, variant: str,
                                                                         rng: random.Random) -> None:
-    options = {"pass_timeout_s": 30} if variant == "sakapuss" else {"leaver_policy": "replace_with_bot"}
-    g = table.create(variant, options)
+    g = table.create(variant, declared_options(variant, {"pass_timeout_s": 30, "leaver_policy": "replace_with_bot"}))
     gid, owner = g["id"], g["owner_token"]
     table.join(gid, "owner", owner)
     key = str(uuid.UUID(int=rng.getrandbits(128), version=4))
     first = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": key})
     assert first.status_code == 201
-    if variant == "sakapuss":
-        table.join(gid, "third")
+    for i in range(2, registry.preset_defaults(variant)["min_players"]):  # the seats the game needs to start
+        table.join(gid, f"p{i}")
     table.start(gid, owner)
     again = table.client.post(f"/v1/games/{gid}/seats", json={"name": "ann"}, headers={"Idempotency-Key": key})
     assert again.json["replayed"] and again.json["token"] == first.json["token"]  # still seated: same answer

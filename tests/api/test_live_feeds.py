@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import Table, auth
+from tests.api.conftest import Table, auth, declared_options, one_variant_per_game
 
 
 class SSE:
@@ -84,7 +84,7 @@ class LongPoll:
 
 
 def _game(table: Table, variant: str, humans: int, **options: Any) -> tuple[str, str, dict[int, str]]:
-    extra = {"pass_timeout_s": 30} if variant == "sakapuss" else {"leaver_policy": "replace_with_bot"}
+    extra = declared_options(variant, {"pass_timeout_s": 30, "leaver_policy": "replace_with_bot"})
     g = table.create(variant, {**extra, **options})
     tokens = {}
     for i in range(humans):
@@ -113,7 +113,7 @@ def _after(frames: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     return frames[at:]
 
 
-@pytest.mark.parametrize("variant", ["prsi", "sakapuss"])
+@pytest.mark.parametrize("variant", one_variant_per_game())
 def test_a_seat_that_leaves_is_revoked_on_its_stream_and_long_poll(table: Table, variant: str) -> None:
     gid, _owner, tokens = _game(table, variant, 4)
     _play(table, gid, tokens, 1)
@@ -136,7 +136,7 @@ def test_a_seat_that_leaves_is_revoked_on_its_stream_and_long_poll(table: Table,
     assert table.client.get(f"/v1/games/{gid}/events?after=0", headers=auth(leaver)).status_code == 401
 
 
-@pytest.mark.parametrize("variant", ["prsi", "sakapuss"])
+@pytest.mark.parametrize("variant", one_variant_per_game())
 def test_an_owner_whose_seat_goes_streams_on_seatless(table: Table, variant: str) -> None:
     gid, owner, tokens = _game(table, variant, 4)
     stream = SSE(table, gid, owner)

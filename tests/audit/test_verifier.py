@@ -10,23 +10,12 @@ import pytest
 
 from service.app import audit
 from service.verifier.check import verify
-from service.verifier.primitives import ZERO, chain_hash
-
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-GOLDENS = sorted(GOLDEN.glob("*.json"))
+from tests.audit.goldens import GOLDEN, GOLDENS, rechain
 
 
 def _load(path: Path) -> dict:
     return json.loads(path.read_text())
 
-
-def _rechain(events: list[dict]) -> list[dict]:
-    """What a forger would do: recompute every hash after editing."""
-    prev = ZERO
-    for e in events:
-        e["prev_hash"] = prev
-        e["hash"] = prev = chain_hash(prev, e)
-    return events
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +79,7 @@ def test_a_forged_rechained_edit_is_still_named(prsi: list[dict]) -> None:
     for i in rng.sample(candidates, 12):
         events = copy.deepcopy(prsi)
         what = _edit(events[i], rng, data_only=True)
-        result = verify(_rechain(events))
+        result = verify(rechain(events))
         assert result.first is not None and result.first.seq == i + 1, (i + 1, events[i]["type"], what, result.findings)
 
 
@@ -113,7 +102,7 @@ def test_a_replaced_seed_is_named(prsi: list[dict]) -> None:
     assert verify(copy.deepcopy(events)).first.seq == shuffle["seq"]  # the commitment no longer matches
     chain_only = verify(copy.deepcopy(events))
     assert any(f.seq == revealed["seq"] and f.check == "chain" for f in chain_only.findings)
-    forged = verify(_rechain(events))
+    forged = verify(rechain(events))
     assert forged.first.seq == shuffle["seq"] and forged.first.check == "commitment"
 
 
@@ -123,7 +112,7 @@ def test_a_restacked_deck_with_its_own_seed_is_caught(prsi: list[dict]) -> None:
     deck = next(e for e in events if e["type"] == "ShuffleCommitted" and e["data"]["what"] == "deck")
     order = deck["secret"]["order"]
     order[0], order[1] = order[1], order[0]
-    result = verify(_rechain(events))
+    result = verify(rechain(events))
     assert result.first.seq == deck["seq"] and result.first.check == "permutation"
 
 
@@ -155,6 +144,6 @@ def test_the_version_2_golden_needs_version_2_to_verify() -> None:
     for e in old:
         if e.get("command", {}).get("type") == "CreateMatch":
             e["command"]["rules_version"] = 1
-    report = audit.verify(_rechain(old))
+    report = audit.verify(rechain(old))
     assert not report.ok
     assert report.problems[0].seq >= kept[0]["seq"] - 8, report.as_dict()["problems"][:2]
