@@ -28,6 +28,8 @@ class Settings:
     web_worker_class: str = "gevent"  # gunicorn worker class: "gevent" (streams cost memory) or "gthread"
     web_connections: int = 10_000  # gevent: open connections per API process
     trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
+    prefix_v4: int = 24  # a client's budgets and caps count per IPv4 /24 (client.client_prefix)
+    prefix_v6: int = 64  # and per IPv6 /64
     max_streams_per_token: int = 8
     max_streams_per_address: int = 64
     sse_heartbeat_s: float = 7.0
@@ -74,6 +76,8 @@ class Settings:
             web_worker_class=e.get("MEOW_WEB_WORKER_CLASS", "gevent"),
             web_connections=int(e.get("MEOW_WEB_CONNECTIONS", "10000")),
             trusted_proxies=tuple(p.strip() for p in e.get("MEOW_TRUSTED_PROXIES", "").split(",") if p.strip()),
+            prefix_v4=int(e.get("MEOW_PREFIX_V4", "24")),
+            prefix_v6=int(e.get("MEOW_PREFIX_V6", "64")),
             max_streams_per_token=int(e.get("MEOW_MAX_STREAMS_PER_TOKEN", "8")),
             max_streams_per_address=int(e.get("MEOW_MAX_STREAMS_PER_ADDRESS", "64")),
             sse_heartbeat_s=float(e.get("MEOW_SSE_HEARTBEAT_S", "7")),

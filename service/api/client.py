@@ -40,6 +40,19 @@ def client_address(environ: dict[str, Any], trusted: Iterable[str] = ()) -> str:
     return str(peer)
 
 
+def client_prefix(address: str, v4: int = 24, v6: int = 64) -> str:
+    """The network a client address belongs to for budgets and caps (MEOW_PREFIX_V4/_V6; IPv4 /24
+    and IPv6 /64 by default): the next address in the same /24 is the same client, not a fresh
+    one. An address that does not parse is its own prefix."""
+    ip = _ip(address)
+    if ip is None:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:  # ::ffff:a.b.c.d is an IPv4 client
+        ip = ip.ipv4_mapped
+    bits = v4 if ip.version == 4 else v6
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
+
+
 def guard_stream_socket(environ: dict[str, Any], user_timeout_ms: int = 20_000) -> None:
     """A long-lived response's socket: a peer that stops acknowledging is dropped within
     ``user_timeout_ms`` (TCP_USER_TIMEOUT), an idle one is probed (keep-alive), and a send that

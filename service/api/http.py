@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 from flask import Response, current_app, request
 
-from service.api.client import client_address
+from service.api.client import client_address, client_prefix
 from service.api.codes import ApiCode
 from service.app.codes import AppCode
 from service.app.errors import AppError
@@ -58,6 +58,12 @@ def settings() -> Settings:
 
 def peer() -> str:
     return client_address(request.environ, settings().trusted_proxies)
+
+
+def peer_prefix() -> str:
+    """The network of the request's client (client_prefix): what per-address budgets count."""
+    cfg = settings()
+    return client_prefix(peer(), cfg.prefix_v4, cfg.prefix_v6)
 
 
 def game_id_or_404(game_id: str) -> str:
