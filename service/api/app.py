@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import components, docs_page, errors, games, health, limits, operations
+from service.api import components, docs_page, errors, games, headers, health, limits, operations
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.settings import Settings
@@ -26,7 +26,7 @@ class MeowApi(Api):
 
         from service.api.schemas import Problem
 
-        response = {"description": DEFAULT, "schema": Problem}
+        response = {"description": DEFAULT, "schema": Problem, "headers": operations.problem_headers(500)}
         prepare_response(response, self.spec, errors.PROBLEM)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
         for r in RESPONSES:  # the HTTP server's own refusals, on every operation
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     api.register_blueprint(health.blp)
     components.register_requests(api.spec)
     errors.register(app)
+    headers.install(app)  # registered first of the after_request hooks: it runs last
     _json_guard(app)
     _compress(app)
     _instrument(app)

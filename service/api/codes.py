@@ -66,6 +66,8 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
     503: ("not_ready", "store_unavailable"),
 }
 STATUS: Mapping[str, int] = MappingProxyType({c: s for s, codes in _BY_STATUS.items() for c in codes})
+STORE_RETRY_AFTER_S = 1
+"""``Retry-After`` of the 503s (``store_unavailable``, ``not_ready``): Redis is away, try again soon."""
 PRECONDITION_FAILED = 412  # a stale If-Match (RFC 9110 §13.1.1); the same code from a body is 409
 
 

@@ -12,7 +12,8 @@ from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.games.kernel.codes import DomainCode, KernelCode
 
-from .codes import ApiCode, status_of
+from .codes import STORE_RETRY_AFTER_S, ApiCode, status_of
+from .headers import retry_after
 from .refusals import body_refusal
 
 log = logging.getLogger("meow.api")
@@ -113,7 +114,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(AppError)
     def _app_error(exc: AppError) -> Response:
         resp = problem(exc.code, exc.detail, status=status_of(exc.code, exc.precondition), **exc.extra)
-        resp.headers.update(exc.headers)
+        resp.headers.update({k: v for k, v in exc.headers.items() if k != "Retry-After"})
+        if "Retry-After" in exc.headers:  # the refusal's own, whatever the rate limiter's window says
+            retry_after(resp, exc.headers["Retry-After"])
         return resp
 
     @app.errorhandler(Exception)
@@ -129,7 +132,6 @@ def register(app: Flask) -> None:
             resp = problem(ApiCode.STORE_UNAVAILABLE,
                            "the event store is unreachable or full: retry later (with the same "
                            "Idempotency-Key, a write that did go through returns its first answer)")
-            resp.headers["Retry-After"] = "1"
-            return resp
+            return retry_after(resp, STORE_RETRY_AFTER_S)
         log.exception("unhandled error")
         return problem(ApiCode.INTERNAL_ERROR, "the server failed to answer this request")

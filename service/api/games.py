@@ -13,19 +13,19 @@ from service.api import schemas as s
 from service.api.client import guard_stream_socket, watch_peer
 from service.api.errors import PROBLEM
 from service.api.http import (
-    bearer,
+    authenticate,
     feeds,
     game_id_or_404,
     idempotency,
     json_response,
-    peer,
+    peer_prefix,
     precondition,
     prefers_minimal,
     service,
     settings,
     stream_slots,
 )
-from service.api.operations import EXAMPLES, operation
+from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
 from service.games.registry import variants_catalog
@@ -44,7 +44,8 @@ def _errors(*codes: int):
 
     def wrap(fn):
         for code in codes:
-            fn = blp.alt_response(code, schema=s.Problem, description="problem+json", content_type=PROBLEM)(fn)
+            fn = blp.alt_response(code, schema=s.Problem, description="problem+json", content_type=PROBLEM,
+                                  headers=problem_headers(code))(fn)
         return fn
     return wrap
 
@@ -99,7 +100,7 @@ class GameView(MethodView):
         every move with the table it was made on)."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer())
+        caller = authenticate(gid)
         state, view = svc.view(gid, caller, query.get("include") == "record")
         return json_response(view, 200, state.version)
 
@@ -114,7 +115,7 @@ class SeatsView(MethodView):
         """Take a seat (a human, anyone) or add a bot (owner only)."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer())
+        caller = authenticate(gid)
         # a strong key always (the spec states one pattern): without a token it guards the token returned
         out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=True))
         render = svc.render(out, caller, prefers_minimal())
@@ -131,7 +132,7 @@ class SeatView(MethodView):
         """Leave (that seat) or remove a seat (owner): struck from the standings, token revoked."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer(required=True))
+        caller = authenticate(gid, required=True)
         out = svc.leave(gid, caller, seat, idempotency(), precondition(None))
         viewer = caller if caller.seat != seat else SPECTATOR
         return _written(svc.render(out, viewer, prefers_minimal()), out.status)
@@ -146,7 +147,7 @@ class StartView(MethodView):
         """Deal the first round (owner only)."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer(required=True))
+        caller = authenticate(gid, required=True)
         out = svc.start(gid, caller, idempotency(), precondition(None))
         return _written(svc.render(out, caller, prefers_minimal()), out.status)
 
@@ -161,7 +162,7 @@ class ActionsView(MethodView):
         """One action of the caller's seat. If-Match or expected_version guard against lost updates."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer(required=True))
+        caller = authenticate(gid, required=True)
         pre = precondition(body.pop("expected_version", None))
         out = svc.act(gid, caller, body, pre, idempotency())
         return _written(svc.render(out, caller, prefers_minimal()), out.status)
@@ -173,7 +174,7 @@ class ActionsView(MethodView):
         """The caller's legal actions now."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer(required=True))
+        caller = authenticate(gid, required=True)
         state, actions = svc.legal_actions(gid, caller)
         return json_response({"version": state.version, "seat": caller.seat, "legal_actions": actions}, 200, state.version)
 
@@ -193,17 +194,17 @@ class EventsView(MethodView):
         `Last-Event-ID`; the stream ends when the game is finished or after 5 minutes. When the
         caller's seat leaves or is removed, the stream sends that `SeatLeft`, then `event: revoked`,
         and closes (a long-poll's batch stops at it); an owner whose seat goes continues seatless.
-        Open streams and waiting long-polls are capped per token and per client address (429)."""
+        Open streams and waiting long-polls are capped per token and per client network (429): IPv4 /24, IPv6 /64 by default."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer())
+        caller = authenticate(gid)
         if request.accept_mimetypes.best_match(["application/json", SSE]) == SSE:
             return _open_sse(svc, gid, caller, _last_event_id(query["after"]))
         if query["wait"] <= 0:
             state, events = svc.events(gid, caller, query["after"], 0)
             return json_response({"version": state.version, "events": events}, 200, state.version)
         slots = stream_slots()
-        lease = slots.acquire(caller.token_hash, peer())
+        lease = slots.acquire(caller.token_hash, peer_prefix())
         try:
             state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
         finally:
@@ -219,7 +220,7 @@ def _last_event_id(default: int) -> int:
 def _open_sse(svc, gid: str, caller, after: int) -> Response:
     state = svc.load(gid)  # 404 before the stream starts
     slots = stream_slots()
-    lease = slots.acquire(caller.token_hash, peer())
+    lease = slots.acquire(caller.token_hash, peer_prefix())
     try:
         sub = feeds().subscribe(gid, caller, min(after, state.version))
     except BaseException:
@@ -307,7 +308,7 @@ class HistoryView(MethodView):
         streams one event per line."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer(required=True))
+        caller = authenticate(gid, required=True)
         state, events = svc.history(gid, caller)
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             lines = (orjson.dumps(e, option=orjson.OPT_NON_STR_KEYS) + b"\n" for e in events)
@@ -328,7 +329,7 @@ class VerifyView(MethodView):
         permutation matching, every recorded command legal and reproducing its events, final scores."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer(required=True))
+        caller = authenticate(gid, required=True)
         report = svc.verify(gid, caller)
         return json_response(report, 200, report["events"])
 
@@ -344,7 +345,7 @@ class StateAtView(MethodView):
         `include=record` adds the round's public record as it stood then."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = svc.authenticate(gid, bearer())
+        caller = authenticate(gid)
         view = svc.state_at(gid, caller, query["at"], query.get("include") == "record")
         return json_response(view, 200, view["version"])
 

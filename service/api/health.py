@@ -5,10 +5,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.api import schemas as s
-from service.api.codes import ApiCode
+from service.api.codes import STORE_RETRY_AFTER_S, ApiCode
 from service.api.errors import problem
+from service.api.headers import retry_after
 from service.api.http import json_response, service
-from service.api.operations import operation
+from service.api.operations import operation, problem_headers
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 
@@ -25,14 +26,14 @@ class Healthz(MethodView):
 @blp.route("/readyz")
 class Readyz(MethodView):
     @blp.response(200, s.Health)
-    @blp.alt_response(503, schema=s.Problem)
+    @blp.alt_response(503, schema=s.Problem, headers=problem_headers(503))
     @operation(blp, "getReadiness")
     def get(self):
         """Redis is reachable."""
         try:
             service().store.version("0000000000000000")
         except Exception:  # noqa: BLE001 - any failure means not ready
-            return problem(ApiCode.NOT_READY, "the event store is not reachable")
+            return retry_after(problem(ApiCode.NOT_READY, "the event store is not reachable"), STORE_RETRY_AFTER_S)
         return json_response({"status": "ready"})
 
 

@@ -11,6 +11,8 @@ from flask import Response, current_app, request
 
 from service.api.client import client_address, client_prefix
 from service.api.codes import ApiCode
+from service.api.headers import caller_seen
+from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.app.feeds import FeedHub
@@ -84,6 +86,14 @@ def bearer(required: bool = False) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise AppError(AppCode.UNAUTHORIZED, "use 'Authorization: Bearer <token>'")
     return token.strip()
+
+
+def authenticate(game_id: str, required: bool = False) -> Caller:
+    """Who the request's token is for this game (``bearer``: ``required`` answers 401 without one);
+    remembered for the answer's headers (api/headers.py: a seat's answer is ``no-store``)."""
+    caller = service().authenticate(game_id, bearer(required))
+    caller_seen(caller)
+    return caller
 
 
 def precondition(body_version: int | None) -> Precondition | None:

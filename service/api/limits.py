@@ -1,4 +1,5 @@
-"""Request rate limits (flask-limiter on the same Redis): per token and per client address, in
+"""Request rate limits (flask-limiter on the same Redis): per token and per client address prefix
+(IPv4 /24, IPv6 /64 by default: MEOW_PREFIX_V4/_V6), in
 separate buckets for creates, writes and reads. Beyond a limit: 429 problem+json ``rate_limited``
 with ``Retry-After``; every limited answer carries ``RateLimit-Limit/-Remaining/-Reset``.
 
@@ -16,7 +17,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_limiter import HeaderNames, Limit, Limiter
 
-from service.api.client import client_address
+from service.api.client import client_address, client_prefix
 from service.redis_urls import is_cluster
 from service.settings import Settings
 from service.wiring import redis_pool
@@ -52,8 +53,9 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
     if settings.rate_limits == "off":
         return None
 
-    def address() -> str:
-        return "addr:" + client_address(request.environ, settings.trusted_proxies)
+    def address() -> str:  # the client's network (IPv4 /24, IPv6 /64 by default): a neighbour shares it
+        peer = client_address(request.environ, settings.trusted_proxies)
+        return "addr:" + client_prefix(peer, settings.prefix_v4, settings.prefix_v6)
 
     def limit(kind: str, per: str, value: str) -> Limit:
         key = address if per == "address" else _token_key

@@ -6,9 +6,16 @@ token each operation needs. ``[]`` is no token; ``{}`` inside a list means a tok
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from flask import g
+
+from service.api.codes import STORE_RETRY_AFTER_S
 from service.api.refusals import RESPONSES as REFUSALS
+from service.app.auth import Caller
+from service.app.queries import viewer
+from service.app.stream_slots import RETRY_AFTER_S as STREAM_RETRY_AFTER_S
 from service.games import registry
 
 SCHEMES: dict[str, dict[str, Any]] = {
@@ -83,6 +90,73 @@ _APPLIED = {"description": "`return=minimal` when the view was left out", "schem
 VERSIONED = ("getGame", "listActions", "listEvents", "getHistory", "verifyGame", "getStateAt")
 
 
+NO_STORE = "no-store"
+PRIVATE = "private, no-cache"
+PUBLIC = "no-cache"
+REVEALS_ALL = frozenset(("getHistory",))
+"""Reads that can carry every seat's hand whoever asks (a finished game's history)."""
+NEGOTIATED = frozenset(("listEvents", "getHistory"))
+"""Operations whose body ``Accept`` chooses (JSON, server-sent events, NDJSON)."""
+
+
+def cache_control(op_id: str, caller: Caller | None) -> str:
+    """The ``Cache-Control`` of a successful answer of ``op_id`` to ``caller`` (None: no token),
+    by what it can carry (api/headers.py sets it; every refusal is ``no-store``)."""
+    if op_id in WRITES or op_id in REVEALS_ALL:  # a new token, the caller's view; every hand
+        return NO_STORE
+    if caller is None or caller.role == "spectator":
+        return PUBLIC
+    if viewer(caller).seat is not None:  # the redaction shows this caller its seat's private parts
+        return NO_STORE
+    return PRIVATE
+
+
+_CALLERS: dict[str, tuple[Caller, ...]] = {  # who may call with each scheme (an owner may hold a seat)
+    "seatToken": (Caller("seat", 0),), "ownerToken": (Caller("owner"), Caller("owner", 0)),
+    "auditToken": (Caller("audit"),)}
+
+
+def cache_controls(op_id: str) -> list[str]:
+    """Every ``Cache-Control`` a successful answer of ``op_id`` can carry, by its security."""
+    callers: list[Caller | None] = []
+    for requirement in SECURITY[op_id] or [{}]:  # {}: no token
+        callers += [c for scheme in requirement for c in _CALLERS[scheme]] if requirement else [None]
+    return sorted({cache_control(op_id, c) for c in callers})
+
+
+def vary(op_id: str) -> tuple[str, ...]:
+    """What changes the body of ``op_id``'s answers besides the URL: the token, when it takes one;
+    ``Accept``, when negotiated (``Accept-Encoding``: Flask-Compress adds it to what it may gzip)."""
+    token = ("Authorization",) if SECURITY[op_id] != NONE else ()
+    return (*token, *(("Accept",) if op_id in NEGOTIATED else ()))
+
+
+def _answer_headers(op_id: str) -> dict[str, Any]:
+    controls = cache_controls(op_id)
+    out: dict[str, Any] = {"Cache-Control": {
+        "description": "`no-store`: the answer can carry a token or a seat's private parts; `private, no-cache`: "
+                       "another read with a token; `no-cache`: a read without one (revalidate with the ETag)",
+        "required": True, "schema": {"type": "string", "enum": controls}}}
+    names = vary(op_id)
+    if names:
+        out["Vary"] = {"description": f"includes {', '.join(names)} (and Accept-Encoding when the body may be "
+                                      "gzipped): what changes the body besides the URL",
+                       "required": True, "schema": {"type": "string"}}
+    return out
+
+
+def problem_headers(status: int) -> dict[str, Any]:
+    """The headers of the app's refusals (api/headers.py): never stored; 429 and 503 say when to retry."""
+    out: dict[str, Any] = {"Cache-Control": {"description": "`no-store`: a refusal is never reused",
+                                             "schema": {"type": "string", "enum": [NO_STORE]}}}
+    if status in (429, 503):
+        out["Retry-After"] = {"description": f"seconds to wait: until the rate limit's window resets, "
+                                             f"{STREAM_RETRY_AFTER_S} for an event stream over its cap, "
+                                             f"{STORE_RETRY_AFTER_S} while the event store is away",
+                              "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"}}
+    return out
+
+
 STRONG_KEY = {**_HEADER_PARAMS["Idempotency-Key"], "schema": {
     "type": "string", "pattern": r"^([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
                                  r"|[A-Za-z0-9_-]{22,255})$"}}
@@ -102,6 +176,8 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
+    ok = responses.setdefault(WRITES.get(op_id, 200), {})
+    ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
     if responses:
         out["responses"] = responses
@@ -117,9 +193,14 @@ def operation(blp: Any, op_id: str) -> Any:
     decorators = [blp.doc(**_doc(op_id))] + [blp.alt_response(r.example.status, r.name) for r in REFUSALS]
 
     def wrap(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            g.meow_operation = op_id  # what api/headers.py says of the answer depends on it
+            return fn(*args, **kwargs)
+
         for decorate in decorators:
-            fn = decorate(fn)
-        return fn
+            run = decorate(run)
+        return run
     return wrap
 
 

@@ -1,6 +1,7 @@
-"""Caps on concurrent open streams (SSE and long-polls), per token and per client address.
+"""Caps on concurrent open streams (SSE and long-polls), per token and per client address prefix.
 
-Each open stream holds a lease in two bounded sets in the store (its token's, its address's),
+Each open stream holds a lease in two bounded sets in the store (its token's, its address's: the
+API passes the client's prefix, IPv4 /24 and IPv6 /64 by default, api/client.py ``client_prefix``),
 shared by every API process. Beyond a cap the stream is refused with 429 ``rate_limited``.
 
 - **A closed stream's slot is free when the close returns.** ``release`` gives the slots back in
@@ -31,6 +32,9 @@ from typing import Any
 from service.app.errors import rate_limited
 
 log = logging.getLogger("meow.streams")
+RETRY_AFTER_S = 5
+"""``Retry-After`` of a refused stream: a slot is free as soon as one of the holder's streams closes
+(a long-poll within its ``wait``, at most 30 s), so a short wait, not the rate limiter's window."""
 Pair = tuple[str, str]  # (lease set name, member)
 
 
@@ -93,8 +97,9 @@ class StreamSlots:
             raise
         if refused is not None:
             self._give_back([(held, member) for held in taken])
-            what = "this token" if refused[0] == "tok" else "this client address"
-            raise rate_limited(f"{what} already holds {refused[1]} open event streams; close one first", 5)
+            what = "this token" if refused[0] == "tok" else "this client address's network"
+            raise rate_limited(f"{what} already holds {refused[1]} open event streams; close one first",
+                               RETRY_AFTER_S)
         lease = Lease(member, tuple(taken))
         with self._lock:
             self._held[member] = lease

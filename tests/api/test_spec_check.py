@@ -20,20 +20,30 @@ def _view(table: Table) -> tuple[str, dict]:
     return g["id"], r.json
 
 
+SERVED = {"Cache-Control": "no-cache", "Vary": "Authorization, Accept-Encoding"}  # an anonymous view's
+
+
 def test_an_undeclared_field_fails(table: Table) -> None:
     gid, view = _view(table)
-    check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps(view), {})  # as served: fine
+    check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps(view), SERVED)  # as served: fine
     with pytest.raises(AssertionError, match=r"openapi\.yaml"):
-        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "leak": 1}), {})
+        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "leak": 1}), SERVED)
     seats = [{**view["seats"][0], "hand": ["7H:0"]}] if view["seats"] else [{"seat": 0, "hand": []}]
     with pytest.raises(AssertionError, match=r"openapi\.yaml"):
-        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "seats": seats}), {})
+        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "seats": seats}), SERVED)
+
+
+def test_a_missing_or_unlisted_cache_control_fails(table: Table) -> None:
+    gid, view = _view(table)
+    for headers in ({"Vary": SERVED["Vary"]}, {**SERVED, "Cache-Control": "public, max-age=60"}):
+        with pytest.raises(AssertionError, match=r"openapi\.yaml"):
+            check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps(view), headers)
 
 
 def test_a_wrong_type_and_an_error_that_is_not_problem_json_fail(table: Table) -> None:
     gid, view = _view(table)
     with pytest.raises(AssertionError, match=r"openapi\.yaml"):
-        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "version": "7"}), {})
+        check("GET", f"/v1/games/{gid}", {}, 200, "application/json", orjson.dumps({**view, "version": "7"}), SERVED)
     # any status the operation does not list falls to the default response: problem+json only
     problem = {"type": "x", "title": "t", "status": 418, "detail": "d", "code": "teapot"}
     check("GET", f"/v1/games/{gid}", {}, 418, "application/problem+json", orjson.dumps(problem), {})

@@ -170,8 +170,8 @@ def test_stream_caps_hold_across_two_api_processes_and_free_on_close(fleet: Flee
     s = _session()
     gid, _owner, tokens = _humans_table(a, s)
     path = f"/v1/games/{gid}/events"
-    first, st1 = _raw_sse(a, path, "127.0.0.3", tokens[0])
-    second, st2 = _raw_sse(b, path, "127.0.0.3", tokens[0])
+    first, st1 = _raw_sse(a, path, "127.0.3.1", tokens[0])
+    second, st2 = _raw_sse(b, path, "127.0.3.1", tokens[0])
     assert (st1, st2) == (200, 200)
     refused = s.get(f"{a}{path}", headers={**SSE, "Authorization": f"Bearer {tokens[0]}"}, timeout=10)
     assert refused.status_code == 429 and refused.headers["Content-Type"].startswith("application/problem+json")
@@ -179,18 +179,18 @@ def test_stream_caps_hold_across_two_api_processes_and_free_on_close(fleet: Flee
     poll = s.get(f"{b}{path}?wait=1", headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10)
     assert poll.status_code == 429  # a waiting long-poll is a stream too
     second.close()  # the server notices at its next heartbeat and frees the slot
-    assert _retry_after_close(a, path, "127.0.0.3", tokens[0]) == 200
+    assert _retry_after_close(a, path, "127.0.3.1", tokens[0]) == 200
     first.close()
-    # per address: 150 streams from one source, spectators and seats alike
-    held = [_raw_sse(b if i % 2 else a, path, "127.0.0.4") for i in range(150)]
+    # per address prefix (a /24): 150 streams from one source, spectators and seats alike
+    held = [_raw_sse(b if i % 2 else a, path, "127.0.4.1") for i in range(150)]
     assert [st for _, st in held] == [200] * 150
-    over, status = _raw_sse(a, path, "127.0.0.4")
+    over, status = _raw_sse(a, path, "127.0.4.2")  # a neighbour in the same /24 shares the cap
     assert status == 429
     over.close()
-    _, other = _raw_sse(a, path, "127.0.0.5")  # another address is not affected
+    _, other = _raw_sse(a, path, "127.0.5.1")  # another /24 is not affected
     assert other == 200
     held[0][0].close()
-    assert _retry_after_close(b, path, "127.0.0.4", None) == 200
+    assert _retry_after_close(b, path, "127.0.4.2", None) == 200
     for sock, _ in held[1:]:
         sock.close()
 
@@ -274,10 +274,11 @@ def _post_from(base: str, source: str, path: str, body: dict) -> tuple[int, dict
 
 def test_create_limits_and_open_table_expiry_hold_across_two_api_processes(fleet: Fleet) -> None:
     a, b = fleet.bases
-    answers = [_post_from((a, b)[i % 2], "127.0.0.8", "/v1/games", {"variant": "prsi"}) for i in range(21)]
+    answers = [_post_from((a, b)[i % 2], "127.0.8.1", "/v1/games", {"variant": "prsi"}) for i in range(20)]
+    answers.append(_post_from(b, "127.0.8.2", "/v1/games", {"variant": "prsi"}))  # a neighbour in the same /24
     assert [status for status, _ in answers[:20]] == [201] * 20
     assert answers[20][0] == 429 and answers[20][1]["code"] == "rate_limited"  # the 21st, whichever process
-    assert _post_from(b, "127.0.0.9", "/v1/games", {"variant": "prsi"})[0] == 201  # another address
+    assert _post_from(b, "127.0.9.1", "/v1/games", {"variant": "prsi"})[0] == 201  # another /24
     s = _session()
     gid = answers[0][1]["id"]
     assert s.get(f"{b}/v1/games/{gid}").status_code == 200  # now cached in b's process
