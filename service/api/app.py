@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     api.register_blueprint(health.blp)
     components.register_requests(api.spec)
     errors.register(app)
-    headers.install(app)  # registered first of the after_request hooks: it runs last
+    headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them
     _json_guard(app)
     _compress(app)
     _instrument(app)

@@ -43,8 +43,8 @@ def retry_after(resp: Response, seconds: int | str) -> Response:
 
 
 def install(app: Flask) -> None:
-    """Register the hook; create_app registers it before the other after_request hooks, so it
-    runs after all of them (Flask runs them in reverse): after the limiter's and the gzip's."""
+    """Register the hook; create_app registers it before the gzip's, the metrics' and the rate
+    limiter's after_request hooks, so it runs after them (Flask runs them in reverse order)."""
 
     @app.after_request
     def _answer_headers(resp: Response) -> Response:
