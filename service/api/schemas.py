@@ -1,13 +1,13 @@
 """Marshmallow schemas: request validation and the OpenAPI description of every body."""
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from service.api.components import to
 from service.games import registry
+from service.games.kernel import text
 from service.games.kernel.table import BOT_STRENGTHS
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).
@@ -29,28 +29,25 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-REFUSED_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
-
-
 class DisplayName(fields.String):
-    """A name people see: NFC-normalised and trimmed; no control, bidi-control, unassigned,
-    private-use or line-separator characters (they reorder or hide what others read)."""
+    """A name people see (service/games/kernel/text.py): NFC-normalised and trimmed; no control,
+    format, bidi-control, default-ignorable, unassigned or private-use character, and not only
+    blanks (they hide, reorder or fake what others read)."""
 
     def __init__(self, max_length: int = 40, **kwargs: Any) -> None:
         kwargs.setdefault("metadata", {"description": f"1-{max_length} characters, NFC-normalised and trimmed; "
-                                                      "no control, bidi-control, unassigned or private-use characters"})
+                                                      "no control, format (zero-width, bidi, tag), default-ignorable "
+                                                      "(variation selectors, Hangul fillers), unassigned or "
+                                                      "private-use characters, and not only blanks"})
         super().__init__(validate=validate.Length(1, max_length), **kwargs)
         self.max_length = max_length
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        text = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs)).strip()
-        if not 1 <= len(text) <= self.max_length:
-            raise ValidationError(f"1 to {self.max_length} characters (after NFC normalisation and trimming)")
-        bad = next((ch for ch in text if ch in BIDI_CONTROLS or unicodedata.category(ch) in REFUSED_CATEGORIES), None)
-        if bad is not None:
-            raise ValidationError(f"character U+{ord(bad):04X} is not allowed in a name")
-        return text
+        cleaned = text.clean(super()._deserialize(value, attr, data, **kwargs))
+        why = text.problem(cleaned, self.max_length)
+        if why is not None:
+            raise ValidationError(why)
+        return cleaned
 
 
 class Strict(Schema):
