@@ -144,7 +144,8 @@ class Problem(Schema):
     status = fields.Integer()
     detail = fields.String()
     code = fields.String(metadata={"description": "stable machine-readable error code"})
-    errors = fields.List(fields.Nested(FieldError), metadata={"description": "invalid_request: each bad field"})
+    errors = fields.List(fields.Nested(FieldError), metadata={
+        "description": "invalid_request: each bad field; invalid_json: where a number is out of range"})
     legal_actions = _refs("LegalAction", "409/422 on actions: what the caller may do")
     version = fields.Integer(metadata={"description": "version_conflict: the current version"})
     variant = fields.String(metadata={"description": "unknown_variant: the variant asked for"})
@@ -205,7 +206,10 @@ class OptionWarning(Schema):
 class Created(WriteResult):
     id = fields.String()
     owner_token = fields.String(allow_none=True, metadata={"description": "returned exactly once"})
-    warnings = fields.List(fields.Nested(OptionWarning))
+    warnings = fields.List(fields.Nested(OptionWarning), metadata={
+        "description": "options not taken as given: one whose parent switch is off (dropped, the preset's "
+                       "default kept), a search budget over the server's cap (lowered), a penalty limit the "
+                       "first round can reach"})
 
 
 class SeatTaken(WriteResult):
