@@ -6,6 +6,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from service.api.components import to
+from service.api.json_body import MAX_JSON_NUMBER
 from service.games import registry
 from service.games.kernel import text
 from service.games.kernel.table import BOT_STRENGTHS
@@ -89,9 +90,9 @@ class Action(Strict):
     called_suit = fields.String(validate=validate.OneOf(SUITS), allow_none=True)
     announce = StrictBoolean()
     kind = fields.String(validate=validate.Length(1, 20))
-    step = fields.Integer(strict=True, validate=validate.Range(min=1))
-    seen_step = fields.Integer(strict=True, validate=validate.Range(min=0))
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    step = fields.Integer(strict=True, validate=validate.Range(1, MAX_JSON_NUMBER))
+    seen_step = fields.Integer(strict=True, validate=validate.Range(0, MAX_JSON_NUMBER))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(0, MAX_JSON_NUMBER))
 
     @validates_schema
     def _fields_fit_type(self, data: dict[str, Any], **_: Any) -> None:
