@@ -89,15 +89,16 @@ def _lazy(settings: Settings) -> Any:
 
 
 KNOWN_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
-MAX_JSON_DEPTH = 32  # our bodies nest three levels; anything far deeper is refused before parsing
 
 
 def _json_guard(app: Flask) -> None:
-    """A body that is not JSON, or nests deeper than MAX_JSON_DEPTH, is 400 ``invalid_json``
-    before any schema sees it (the stdlib parser would raise RecursionError on deep nesting)."""
+    """A body that is not JSON, nests deeper than MAX_JSON_DEPTH or holds a number beyond I-JSON's
+    range is 400 ``invalid_json`` before any schema sees it (service/api/json_body.py; the stdlib
+    parser would raise RecursionError on deep nesting, and the encoder on a 65-bit integer)."""
     import orjson
     from flask import request
 
+    from service.api.json_body import check_body
     from service.app.errors import AppError
 
     @app.before_request
@@ -111,13 +112,7 @@ def _json_guard(app: Flask) -> None:
             body = orjson.loads(raw)  # C parser: refuses nesting beyond 1024 levels itself
         except orjson.JSONDecodeError:
             raise AppError(ApiCode.INVALID_JSON, "the request body is not valid JSON") from None
-        stack = [(body, 1)]
-        while stack:
-            node, depth = stack.pop()
-            if depth > MAX_JSON_DEPTH:
-                raise AppError(ApiCode.INVALID_JSON, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
-            children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
-            stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+        check_body(body)
 
 
 GZIP_MIN_BYTES = 1024

@@ -1,13 +1,14 @@
 """Marshmallow schemas: request validation and the OpenAPI description of every body."""
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from service.api.components import to
+from service.api.json_body import MAX_JSON_NUMBER
 from service.games import registry
+from service.games.kernel import text
 from service.games.kernel.table import BOT_STRENGTHS
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).
@@ -29,28 +30,25 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-REFUSED_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Co", "Zl", "Zp"))
-
-
 class DisplayName(fields.String):
-    """A name people see: NFC-normalised and trimmed; no control, bidi-control, unassigned,
-    private-use or line-separator characters (they reorder or hide what others read)."""
+    """A name people see (service/games/kernel/text.py): NFC-normalised and trimmed; no control,
+    format, bidi-control, default-ignorable, unassigned or private-use character, and not only
+    blanks (they hide, reorder or fake what others read)."""
 
     def __init__(self, max_length: int = 40, **kwargs: Any) -> None:
         kwargs.setdefault("metadata", {"description": f"1-{max_length} characters, NFC-normalised and trimmed; "
-                                                      "no control, bidi-control, unassigned or private-use characters"})
+                                                      "no control, format (zero-width, bidi, tag), default-ignorable "
+                                                      "(variation selectors, Hangul fillers), unassigned or "
+                                                      "private-use characters, and not only blanks"})
         super().__init__(validate=validate.Length(1, max_length), **kwargs)
         self.max_length = max_length
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        text = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs)).strip()
-        if not 1 <= len(text) <= self.max_length:
-            raise ValidationError(f"1 to {self.max_length} characters (after NFC normalisation and trimming)")
-        bad = next((ch for ch in text if ch in BIDI_CONTROLS or unicodedata.category(ch) in REFUSED_CATEGORIES), None)
-        if bad is not None:
-            raise ValidationError(f"character U+{ord(bad):04X} is not allowed in a name")
-        return text
+        cleaned = text.clean(super()._deserialize(value, attr, data, **kwargs))
+        why = text.problem(cleaned, self.max_length)
+        if why is not None:
+            raise ValidationError(why)
+        return cleaned
 
 
 class Strict(Schema):
@@ -92,9 +90,9 @@ class Action(Strict):
     called_suit = fields.String(validate=validate.OneOf(SUITS), allow_none=True)
     announce = StrictBoolean()
     kind = fields.String(validate=validate.Length(1, 20))
-    step = fields.Integer(strict=True, validate=validate.Range(min=1))
-    seen_step = fields.Integer(strict=True, validate=validate.Range(min=0))
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    step = fields.Integer(strict=True, validate=validate.Range(1, MAX_JSON_NUMBER))
+    seen_step = fields.Integer(strict=True, validate=validate.Range(0, MAX_JSON_NUMBER))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(0, MAX_JSON_NUMBER))
 
     @validates_schema
     def _fields_fit_type(self, data: dict[str, Any], **_: Any) -> None:
@@ -147,7 +145,8 @@ class Problem(Schema):
     status = fields.Integer()
     detail = fields.String()
     code = fields.String(metadata={"description": "stable machine-readable error code"})
-    errors = fields.List(fields.Nested(FieldError), metadata={"description": "invalid_request: each bad field"})
+    errors = fields.List(fields.Nested(FieldError), metadata={
+        "description": "invalid_request: each bad field; invalid_json: where a number is out of range"})
     legal_actions = _refs("LegalAction", "409/422 on actions: what the caller may do")
     version = fields.Integer(metadata={"description": "version_conflict: the current version"})
     variant = fields.String(metadata={"description": "unknown_variant: the variant asked for"})
@@ -208,7 +207,10 @@ class OptionWarning(Schema):
 class Created(WriteResult):
     id = fields.String()
     owner_token = fields.String(allow_none=True, metadata={"description": "returned exactly once"})
-    warnings = fields.List(fields.Nested(OptionWarning))
+    warnings = fields.List(fields.Nested(OptionWarning), metadata={
+        "description": "options not taken as given: one whose parent switch is off (dropped, the preset's "
+                       "default kept), a search budget over the server's cap (lowered), a penalty limit the "
+                       "first round can reach"})
 
 
 class SeatTaken(WriteResult):

@@ -20,12 +20,20 @@ HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · letters: the acti
         "Esc: back · q: quit")
 
 
+def shown(*lines: str) -> Text:
+    """What a widget shows: plain text, one line per argument. Every string from the server (a name,
+    an announcement word, an event, a refusal's detail) reaches the screen through here or through
+    ``Text.append``: never as Textual markup, so `[/]`, `[@click=app.quit]` or `[link=...]` in a
+    name shows as typed; and each line is ``render.printable`` (no control character)."""
+    return Text("\n".join(render.printable(line) for line in lines))
+
+
 class ActionButton(Button):
     """A free action, clickable; its key is on its label."""
 
     def __init__(self, key: str, action: dict, options: dict) -> None:
         label = "start the game" if action is START else render.action_label(action, options)
-        super().__init__(Text(f"[{key}] {label}"), compact=True, classes="action")
+        super().__init__(shown(f"[{key}] {label}"), compact=True, classes="action")
         self.move, self.can_focus = action, False
 
 
@@ -65,21 +73,21 @@ class TableApp(App[None]):
 
     # ---- layout and start-up -------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static("meow: connecting…", id="title")
-        yield Static(id="turn")
+        yield Static(shown("meow: connecting…"), id="title", markup=False)
+        yield Static(id="turn", markup=False)
         with Horizontal(id="middle"):
             with Vertical(id="left"):
-                yield Static(id="table")
-                yield Static(id="seats")
-                yield Static(id="scores")
+                yield Static(id="table", markup=False)
+                yield Static(id="seats", markup=False)
+                yield Static(id="scores", markup=False)
             log = RichLog(id="log", max_lines=300, wrap=True)
             log.can_focus = False
             yield log
-        yield Static(id="hand")
-        yield Static(id="choices")
+        yield Static(id="hand", markup=False)
+        yield Static(id="choices", markup=False)
         yield Horizontal(id="actions")
-        yield Static(id="status")
-        yield Static(HELP, id="help")
+        yield Static(id="status", markup=False)
+        yield Static(shown(HELP), id="help", markup=False)
 
     async def on_mount(self) -> None:
         self.set_interval(0.5, self.tick)
@@ -120,7 +128,7 @@ class TableApp(App[None]):
         try:
             async for event in self.client.events(self.seat.game, self.seat.token, self.feed):
                 self.seen.append(event["seq"])
-                log.write(render.event_line(event, self.view))
+                log.write(shown(render.event_line(event, self.view)))
                 self._wake.set()
         except ApiError as exc:
             self.show_error(exc)
@@ -183,21 +191,21 @@ class TableApp(App[None]):
 
     def draw(self) -> None:
         view, options = self.view, self.view.get("options") or {}
-        self.query_one("#title", Static).update(self.title_text())
+        self.query_one("#title", Static).update(shown(self.title_text()))
         self.tick()
-        self.query_one("#table", Static).update("\n".join(render.table_lines(view)) or "no cards on the table")
-        self.query_one("#seats", Static).update("\n".join(render.seat_lines(view, self.me)))
+        self.query_one("#table", Static).update(shown(*(render.table_lines(view) or ["no cards on the table"])))
+        self.query_one("#seats", Static).update(shown(*render.seat_lines(view, self.me)))
         scores = render.score_lines(view)
-        self.query_one("#scores", Static).update("\n".join(["scores"] + scores) if scores else "no scores yet")
+        self.query_one("#scores", Static).update(shown("scores", *scores) if scores else shown("no scores yet"))
         self.query_one("#hand", Static).update(self.hand_text())
         choices = ""
         if self.choosing:
             choices = "choose: " + "   ".join(
                 f"{i}: {render.choice_label(a, self.choosing, options)}" for i, a in enumerate(self.choosing, 1)
             ) + "   (Esc: back)"
-        self.query_one("#choices", Static).update(choices)
+        self.query_one("#choices", Static).update(shown(choices))
         self.draw_buttons(options)
-        self.query_one("#status", Static).update(self.message)
+        self.query_one("#status", Static).update(shown(self.message))
 
     def title_text(self) -> str:
         v = self.view
@@ -222,9 +230,9 @@ class TableApp(App[None]):
                 style += " reverse"
             key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
             text.append(f" {key}:", style="bold" if playable else "dim")
-            text.append(f"{render.card_label(card)}{'*' if playable else ''}", style=style)
+            text.append(render.printable(f"{render.card_label(card)}{'*' if playable else ''}"), style=style)
         for line in render.you_lines(self.view):
-            text.append("\n" + line, style="italic")
+            text.append("\n" + render.printable(line), style="italic")
         return text
 
     def draw_buttons(self, options: dict) -> None:
@@ -247,11 +255,11 @@ class TableApp(App[None]):
             turn = self.query_one("#turn", Static)
         except NoMatches:
             return
-        turn.update(render.turn_line(self.view, self.me, time.time() * 1000))
+        turn.update(shown(render.turn_line(self.view, self.me, time.time() * 1000)))
 
     def show_error(self, exc: object) -> None:
         self.message = (f"{exc.detail} ({exc.code})" if isinstance(exc, ApiError) else str(exc))
-        self.query_one("#status", Static).update(self.message)
+        self.query_one("#status", Static).update(shown(self.message))
 
     # ---- keys ----------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -49,6 +49,7 @@ def plan_of(args: argparse.Namespace) -> Plan:
 
 
 async def lobby_text(server: str) -> str:
+    from service.tui import render
     from service.tui.client import MeowClient
 
     client = MeowClient(server)
@@ -64,7 +65,7 @@ async def lobby_text(server: str) -> str:
     lines.append("tables (meow play --join GAME, or --watch GAME):")
     lines += [f"  {t['id']}  {t['variant']:<22} {t['status']:<8} {t['players']}/{t['max_players']}"
               for t in tables] or ["  none"]
-    return "\n".join(lines)
+    return "\n".join(render.printable(line) for line in lines)  # no terminal escape from the server
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             print(asyncio.run(lobby_text(args.server)))
         except ApiError as exc:
-            print(f"meow play: {exc.detail}", file=sys.stderr)
+            from service.tui.render import printable
+
+            print(f"meow play: {printable(str(exc.detail))}", file=sys.stderr)
             return 1
         return 0
     from service.tui.app import play

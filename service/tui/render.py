@@ -4,6 +4,7 @@ so every game in the registry renders (a field this module does not know is show
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,6 +15,18 @@ RESERVED_KEYS = frozenset("q")  # quit
 # table fields drawn on their own line (or not at all): the rest are listed as "name: value"
 _TABLE_HEAD = ("top_card", "called_suit")
 _TABLE_SKIP = frozenset({"parasites", "parasite_totals", "drew_on"})  # per seat: in the seat rows
+
+
+def printable(text: str) -> str:
+    """A line as the screen shows it: every control or format character (C0 and C1 controls — ESC
+    starts a terminal escape —, line and paragraph separators, bidi overrides, zero-width
+    characters) becomes U+FFFD, so a string from the server can neither move the cursor, rewrite
+    the terminal, reorder the line nor break it in two. Markup is the app's part: it shows every
+    line as a rich ``Text``, never parsed (service/tui/app.py ``shown``)."""
+    return "".join("\ufffd" if unicodedata.category(ch) in _UNPRINTABLE else ch for ch in text)
+
+
+_UNPRINTABLE = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
 
 
 def card_parts(card: str) -> tuple[str, str] | None:
@@ -215,7 +228,7 @@ def score_lines(view: dict) -> list[str]:
     scores = view.get("scores") or []
     out = []
     if scores:
-        seats = sorted({int(s) for entry in scores for s in entry.get("totals", {})})
+        seats = sorted({int(s) for entry in scores for s in entry.get("totals", {}) if str(s).isdigit()})
         out.append("round  " + "  ".join(f"{seat_name(view, s)[:10]:>10}" for s in seats))
         for entry in scores:
             points = entry.get("points", {})

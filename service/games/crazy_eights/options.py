@@ -82,6 +82,8 @@ def catalog_entry() -> dict[str, Any]:
             item["enum"] = list(s.values)
         if s.type == "int_or_null":
             item["nullable"] = True
+        if s.parent:  # §8.5 rules 3-5: dropped while the parent is off
+            item["parent"] = {"option": s.parent[0], "value": s.parent[1]}
         options.append(item)
     return {"name": VARIANT, "game": VARIANT, "min_players": d["min_players"],
             "max_players": d["max_players"], "options": options, "bot_strengths": list(BOT_STRENGTHS)}

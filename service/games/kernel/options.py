@@ -5,6 +5,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from service.games.kernel import text
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
 
@@ -70,8 +71,8 @@ def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
         return None if within(v, spec.lo, spec.hi) else f"must be in [{spec.lo}, {spec.hi}]"
     if t == "enum":
         return None if v in spec.values else f"must be one of {list(spec.values)}"
-    if t == "string":
-        return None if isinstance(v, str) and 0 < len(v) <= 40 else "must be a string of 1-40 chars"
+    if t == "string":  # shown to every player, like a name (kernel/text.py); stored clean (clean_strings)
+        return text.problem(text.clean(v), 40, "this option") if isinstance(v, str) else "must be a string of 1-40 chars"
     if t == "null":
         return None if v is None else "only null is supported"
     if t == "int_or_null":
@@ -83,16 +84,56 @@ def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
     return "unknown type"
 
 
+def parent_on(spec: OptionSpec, specs: Mapping[str, OptionSpec], resolved: Mapping[str, Any]) -> bool:
+    """§8.5 rules 3-5: whether an option applies (its parent, and the parent's own parent, enable it)."""
+    if spec.parent is None:
+        return True
+    parent = specs[spec.parent[0]]
+    return parent_on(parent, specs, resolved) and resolved.get(spec.parent[0]) == spec.parent[1]
+
+
+def drop_switched_off(resolved: dict[str, Any], defaults: Mapping[str, Any], specs: Mapping[str, OptionSpec],
+                      explicit: set[str]) -> tuple[set[str], list[dict[str, Any]]]:
+    """§8.5 rules 3-5: an explicit option whose parent switch is off is dropped, never rejected and never
+    stored as given: the table keeps the preset's default and ``warnings`` names it (whatever was sent,
+    of any type or size, goes no further than this request). Judged on the values as given, so a
+    child of a dropped child is dropped too; returns (the dropped names, their warnings)."""
+    off = {n for n in explicit if n in specs and n != "max_players" and not parent_on(specs[n], specs, resolved)}
+    warnings = []
+    for name in sorted(off, key=list(specs).index):
+        parent, value = specs[name].parent or ("", None)
+        resolved[name] = copy(defaults[name])
+        warnings.append({"option": name, "detail": f"ignored: it applies only when {parent} is "
+                                                   f"{json_text(value)}; the default is kept"})
+    return off, warnings
+
+
+def json_text(value: Any) -> str:
+    """A parent's enabling value as JSON reads it (true, "draw_then_continue")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def clean_strings(resolved: dict[str, Any], specs: Mapping[str, OptionSpec], explicit: set[str]) -> None:
+    """An explicit text option is stored as names are: NFC-normalised and trimmed (kernel/text.py)."""
+    for name in explicit:
+        spec = specs.get(name)
+        if spec is not None and spec.type == "string" and isinstance(resolved.get(name), str):
+            resolved[name] = text.clean(resolved[name])
+
+
 Check = Callable[[OptionSpec, Any, Mapping[str, Any]], "str | None"]
 Cross = Callable[[Mapping[str, Any], set[str]], list[dict[str, Any]]]
 
 
 def resolve_specs(resolved: dict[str, Any], specs: Mapping[str, OptionSpec], overrides: Mapping[str, Any] | None,
                   max_players: int, check: Check, cross: Cross) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """§8.5 for a game with one preset: its defaults (``resolved``) + overrides, each explicit
-    option checked, then the cross-option rules (naming the explicit options); OptionError lists
-    every problem."""
+    """§8.5 for a game with one preset: its defaults (``resolved``) + overrides, an option whose
+    parent is off dropped (``drop_switched_off``), each other explicit option checked, then the
+    cross-option rules (naming the explicit options); OptionError lists every problem."""
     overrides = dict(overrides or {})
+    defaults = {k: copy(v) for k, v in resolved.items()}
     errors: list[dict[str, Any]] = []
     for name, value in overrides.items():
         if name not in specs:
@@ -100,18 +141,20 @@ def resolve_specs(resolved: dict[str, Any], specs: Mapping[str, OptionSpec], ove
         else:
             resolved[name] = copy(value)
     resolved["max_players"] = max_players
+    dropped, warnings = drop_switched_off(resolved, defaults, specs, set(overrides))
     bad = check(specs["max_players"], max_players, resolved)
     if bad:
         errors.append({"option": "max_players", "detail": bad})
     for name in overrides:
         spec = specs.get(name)
-        if spec is None or name == "max_players":
+        if spec is None or name == "max_players" or name in dropped:
             continue
         detail = check(spec, resolved[name], resolved)
         if detail:
             errors.append({"option": name, "detail": detail})
     if not errors:
-        errors.extend(cross(resolved, set(overrides) | {"max_players"}))
+        errors.extend(cross(resolved, (set(overrides) - dropped) | {"max_players"}))
     if errors:
         raise OptionError(errors)
-    return resolved, []
+    clean_strings(resolved, specs, set(overrides) - dropped)
+    return resolved, warnings

@@ -120,6 +120,8 @@ def catalog_entry(strengths: list[str]) -> dict[str, Any]:
             item["range"] = [s.lo, s.hi]
         if s.values and s.type == "enum":
             item["enum"] = list(s.values)
+        if s.parent:  # §8.5 rules 3-5: dropped while the parent is off
+            item["parent"] = {"option": s.parent[0], "value": s.parent[1]}
         options.append(item)
     return {"name": VARIANT, "game": VARIANT, "min_players": d["min_players"],
             "max_players": d["max_players"], "options": options, "bot_strengths": strengths}

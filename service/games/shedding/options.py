@@ -7,7 +7,7 @@ from typing import Any
 
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
-from service.games.kernel.options import OptionError, OptionSpec, copy as _copy
+from service.games.kernel.options import OptionError, OptionSpec, clean_strings, copy as _copy, drop_switched_off
 from service.games.kernel.table import BOT_STRENGTHS  # re-exported
 from service.games.shedding.cards import RANKS
 from service.games.shedding.option_checks import catalog_option, check_value, cross_checks
@@ -163,7 +163,8 @@ def resolve_options(variant: str, overrides: Mapping[str, Any] | None,
 
     Only explicit values are judged: every bad one is named in one invalid_option (type and range errors
     and the cross checks of rules 1-2 together); inherited values are never rejected; an option
-    whose parent is off is stored as given and ignored (rules 3-5); rule 7 is a warning.
+    whose parent is off is dropped, never rejected: the preset's default is kept and a warning names
+    it (rules 3-5, ``drop_switched_off``); rule 7 is a warning.
     """
     defaults = preset_defaults(variant)
     resolved = dict(defaults)
@@ -178,11 +179,10 @@ def resolve_options(variant: str, overrides: Mapping[str, Any] | None,
     if max_players != defaults["max_players"]:
         explicit.add("max_players")  # given as the request's top-level max_players
     resolved["max_players"] = max_players
+    dropped, dropped_warnings = drop_switched_off(resolved, defaults, SPEC_BY_NAME, explicit)
+    explicit -= dropped
     bad: set[str] = set()
     for name in sorted(explicit, key=list(SPEC_BY_NAME).index):
-        spec = SPEC_BY_NAME[name]
-        if name != "max_players" and not _parent_on(spec, resolved):
-            continue  # rules 3-5: ignored, stored as given
         detail = check_value(spec_for(variant, name), resolved[name], resolved)
         if detail:
             errors.append({"option": name, "detail": detail})
@@ -191,15 +191,8 @@ def resolve_options(variant: str, overrides: Mapping[str, Any] | None,
     errors.extend(cross_checks(safe, explicit - bad))
     if errors:
         raise OptionError(errors)
-    return resolved, _warnings(resolved)
-
-
-def _parent_on(spec: OptionSpec, resolved: Mapping[str, Any]) -> bool:
-    """§8.5 rules 3-5: an option whose parent is off is ignored, never rejected."""
-    if spec.parent is None:
-        return True
-    parent = SPEC_BY_NAME[spec.parent[0]]
-    return _parent_on(parent, resolved) and resolved.get(spec.parent[0]) == spec.parent[1]
+    clean_strings(resolved, SPEC_BY_NAME, explicit)
+    return resolved, dropped_warnings + _warnings(resolved)
 
 
 def _warnings(resolved: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -43,9 +43,10 @@ def test_rule_2_effect_ranks_distinct():
     resolve_options("prsi", {"skip_rank": "A", "ace_plays_again": False}, 4)
 
 
-def test_child_of_disabled_parent_is_ignored_not_rejected():
-    resolved, _ = resolve_options("prsi", {"seven_draw_penalty": False, "seven_draw_count": 99}, 4)
-    assert resolved["seven_draw_count"] == 99
+def test_child_of_disabled_parent_is_dropped_not_rejected():
+    resolved, warnings = resolve_options("prsi", {"seven_draw_penalty": False, "seven_draw_count": 99}, 4)
+    assert resolved["seven_draw_count"] == PRESETS["prsi"]["seven_draw_count"]
+    assert [w["option"] for w in warnings] == ["seven_draw_count"]
 
 
 def test_zero_values_accepted_and_warning_for_low_limit():

@@ -156,10 +156,11 @@ def test_rule_2_enabled_effect_ranks_distinct():
     resolve_options("mau-mau-classic", {"skip_rank": "Q"}, 4)  # eights and queens are off
 
 
-def test_rule_3_children_of_an_off_parent_are_ignored_and_stored():
+def test_rule_3_children_of_an_off_parent_are_dropped_for_the_default():
     bad = {"seven_draw_count": 99, "seven_stacking": "bogus", "final_seven_amount": 1}
-    resolved, _ = resolve_options("mau-mau-classic", bad, 4)
-    assert {k: resolved[k] for k in bad} == bad
+    resolved, warnings = resolve_options("mau-mau-classic", bad, 4)
+    assert {k: resolved[k] for k in bad} == {k: PRESETS["mau-mau-classic"][k] for k in bad}
+    assert [w["option"] for w in warnings] == ["seven_draw_count", "seven_stacking", "final_seven_amount"]
     with pytest.raises(OptionError) as exc:
         resolve_options("mau-mau-classic-full", bad, 4)
     assert sorted(names(exc)) == sorted(bad)
@@ -179,7 +180,7 @@ def test_rule_4_jack_and_queen_children():
 
 def test_rule_5_max_draws_only_with_draw_then_continue():
     resolved, _ = resolve_options("prsi", {"max_draws_per_turn": 99}, 4)
-    assert resolved["max_draws_per_turn"] == 99
+    assert resolved["max_draws_per_turn"] == PRESETS["prsi"]["max_draws_per_turn"]
     with pytest.raises(OptionError) as exc:
         resolve_options("mau-mau-classic", {"max_draws_per_turn": 99}, 4)
     assert names(exc) == ["max_draws_per_turn"]
