@@ -17,6 +17,7 @@ from service.api.http import (
     feeds,
     game_id_or_404,
     idempotency,
+    json_answer,
     json_response,
     peer,
     precondition,
@@ -201,14 +202,16 @@ class EventsView(MethodView):
             return _open_sse(svc, gid, caller, _last_event_id(query["after"]))
         if query["wait"] <= 0:
             state, events = svc.events(gid, caller, query["after"], 0)
-            return json_response({"version": state.version, "events": events}, 200, state.version)
-        slots = stream_slots()
-        lease = slots.acquire(caller.token_hash, peer())
-        try:
-            state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
-        finally:
-            slots.release(lease)
-        return json_response({"version": state.version, "events": events}, 200, state.version)
+        else:
+            slots = stream_slots()
+            lease = slots.acquire(caller.token_hash, peer())
+            try:
+                state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
+            finally:
+                slots.release(lease)
+        # a long answer is streamed (http.json_answer): read, redacted and written a page at a time
+        count = state.version - min(query["after"], state.version)
+        return json_answer({"version": state.version}, "events", events, count, state.version)
 
 
 def _last_event_id(default: int) -> int:
@@ -314,8 +317,8 @@ class HistoryView(MethodView):
             resp = Response(stream_with_context(lines), mimetype=NDJSON)
             resp.headers["ETag"] = f'"{state.version}"'
             return resp
-        body = {"version": state.version, "status": state.status, "events": list(events)}
-        return json_response(body, 200, state.version)
+        head = {"version": state.version, "status": state.status}
+        return json_answer(head, "events", events, state.version, state.version)
 
 
 @blp.route("/games/<game_id>/verify")
