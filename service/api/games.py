@@ -194,7 +194,10 @@ class EventsView(MethodView):
         `Last-Event-ID`; the stream ends when the game is finished or after 5 minutes. When the
         caller's seat leaves or is removed, the stream sends that `SeatLeft`, then `event: revoked`,
         and closes (a long-poll's batch stops at it); an owner whose seat goes continues seatless.
-        Open streams and waiting long-polls are capped per token and per client address (429)."""
+        Open streams and waiting long-polls are capped per token and per client address (429).
+        A long answer (more than 500 events by default) is streamed, the same bytes without a
+        Content-Length; like history, verify and state it also spends the caller's cost budget
+        (one unit per 100 events; 429 `rate_limited` when spent)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
@@ -307,7 +310,9 @@ class HistoryView(MethodView):
         """The complete log with each event's hash-chain link: unredacted once finished
         (players, owner, audit tokens: seeds, permutations, hands, commands); while running,
         audit tokens only, with exactly a spectator's redaction. `Accept: application/x-ndjson`
-        streams one event per line."""
+        streams one event per line; a long JSON answer (more than 500 events by default) is
+        streamed too, the same bytes without a Content-Length. Spends the caller's cost budget
+        (one unit per 100 events; 429 `rate_limited` when spent)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer(required=True))
@@ -328,7 +333,9 @@ class VerifyView(MethodView):
     @operation(blp, "verifyGame")
     def get(self, game_id: str):
         """The server's own replay report of a finished game: chain intact, every commitment and
-        permutation matching, every recorded command legal and reproducing its events, final scores."""
+        permutation matching, every recorded command legal and reproducing its events, final scores.
+        Computed once and kept: the first verification spends the caller's cost budget (one unit
+        per 20 events replayed; 429 `rate_limited` when spent), later ones read the kept report."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer(required=True))
@@ -344,7 +351,8 @@ class StateAtView(MethodView):
     @operation(blp, "getStateAt")
     def get(self, query: dict[str, Any], game_id: str):
         """The view as it was right after event `at` (time travel), with the live view's redaction;
-        `include=record` adds the round's public record as it stood then."""
+        `include=record` adds the round's public record as it stood then. Spends the caller's cost
+        budget by the events folded from the nearest snapshot (one unit per 100)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = svc.authenticate(gid, bearer())
