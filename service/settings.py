@@ -46,6 +46,10 @@ class Settings:
     rate_writes_per_address: str = "6000/minute"
     rate_reads_per_token: str = "3000/minute"
     rate_reads_per_address: str = "12000/minute"
+    # cost units (service/app/meter.py: 100 events of work each) of history, verify, state?at and events
+    rate_cost_per_token: str = "2000/minute"
+    rate_cost_per_address: str = "6000/minute"  # per client network (client_prefix)
+    stream_answers_over: int = 500  # events: a longer events or history answer is streamed in pieces
 
     @property
     def queue_url(self) -> str | None:
@@ -93,4 +97,7 @@ class Settings:
             rate_writes_per_address=e.get("MEOW_RATE_WRITES_PER_ADDRESS", "6000/minute"),
             rate_reads_per_token=e.get("MEOW_RATE_READS_PER_TOKEN", "3000/minute"),
             rate_reads_per_address=e.get("MEOW_RATE_READS_PER_ADDRESS", "12000/minute"),
+            rate_cost_per_token=e.get("MEOW_RATE_COST_PER_TOKEN", "2000/minute"),
+            rate_cost_per_address=e.get("MEOW_RATE_COST_PER_ADDRESS", "6000/minute"),
+            stream_answers_over=int(e.get("MEOW_STREAM_ANSWERS_OVER", "500")),
         )

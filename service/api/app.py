@@ -133,6 +133,8 @@ def _compress(app: Flask) -> None:
 
     @app.after_request
     def _gzip(resp: Response) -> Response:
+        if resp.is_streamed and resp.mimetype == "application/json":  # a long answer (http.json_answer)
+            return gzip_stream(resp)
         if resp.is_streamed or resp.direct_passthrough:
             return resp
         etag = resp.headers.get("ETag")
@@ -140,6 +142,35 @@ def _compress(app: Flask) -> None:
         if etag is not None:
             resp.headers["ETag"] = etag
         return resp
+
+
+def gzip_stream(resp: Any) -> Any:
+    """A streamed JSON answer (long events and history answers), gzipped piece by piece for a
+    client that accepts gzip, as Flask-Compress gzips the same answer in one piece (the bytes
+    decompress to the same JSON; the ETag stays the version)."""
+    import zlib
+
+    from flask import request
+
+    resp.vary.add("Accept-Encoding")
+    if request.accept_encodings.quality("gzip") <= 0 or "Content-Encoding" in resp.headers:
+        return resp
+    pieces = resp.response
+
+    def gzipped() -> Any:
+        packer = zlib.compressobj(6, zlib.DEFLATED, zlib.MAX_WBITS | 16)  # gzip framing, level 6
+        try:
+            for piece in pieces:
+                out = packer.compress(piece)
+                if out:
+                    yield out
+            yield packer.flush()
+        finally:
+            pieces.close()  # (stream_with_context's: the request context ends with the answer)
+
+    resp.response = gzipped()
+    resp.headers["Content-Encoding"] = "gzip"
+    return resp
 
 
 def _instrument(app: Flask) -> None:

@@ -17,6 +17,7 @@ from service.api.http import (
     feeds,
     game_id_or_404,
     idempotency,
+    json_answer,
     json_response,
     peer_prefix,
     precondition,
@@ -194,7 +195,10 @@ class EventsView(MethodView):
         `Last-Event-ID`; the stream ends when the game is finished or after 5 minutes. When the
         caller's seat leaves or is removed, the stream sends that `SeatLeft`, then `event: revoked`,
         and closes (a long-poll's batch stops at it); an owner whose seat goes continues seatless.
-        Open streams and waiting long-polls are capped per token and per client network (429): IPv4 /24, IPv6 /64 by default."""
+        Open streams and waiting long-polls are capped per token and per client network (429): IPv4 /24, IPv6 /64 by default.
+        A long answer (more than 500 events by default) is streamed, the same bytes without a
+        Content-Length; like history, verify and state it also spends the caller's cost budget
+        (one unit per 100 events; 429 `rate_limited` when spent)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = authenticate(gid)
@@ -202,14 +206,16 @@ class EventsView(MethodView):
             return _open_sse(svc, gid, caller, _last_event_id(query["after"]))
         if query["wait"] <= 0:
             state, events = svc.events(gid, caller, query["after"], 0)
-            return json_response({"version": state.version, "events": events}, 200, state.version)
-        slots = stream_slots()
-        lease = slots.acquire(caller.token_hash, peer_prefix())
-        try:
-            state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
-        finally:
-            slots.release(lease)
-        return json_response({"version": state.version, "events": events}, 200, state.version)
+        else:
+            slots = stream_slots()
+            lease = slots.acquire(caller.token_hash, peer_prefix())
+            try:
+                state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
+            finally:
+                slots.release(lease)
+        # a long answer is streamed (http.json_answer): read, redacted and written a page at a time
+        count = state.version - min(query["after"], state.version)
+        return json_answer({"version": state.version}, "events", events, count, state.version)
 
 
 def _last_event_id(default: int) -> int:
@@ -305,7 +311,9 @@ class HistoryView(MethodView):
         """The complete log with each event's hash-chain link: unredacted once finished
         (players, owner, audit tokens: seeds, permutations, hands, commands); while running,
         audit tokens only, with exactly a spectator's redaction. `Accept: application/x-ndjson`
-        streams one event per line."""
+        streams one event per line; a long JSON answer (more than 500 events by default) is
+        streamed too, the same bytes without a Content-Length. Spends the caller's cost budget
+        (one unit per 100 events; 429 `rate_limited` when spent)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = authenticate(gid, required=True)
@@ -315,8 +323,8 @@ class HistoryView(MethodView):
             resp = Response(stream_with_context(lines), mimetype=NDJSON)
             resp.headers["ETag"] = f'"{state.version}"'
             return resp
-        body = {"version": state.version, "status": state.status, "events": list(events)}
-        return json_response(body, 200, state.version)
+        head = {"version": state.version, "status": state.status}
+        return json_answer(head, "events", events, state.version, state.version)
 
 
 @blp.route("/games/<game_id>/verify")
@@ -326,7 +334,9 @@ class VerifyView(MethodView):
     @operation(blp, "verifyGame")
     def get(self, game_id: str):
         """The server's own replay report of a finished game: chain intact, every commitment and
-        permutation matching, every recorded command legal and reproducing its events, final scores."""
+        permutation matching, every recorded command legal and reproducing its events, final scores.
+        Computed once and kept: the first verification spends the caller's cost budget (one unit
+        per 20 events replayed; 429 `rate_limited` when spent), later ones read the kept report."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = authenticate(gid, required=True)
@@ -342,7 +352,8 @@ class StateAtView(MethodView):
     @operation(blp, "getStateAt")
     def get(self, query: dict[str, Any], game_id: str):
         """The view as it was right after event `at` (time travel), with the live view's redaction;
-        `include=record` adds the round's public record as it stood then."""
+        `include=record` adds the round's public record as it stood then. Spends the caller's cost
+        budget by the events folded from the nearest snapshot (one unit per 100)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = authenticate(gid)

@@ -4,10 +4,11 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, request, stream_with_context
 
 from service.api.client import client_address, client_prefix
 from service.api.codes import ApiCode
@@ -146,6 +147,39 @@ def prefers_minimal() -> bool:
             if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
                 return True
     return False
+
+
+STREAM_CHUNK_BYTES = 64 * 1024  # a streamed answer is written in pieces of about this size
+
+
+def json_answer(head: dict[str, Any], key: str, items: Iterable[Any], count: int, version: int) -> Response:
+    """``{**head, key: [*items]}`` with ``ETag: "<version>"``: in one piece (``json_response``) when
+    ``count`` items are few, else streamed with the items serialized a piece at a time — the same
+    bytes ``json_response`` writes, never the whole answer in memory (``key`` comes last)."""
+    if count <= settings().stream_answers_over:
+        return json_response({**head, key: list(items)}, 200, version)
+    resp = Response(stream_with_context(json_pieces(head, key, items)), mimetype="application/json")
+    resp.headers["ETag"] = f'"{version}"'
+    return resp
+
+
+def json_pieces(head: dict[str, Any], key: str, items: Iterable[Any],
+                piece_bytes: int = STREAM_CHUNK_BYTES) -> Iterator[bytes]:
+    """The bytes of ``orjson.dumps({**head, key: list(items)}, option=OPT_NON_STR_KEYS)``, in
+    pieces of about ``piece_bytes``: the head up to the list's ``[``, the items comma-separated,
+    then ``]}``."""
+    opened = orjson.dumps({**head, key: []}, option=orjson.OPT_NON_STR_KEYS)
+    assert opened.endswith(b"[]}"), "the streamed list must be the last member"
+    piece, size, sep = [opened[:-2]], 0, b""
+    for item in items:
+        dumped = orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS)
+        piece += (sep, dumped)
+        sep, size = b",", size + len(dumped) + 1
+        if size >= piece_bytes:
+            yield b"".join(piece)
+            piece, size = [], 0
+    piece.append(b"]}")
+    yield b"".join(piece)
 
 
 def json_response(body: Any, status: int = 200, version: int | None = None, **headers: str) -> Response:

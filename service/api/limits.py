@@ -3,6 +3,13 @@
 separate buckets for creates, writes and reads. Beyond a limit: 429 problem+json ``rate_limited``
 with ``Retry-After``; every limited answer carries ``RateLimit-Limit/-Remaining/-Reset``.
 
+The operations whose work grows with a game's length (history, verify, state?at, events: COSTLY)
+also spend a cost budget, per token and per client network (http.peer_prefix), in cost units
+(service/app/meter.py: 100 events folded, projected or written out, or 20 replayed by a
+verification). A request is let in while its budgets have a unit left, and charged what its work
+cost once it is done, so one long answer may overdraw the budget and the next request waits for
+the window to turn; a request that did less than a unit of work is not charged.
+
 The defaults are far above what a person playing or a client integrating does (a single address
 creating more than a few hundred games a minute is not either); benchmarks and load tests raise
 them with the MEOW_RATE_* settings or turn them off with MEOW_RATE_LIMITS=off.
@@ -14,15 +21,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_limiter import HeaderNames, Limit, Limiter
 
 from service.api.client import client_address, client_prefix
+from service.api.http import peer_prefix
+from service.app import meter
 from service.redis_urls import is_cluster
 from service.settings import Settings
 from service.wiring import redis_pool
 
 UNLIMITED = frozenset(("/healthz", "/readyz", "/metrics"))
+COSTLY = frozenset(("/v1/games/<game_id>/history", "/v1/games/<game_id>/verify", "/v1/games/<game_id>/state",
+                    "/v1/games/<game_id>/events"))  # GET: what they cost grows with the game
 
 
 def _storage_options(settings: Settings) -> dict[str, Any]:
@@ -42,6 +53,21 @@ def _kind() -> str:
     if request.method == "POST" and request.path.rstrip("/") == "/v1/games":
         return "creates"
     return "writes"
+
+
+def _costly() -> bool:
+    return request.method in ("GET", "HEAD") and request.url_rule is not None and request.url_rule.rule in COSTLY
+
+
+def _units() -> int:
+    """The request's cost so far (at least 1: before the work, a unit must be left to start it)."""
+    spent = g.get("meow_meter")
+    return max(1, spent.units) if spent is not None else 1
+
+
+def _charged(_resp: Response) -> bool:
+    spent = g.get("meow_meter")
+    return spent is not None and spent.units > 0
 
 
 def _token_key() -> str:
@@ -64,6 +90,21 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
                      error_message=f"too many {kind} from this {per}: at most {value}",
                      exempt_when=lambda: _kind() != kind or (tokenless and not request.headers.get("Authorization")))
 
+    def cost_limit(per: str, value: str) -> Limit:
+        key = (lambda: "net:" + peer_prefix()) if per == "address" else _token_key
+        return Limit(value, key_function=key, shared=True, scope=f"cost-{per}", cost=_units, deduct_when=_charged,
+                     error_message=f"this {per}'s requests cost too much work: at most {value} cost units "
+                                   "(history, verify, state and events cost by the events they touch)",
+                     exempt_when=lambda: not _costly() or (per == "token" and not request.headers.get("Authorization")))
+
+    @app.before_request
+    def _meter() -> None:  # registered before flask-limiter's check: a fresh meter for each request
+        g.meow_meter = meter.start()
+
+    @app.teardown_request
+    def _unmeter(_exc: BaseException | None) -> None:
+        meter.stop()
+
     @app.after_request
     def _headers(resp: Response) -> Response:  # runs after flask-limiter's own (registered later)
         reset = resp.headers.get("RateLimit-Reset")
@@ -79,6 +120,8 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
         limit("writes", "address", settings.rate_writes_per_address),
         limit("reads", "token", settings.rate_reads_per_token),
         limit("reads", "address", settings.rate_reads_per_address),
+        cost_limit("token", settings.rate_cost_per_token),  # last: the RateLimit-* headers name a count
+        cost_limit("address", settings.rate_cost_per_address),  # bucket unless a cost budget refuses
     ]
     return Limiter(
         key_func=address,

@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from service.app import compute, entropy, snapshots
+from service.app import compute, entropy, meter, snapshots
 from service.app.cache import StateCache
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
@@ -93,6 +93,7 @@ HEAVY_SNAPSHOT = 64 * 1024  # compressed bytes: decoded off the event loop above
 
 def fold_off_loop(state: TableState | None, head: str, stored: Sequence[Stored]) -> tuple[TableState | None, str]:
     """``fold``, run off the event loop when it is heavy (``compute.HEAVY`` events or more)."""
+    meter.charge(len(stored))
     if len(stored) >= compute.HEAVY:
         return compute.run(lambda: fold(state, head, stored))
     return fold(state, head, stored)

@@ -46,8 +46,9 @@ class GameService(AppContext):
         return queries.legal_actions(self, game_id, caller)
 
     def events(self, game_id: str, caller: Caller, after: int, wait_s: float,
-               waiter: Callable[[str, int, float], bool] | None = None) -> tuple[TableState, list[dict[str, Any]]]:
-        """The events after ``after`` as the caller may see them at each one (``queries.events``)."""
+               waiter: Callable[[str, int, float], bool] | None = None) -> tuple[TableState, Iterator[dict[str, Any]]]:
+        """The events after ``after`` as the caller may see them at each one, read as they are
+        written out (``queries.events``)."""
         return queries.events(self, game_id, caller, after, wait_s, waiter)
 
     def history(self, game_id: str, caller: Caller, page: int = 500) -> tuple[TableState, Iterator[dict[str, Any]]]:

@@ -9,11 +9,11 @@ from typing import Any
 
 import orjson
 
-from service.app import audit, compute
+from service.app import audit, compute, meter, verify_cache
 from service.app.auth import SPECTATOR, Caller, caller_after, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext, fold
-from service.app.errors import AppError, forbidden, unauthorized
+from service.app.errors import AppError, forbidden, not_found, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
 from service.app.seats import require_seat
 from service.app.write_path import Outcome
@@ -42,26 +42,38 @@ def legal_actions(ctx: AppContext, game_id: str, caller: Caller) -> tuple[TableS
 
 
 def events(ctx: AppContext, game_id: str, caller: Caller, after: int, wait_s: float,
-           waiter: Callable[[str, int, float], bool] | None = None) -> tuple[TableState, list[dict[str, Any]]]:
-    """The events after ``after`` as the caller may see them at each one: a batch that reaches
-    the ``SeatLeft`` of the caller's seat shows it and stops there (the token is revoked), or
-    goes on seatless for an owner (``caller_after``)."""
+           waiter: Callable[[str, int, float], bool] | None = None,
+           page: int = 500) -> tuple[TableState, Iterator[dict[str, Any]]]:
+    """The events after ``after`` as the caller may see them at each one, read page by page as
+    the answer is written: a batch that reaches the ``SeatLeft`` of the caller's seat shows it and
+    stops there (the token is revoked), or goes on seatless for an owner (``caller_after``)."""
     state = ctx.load(game_id)
     after = min(after, state.version)  # nothing lies beyond the version (and Redis ids are bounded)
     if wait_s > 0 and state.version <= after:
         (waiter or ctx.store.wait)(game_id, after, min(wait_s, ctx.settings.max_wait_s))
         state = ctx.load(game_id)
-    out: list[dict[str, Any]] = []
-    if after < state.version:
-        for e in ctx.store.read(game_id, after=after):
-            if e.seq > state.version:
-                break
-            nxt = caller_after(caller, e)
-            out.append(project_event(e, viewer(nxt or SPECTATOR)))
-            if nxt is None:
-                break
-            caller = nxt
-    return state, out
+    meter.charge(state.version - after)
+    return state, _seen(ctx, game_id, caller, _pages(ctx, game_id, after, state.version, page))
+
+
+def _pages(ctx: AppContext, game_id: str, after: int, last: int, page: int) -> Iterator[Stored]:
+    """The stored events ``after+1 .. last``, ``page`` at a time; a game that went meanwhile
+    (evicted) is not_found rather than a short answer."""
+    while after < last:
+        chunk = ctx.store.read_stored(game_id, after=after, count=min(page, last - after))
+        if not chunk:
+            raise not_found()
+        yield from chunk
+        after = chunk[-1].event.seq
+
+
+def _seen(ctx: AppContext, game_id: str, caller: Caller, stored: Iterator[Stored]) -> Iterator[dict[str, Any]]:
+    for item in stored:
+        nxt = caller_after(caller, item.event)
+        yield project_event(item.event, viewer(nxt or SPECTATOR))
+        if nxt is None:
+            return
+        caller = nxt
 
 
 def history_viewer(state: TableState, caller: Caller) -> Viewer:
@@ -80,29 +92,21 @@ def history(ctx: AppContext, game_id: str, caller: Caller, page: int = 500) -> t
     """The log, read page by page: audit records of a finished game, or a spectator's view of a running one."""
     state = ctx.load(game_id)
     reader = history_viewer(state, caller)
-    last = state.version
-
-    def stored() -> Iterator[Stored]:
-        after = 0
-        while after < last:
-            chunk = ctx.store.read_stored(game_id, after=after, count=min(page, last - after))
-            if not chunk:
-                return
-            yield from chunk
-            after = chunk[-1].event.seq
-
+    meter.charge(state.version)
+    stored = _pages(ctx, game_id, 0, state.version, page)
     if reader.reveal_all:
-        return state, audit.history_records(stored())
-    return state, ({**project_event(s.event, reader), "hash": s.hash} for s in stored())
+        return state, audit.history_records(stored)
+    return state, ({**project_event(s.event, reader), "hash": s.hash} for s in stored)
 
 
 def verify(ctx: AppContext, game_id: str, caller: Caller) -> dict[str, Any]:
+    """A finished game's replay report, for those its history is for: computed once and kept
+    (service/app/verify_cache.py)."""
     state = ctx.load(game_id)
     if state.status != "finished":
         raise AppError(AppCode.GAME_RUNNING, "a game can be verified once it is finished")
     history_viewer(state, caller)
-    stored = ctx.store.read_stored(game_id)
-    return compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
+    return verify_cache.report(ctx, game_id, state.version)
 
 
 def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: bool = False) -> dict[str, Any]:
@@ -113,6 +117,7 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: boo
     base, base_head = ctx.nearest_snapshot(game_id, at - 1)  # event `at` itself is read: its time is the view's now
     after = base.version if base is not None else 0
     stored = ctx.store.read_stored(game_id, after=after, count=at - after) if at > after else []
+    meter.charge(len(stored))
     past, head = compute.run(lambda: fold(base, base_head, stored)) if len(stored) >= compute.HEAVY \
         else fold(base, base_head, stored)
     assert past is not None  # 1 <= at <= version: the fold holds MatchCreated at least

@@ -1,7 +1,8 @@
--- Delete a game and everything of it (stream or compact form, tokens, snapshots, idempotency
--- records, lobby row and indexes), if it is still at the expected version (`meow archive --evict`).
+-- Delete a game and everything of it (stream or compact form, tokens, snapshots, verify report,
+-- idempotency records, lobby row and indexes), if it is still at the expected version (`meow archive --evict`).
 -- KEYS: 1 stream, 2 compact form, 3 tokens, 4 snapshots, 5 idempotency index, 6 lobby hash,
---       7-14 the lobby indexes it may be in, 15.. the idempotency records the index names
+--       7-14 the lobby indexes it may be in, 15 the verify report, 16.. the idempotency records
+--       the index names
 -- ARGV: 1 expected version, 2 game id
 local version = 0
 local last = redis.call("XREVRANGE", KEYS[1], "+", "-", "COUNT", 1)

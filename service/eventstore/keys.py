@@ -22,6 +22,10 @@ class Keys:
     def snapshots(self, game_id: str) -> str:
         return f"{self.tag(shard_of(game_id))}:snap:{game_id}"
 
+    def report(self, game_id: str) -> str:
+        """A finished game's verify report, computed once (service/app/verify_cache.py)."""
+        return f"{self.tag(shard_of(game_id))}:vr:{game_id}"
+
     def compact(self, game_id: str) -> str:
         """A compacted game's events (service/eventstore/compact.py): fields v, h, b."""
         return f"{self.tag(shard_of(game_id))}:z:{game_id}"

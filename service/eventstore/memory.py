@@ -32,6 +32,7 @@ class MemoryEventStore:
         self._leases: dict[str, dict[str, int]] = defaultdict(dict)
         self._snapshots: dict[str, dict[int, bytes]] = defaultdict(dict)
         self._compact: dict[str, bytes] = {}  # game -> its compact form (its stream is gone)
+        self._reports: dict[str, bytes] = {}  # game -> its verify report
         self._compacts = CompactCache()
 
     def append(self, req: AppendRequest) -> AppendResult:
@@ -137,7 +138,8 @@ class MemoryEventStore:
             version = self._compacted(game_id).version if game_id in self._compact else len(self._streams.get(game_id, ()))
             if version == 0 or version != expected_version:
                 return False
-            for table in (self._streams, self._compact, self._tokens, self._lobby, self._listed, self._snapshots):
+            for table in (self._streams, self._compact, self._tokens, self._lobby, self._listed, self._snapshots,
+                          self._reports):
                 table.pop(game_id, None)
             for key in [k for k in self._idem if k[0] == game_id]:
                 del self._idem[key]
@@ -211,6 +213,17 @@ class MemoryEventStore:
             held = self._snapshots.get(game_id, {})
             best = max((v for v in held if at_most is None or v <= at_most), default=None)
             return (best, held[best]) if best is not None else None
+
+    def report_get(self, game_id: str) -> bytes | None:
+        with self._lock:
+            return self._reports.get(game_id)
+
+    def report_put(self, game_id: str, blob: bytes) -> bool:
+        with self._lock:
+            if game_id not in self._compact and not self._streams.get(game_id):
+                return False
+            self._reports[game_id] = bytes(blob)
+            return True
 
     def snapshot_drop(self, game_id: str) -> int:
         with self._lock:

@@ -37,6 +37,7 @@ class RedisEventStore:
         self._recover = client.register_script(_script("recover.lua"))
         self._lease = client.register_script(_script("lease.lua"))
         self._expire = client.register_script(_script("expire.lua"))
+        self._report = client.register_script(_script("report.lua"))
         self._compact = client.register_script(_script("compact.lua"))
         self._evict = client.register_script(_script("evict.lua"))
         self._finish = client.register_script(_script("finish.lua"))
@@ -193,6 +194,14 @@ class RedisEventStore:
         blob = self.r.hget(key, str(best))
         return (best, bytes(blob)) if blob is not None else None
 
+    def report_get(self, game_id: str) -> bytes | None:
+        blob = self.r.get(self.keys.report(game_id))
+        return bytes(blob) if blob is not None else None
+
+    def report_put(self, game_id: str, blob: bytes) -> bool:
+        k = self.keys
+        return bool(self._report(keys=[k.stream(game_id), k.compact(game_id), k.report(game_id)], args=[blob]))
+
     def snapshot_drop(self, game_id: str) -> int:
         pipe = self.r.pipeline(transaction=True)
         pipe.hlen(self.keys.snapshots(game_id))
@@ -280,7 +289,7 @@ class RedisEventStore:
         k, shard = self.keys, shard_of(game_id)
         idem = [_s(m) for m in self.r.smembers(k.idem_index(game_id))]
         keys = [k.stream(game_id), k.compact(game_id), k.tokens(game_id), k.snapshots(game_id),
-                k.idem_index(game_id), k.lobby(shard), *k.lobby_indexes(shard, variant), *idem]
+                k.idem_index(game_id), k.lobby(shard), *k.lobby_indexes(shard, variant), k.report(game_id), *idem]
         return bool(self._evict(keys=keys, args=[expected_version, game_id]))
 
     # ------------------------------------------------------------------ due work

@@ -149,3 +149,17 @@ def test_evicting_a_game_removes_everything_of_it(store: Any) -> None:
     assert gid not in store.lobby() and store.lobby_page("finished", None, None, 10) == [b"other-row"]
     assert store.evict_game(gid, 3, "prsi") is False
     assert shard_of(gid) == shard_of(other) and store.version(other) == 2
+
+
+def test_a_verify_report_lives_as_long_as_its_game(store: Any) -> None:
+    """Kept through compaction, deleted with the game, never written for a game that is gone."""
+    gid, gone = new_gid("d"), new_gid("d")
+    assert store.report_put(gone, b"r") is False and store.report_get(gone) is None  # no such game
+    chained(store, gid, [3])
+    assert store.report_get(gid) is None
+    assert store.report_put(gid, b'{"ok":true}') is True
+    assert store.compact(gid, 3) == "compacted"
+    assert store.report_get(gid) == b'{"ok":true}'
+    assert store.evict_game(gid, 3, "prsi") is True
+    assert store.report_get(gid) is None
+    assert store.report_put(gid, b"late") is False and store.report_get(gid) is None  # evicted: not kept
