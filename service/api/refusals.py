@@ -18,6 +18,16 @@ from service.api.codes import ApiCode, status_of
 from service.app.codes import AppCode
 from service.games.kernel.codes import DomainCode
 
+
+class ReadTimeout(Exception):
+    """A request's line and headers, or its body, did not arrive within the server's timeout
+    (service/serving.py: MEOW_HEADER_TIMEOUT_S, MEOW_BODY_TIMEOUT_S)."""
+
+    def __init__(self, part: str, seconds: float) -> None:
+        super().__init__(f"the request's {part} did not arrive within {seconds:g} s")
+        self.part, self.seconds = part, seconds
+
+
 # gunicorn's defaults (limit_request_line, limit_request_fields, limit_request_field_size)
 LINE, FIELDS, FIELD_SIZE = 4094, 100, 8190
 
@@ -69,6 +79,8 @@ class Refusal:
 def refusal(exc: BaseException, line: int = LINE, fields: int = FIELDS, field_size: int = FIELD_SIZE) -> Refusal | None:
     """The refusal a gunicorn parse error stands for, with the server's limits in its detail;
     None for anything else (an error of the app or of the server itself: 500 ``internal_error``)."""
+    if isinstance(exc, ReadTimeout):
+        return Refusal(ApiCode.REQUEST_TIMEOUT, str(exc))
     for kind, code, detail in _TABLE:
         if isinstance(exc, kind):
             if code is None:
@@ -82,8 +94,8 @@ def refusal(exc: BaseException, line: int = LINE, fields: int = FIELDS, field_si
 def body_refusal(exc: BaseException) -> Refusal | None:
     """The refusal of a body gunicorn failed to parse while the app read it (a chunked body); None
     for anything else, an ``SSLError`` too: inside the app that is its own TLS (to Redis), not the
-    client's."""
-    return refusal(exc) if isinstance(exc, g.ParseException) else None
+    client's. A body that does not arrive in time is 408 ``request_timeout``."""
+    return refusal(exc) if isinstance(exc, (g.ParseException, ReadTimeout)) else None
 
 
 @dataclass(frozen=True)
