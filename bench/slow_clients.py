@@ -168,12 +168,14 @@ class Victim:
         return g["id"], tokens
 
     def move(self, gid: str, tokens: dict[int, str]) -> tuple[int, float]:
-        """The seat to move plays its first legal action: (status, seconds of the POST)."""
-        _, view, _ = self.call("GET", f"/v1/games/{gid}")
-        token = tokens[view["turn"]["seat"]]
-        _, legal, _ = self.call("GET", f"/v1/games/{gid}/actions", token=token)
-        status, _, took = self.call("POST", f"/v1/games/{gid}/actions", legal["legal_actions"][0], token)
-        return status, took
+        """A seat with a legal action plays its first one: (status, seconds of the POST); (0, 0.0)
+        when nobody can move (the match is over)."""
+        for token in tokens.values():
+            _, legal, _ = self.call("GET", f"/v1/games/{gid}/actions", token=token)
+            if legal and legal.get("legal_actions"):
+                status, _, took = self.call("POST", f"/v1/games/{gid}/actions", legal["legal_actions"][0], token)
+                return status, took
+        return 0, 0.0
 
 
 GUARDS_OFF = {"MEOW_HEADER_TIMEOUT_S": "0", "MEOW_BODY_TIMEOUT_S": "0", "MEOW_MAX_CONNS_PER_ADDRESS": "0",
@@ -187,7 +189,7 @@ def _pct(xs: list[float], q: float) -> float:
 def _measure(port: int, n: int, samples: int, hold_s: float) -> str:
     from service.games import registry
 
-    victim = Victim(port, timeout=30)
+    victim = Victim(port, timeout=10)
     gid, tokens = victim.table(registry.GAMES[0].variants[0])
     health: list[float] = []
     moves: list[float] = []
@@ -199,9 +201,13 @@ def _measure(port: int, n: int, samples: int, hold_s: float) -> str:
                 status, _, took = victim.call("GET", "/healthz")
                 health.append(took) if status == 200 else None
                 status, took = victim.move(gid, tokens)
+                if status == 0:  # the match is over: another table
+                    gid, tokens = victim.table(registry.GAMES[0].variants[0])
                 moves.append(took) if status == 200 else None
-            except (OSError, http.client.HTTPException):
+            except (OSError, http.client.HTTPException):  # timed out: the server is not answering
                 failed += 1
+                if failed >= 2:
+                    break
     answers = ", ".join(f"{k}: {v}" for k, v in sorted(attack.answers.items(), key=str)) or "-"
     cut = statistics.median(attack.closed_after) if attack.closed_after else float("nan")
     return (f"{n:>5} | {_pct(health, .5):7.1f} {_pct(health, .95):7.1f} | {_pct(moves, .5):7.1f} "

@@ -94,6 +94,16 @@ http {{
 """
 
 
+def command(binary: str, tmp: str, upstream: str, listen: str, connections: int = 1024,
+            **directives: str) -> list[str]:
+    """Write the configuration into ``tmp`` (deploy/nginx/meow.conf rendered, in a main file of its
+    own) and return the command line that runs nginx on it (add ``-t`` to test it)."""
+    os.chmod(tmp, 0o755)  # run as root, nginx's workers are another user (nobody): they read and write here
+    Path(tmp, "meow.conf").write_text(render(CONF.read_text(), listen, **directives))
+    Path(tmp, "nginx.conf").write_text(MAIN.format(tmp=tmp, upstream=upstream, connections=connections))
+    return [binary, "-p", tmp, "-e", f"{tmp}/error.log", "-c", f"{tmp}/nginx.conf"]
+
+
 @contextlib.contextmanager
 def serve(upstream: str, port: int, host: str = "127.0.0.1", connections: int = 8192,
           **directives: str) -> Iterator[subprocess.Popen]:
@@ -103,10 +113,7 @@ def serve(upstream: str, port: int, host: str = "127.0.0.1", connections: int = 
     if binary is None:
         raise RuntimeError(MESSAGE)
     with tempfile.TemporaryDirectory(prefix="meow-nginx-") as tmp:
-        os.chmod(tmp, 0o755)  # run as root, nginx's workers are another user (nobody): they read and write here
-        Path(tmp, "meow.conf").write_text(render(CONF.read_text(), f"{host}:{port}", **directives))
-        Path(tmp, "nginx.conf").write_text(MAIN.format(tmp=tmp, upstream=upstream, connections=connections))
-        proc = subprocess.Popen([binary, "-p", tmp, "-e", f"{tmp}/error.log", "-c", f"{tmp}/nginx.conf"],
+        proc = subprocess.Popen(command(binary, tmp, upstream, f"{host}:{port}", connections, **directives),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             _wait_listening(host, port, proc, Path(tmp, "error.log"))
