@@ -6,7 +6,7 @@ gunicorn alone and through nginx (deploy/nginx/meow.conf, tools/nginx.py).
     python -m bench.slow_clients [--n 0,1000,5000] [--samples 20]
 
 Needs REDIS_URL (a real Redis: the stack runs a worker process) and nginx (python -m tools.nginx).
-The API runs with MEOW_WEB_CONNECTIONS (default here 2000 per process, two processes), so N beyond
+The API runs with MEOW_WEB_CONNECTIONS (default here 1000 per process, two processes), so N beyond
 that exhausts an unguarded server. Prints figures; never passes or fails on time. The attacker
 (``Attack``) is also what tests/e2e/test_slow_clients.py runs.
 """
@@ -222,7 +222,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", default="0,1000,5000")
     ap.add_argument("--samples", type=int, default=20)
-    ap.add_argument("--connections", default="2000", help="MEOW_WEB_CONNECTIONS per API process")
+    ap.add_argument("--connections", default="1000", help="MEOW_WEB_CONNECTIONS per API process")
     ap.add_argument("--timeout", default="5", help="header and body timeouts, in seconds, of the guarded runs")
     args = ap.parse_args()
     counts = [int(x) for x in args.n.split(",")]
