@@ -30,6 +30,10 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
     prefix_v4: int = 24  # a client's budgets and caps count per IPv4 /24 (client.client_prefix)
     prefix_v6: int = 64  # and per IPv6 /64
+    header_timeout_s: float = 10.0  # a request's line and headers must arrive within this (0: no limit)
+    body_timeout_s: float = 10.0  # and its body within this once the headers are in (0: no limit)
+    max_conns_per_address: int = 128  # open connections per client address, per API process (0: no cap)
+    max_conns_per_prefix: int = 512  # and per client prefix (prefix_v4/prefix_v6), per API process
     max_streams_per_token: int = 8
     max_streams_per_address: int = 64
     sse_heartbeat_s: float = 7.0
@@ -82,6 +86,10 @@ class Settings:
             trusted_proxies=tuple(p.strip() for p in e.get("MEOW_TRUSTED_PROXIES", "").split(",") if p.strip()),
             prefix_v4=int(e.get("MEOW_PREFIX_V4", "24")),
             prefix_v6=int(e.get("MEOW_PREFIX_V6", "64")),
+            header_timeout_s=float(e.get("MEOW_HEADER_TIMEOUT_S", "10")),
+            body_timeout_s=float(e.get("MEOW_BODY_TIMEOUT_S", "10")),
+            max_conns_per_address=int(e.get("MEOW_MAX_CONNS_PER_ADDRESS", "128")),
+            max_conns_per_prefix=int(e.get("MEOW_MAX_CONNS_PER_PREFIX", "512")),
             max_streams_per_token=int(e.get("MEOW_MAX_STREAMS_PER_TOKEN", "8")),
             max_streams_per_address=int(e.get("MEOW_MAX_STREAMS_PER_ADDRESS", "64")),
             sse_heartbeat_s=float(e.get("MEOW_SSE_HEARTBEAT_S", "7")),

@@ -1,9 +1,12 @@
 """The compose files are valid Compose (the compose-spec parser, after YAML anchors and merge keys
 are resolved as Compose resolves them), and hold together: every depends_on names a service, every
-named volume is declared, and the cluster file's services name a cluster and a queue Redis."""
+named volume is declared, the cluster file's services name a cluster and a queue Redis, and in both nginx
+(deploy/nginx) is the only published service, in front of every API process, which trusts it alone."""
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -50,3 +53,34 @@ def test_the_cluster_file_runs_the_fleet_shape() -> None:
         env = spec["environment"]
         assert is_cluster(env["REDIS_URL"]) and not is_cluster(env["MEOW_QUEUE_URL"]), name
         assert all(f"{p}:6379" in env["REDIS_URL"] for p in primaries)
+
+
+def _default(value: str) -> str:
+    """The default of a Compose interpolation such as ``${NAME:-default}``."""
+    m = re.fullmatch(r"\$\{\w+:-(.*)\}", value)
+    return m.group(1) if m else value
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_nginx_is_the_only_way_in_and_the_api_trusts_it_alone(name: str) -> None:
+    """Issue 25: a reverse proxy in front (deploy/nginx), the API no longer on the network itself."""
+    data = _load(name)
+    services = data["services"]
+    apis = {n: s for n, s in services.items() if "gunicorn" in " ".join(s.get("command") or [])}
+    assert apis, name
+    published = {n for n, s in services.items() if s.get("ports")}
+    assert published == {"nginx"}, f"{name}: only nginx is published, not {published - {'nginx'}}"
+    proxy = services["nginx"]
+    mounts = dict(v.split(":")[:2] for v in proxy["volumes"])
+    assert {"/etc/nginx/conf.d/default.conf", "/etc/nginx/conf.d/upstream.conf"} == set(mounts.values())
+    for source in mounts:
+        assert (ROOT / source).is_file(), f"{name}: {source} is not in the repository"
+    upstream = next(s for s, target in mounts.items() if target.endswith("upstream.conf"))
+    assert set(re.findall(r"server ([\w-]+):8000;", (ROOT / upstream).read_text())) == set(apis)
+    assert set(proxy["depends_on"]) == set(apis)
+    address = proxy["networks"]["default"]["ipv4_address"]
+    subnet = data["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+    for api, spec in apis.items():
+        trusted = [ipaddress.ip_network(t) for t in _default(spec["environment"]["MEOW_TRUSTED_PROXIES"]).split(",")]
+        assert trusted == [ipaddress.ip_network(f"{address}/32")], f"{name}: {api} must trust nginx alone"

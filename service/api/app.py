@@ -61,10 +61,11 @@ def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
     components.register_requests(api.spec)
     errors.register(app)
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them
+    # the rate limits first: a request counts (and may be refused) before anything reads its body
+    app.extensions["meow.limiter"] = limits.install(app, settings)
     _json_guard(app)
     _compress(app)
     _instrument(app)
-    app.extensions["meow.limiter"] = limits.install(app, settings)
     app.extensions["meow.service"] = (build_service(settings, store) if (store is not None or settings.redis_url)
                                       else _lazy(settings))
     app.extensions["meow.api"] = api
@@ -91,12 +92,24 @@ def _lazy(settings: Settings) -> Any:
 KNOWN_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 
 
+def _over_limit(raw: bytes) -> bool:
+    """A body without Content-Length (chunked) is cut at MAX_CONTENT_LENGTH by werkzeug, silently:
+    whether more was sent is one more byte read from the server's stream."""
+    from flask import request
+
+    limit = request.max_content_length
+    return (request.content_length is None and limit is not None and len(raw) >= limit
+            and bool(request.environ["wsgi.input"].read(1)))
+
+
 def _json_guard(app: Flask) -> None:
-    """A body that is not JSON, nests deeper than MAX_JSON_DEPTH or holds a number beyond I-JSON's
-    range is 400 ``invalid_json`` before any schema sees it (service/api/json_body.py; the stdlib
-    parser would raise RecursionError on deep nesting, and the encoder on a 65-bit integer)."""
+    """A body over the limit is 413 ``payload_too_large``, chunked or not; one that is not JSON,
+    nests deeper than MAX_JSON_DEPTH or holds a number beyond I-JSON's range is 400
+    ``invalid_json`` before any schema sees it (service/api/json_body.py; the stdlib parser would
+    raise RecursionError on deep nesting, and the encoder on a 65-bit integer)."""
     import orjson
     from flask import request
+    from werkzeug.exceptions import RequestEntityTooLarge
 
     from service.api.json_body import check_body
     from service.app.errors import AppError
@@ -106,6 +119,8 @@ def _json_guard(app: Flask) -> None:
         if request.method not in ("POST", "PUT", "PATCH", "DELETE") or not request.is_json:
             return
         raw = request.get_data(cache=True)
+        if _over_limit(raw):
+            raise RequestEntityTooLarge()
         if not raw.strip():
             return
         try:

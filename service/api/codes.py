@@ -33,6 +33,11 @@ class ApiCode(DomainCode):
     HEADERS_TOO_LARGE = "headers_too_large"
     EXPECTATION_FAILED = "expectation_failed"
     NOT_IMPLEMENTED = "not_implemented"
+    REQUEST_TIMEOUT = "request_timeout"  # the headers or the body did not arrive in time
+    TOO_MANY_CONNECTIONS = "too_many_connections"  # over the open connections per address or prefix
+    # refused by the reverse proxy in front (deploy/nginx/meow.conf): the API did not answer
+    BAD_GATEWAY = "bad_gateway"
+    GATEWAY_TIMEOUT = "gateway_timeout"
 
 
 DECLARED: tuple[type[DomainCode], ...] = (*registry.CODES, AppCode, ApiCode)
@@ -44,6 +49,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
     403: ("forbidden", "not_a_player"),
     404: ("not_found",),
     405: ("method_not_allowed",),
+    408: ("request_timeout",),
     409: (  # a legal request at the wrong moment: retry after reading the game again
         "already_exists", "already_passed", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
@@ -59,11 +65,13 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
         "invalid_action", "invalid_option", "invalid_request", "invalid_seen_step", "invalid_suit",
         "kind_not_in_hand", "must_choose_suit", "unknown_variant", "weak_idempotency_key",
     ),
-    429: ("rate_limited",),
+    429: ("rate_limited", "too_many_connections"),
     431: ("headers_too_large",),
     500: ("internal_error", "game_corrupted", "http_error"),
     501: ("not_implemented",),
+    502: ("bad_gateway",),
     503: ("not_ready", "store_unavailable"),
+    504: ("gateway_timeout",),
 }
 STATUS: Mapping[str, int] = MappingProxyType({c: s for s, codes in _BY_STATUS.items() for c in codes})
 STORE_RETRY_AFTER_S = 1

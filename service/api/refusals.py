@@ -18,6 +18,16 @@ from service.api.codes import ApiCode, status_of
 from service.app.codes import AppCode
 from service.games.kernel.codes import DomainCode
 
+
+class ReadTimeout(Exception):
+    """A request's line and headers, or its body, did not arrive within the server's timeout
+    (service/serving.py: MEOW_HEADER_TIMEOUT_S, MEOW_BODY_TIMEOUT_S)."""
+
+    def __init__(self, part: str, seconds: float) -> None:
+        super().__init__(f"the request's {part} did not arrive within {seconds:g} s")
+        self.part, self.seconds = part, seconds
+
+
 # gunicorn's defaults (limit_request_line, limit_request_fields, limit_request_field_size)
 LINE, FIELDS, FIELD_SIZE = 4094, 100, 8190
 
@@ -69,6 +79,8 @@ class Refusal:
 def refusal(exc: BaseException, line: int = LINE, fields: int = FIELDS, field_size: int = FIELD_SIZE) -> Refusal | None:
     """The refusal a gunicorn parse error stands for, with the server's limits in its detail;
     None for anything else (an error of the app or of the server itself: 500 ``internal_error``)."""
+    if isinstance(exc, ReadTimeout):
+        return Refusal(ApiCode.REQUEST_TIMEOUT, str(exc))
     for kind, code, detail in _TABLE:
         if isinstance(exc, kind):
             if code is None:
@@ -82,23 +94,30 @@ def refusal(exc: BaseException, line: int = LINE, fields: int = FIELDS, field_si
 def body_refusal(exc: BaseException) -> Refusal | None:
     """The refusal of a body gunicorn failed to parse while the app read it (a chunked body); None
     for anything else, an ``SSLError`` too: inside the app that is its own TLS (to Redis), not the
-    client's."""
-    return refusal(exc) if isinstance(exc, g.ParseException) else None
+    client's. A body that does not arrive in time is 408 ``request_timeout``."""
+    return refusal(exc) if isinstance(exc, (g.ParseException, ReadTimeout)) else None
 
 
 @dataclass(frozen=True)
 class Documented:
     """A refusal every operation of the spec lists: ``name`` in components/responses, with the
-    refusal of ``sample`` (a gunicorn error) as its example."""
+    refusal of ``sample`` (a gunicorn error, or the refusal itself) as its example."""
     name: str
-    sample: BaseException
+    sample: BaseException | Refusal
     description: str
 
     @property
     def example(self) -> Refusal:
+        if isinstance(self.sample, Refusal):
+            return self.sample
         found = refusal(self.sample)
         assert found is not None, self.sample
         return found
+
+
+TOO_MANY_CONNECTIONS = Refusal(ApiCode.TOO_MANY_CONNECTIONS, "too many open connections from this address's "
+                               "network (512): close one, or retry when one has closed")
+_AGAIN = "retry later (with the same Idempotency-Key, a write that did go through returns its first answer)"
 
 
 RESPONSES: tuple[Documented, ...] = (
@@ -110,6 +129,17 @@ RESPONSES: tuple[Documented, ...] = (
                f"`uri_too_long`: the request line is longer than {LINE} bytes"),
     Documented("HeadersTooLarge", g.LimitRequestHeaders("limit request headers fields"),
                f"`headers_too_large`: more than {FIELDS} header fields, or one longer than {FIELD_SIZE} bytes"),
+    Documented("RequestTimeout", ReadTimeout("body", 10),
+               "`request_timeout`: the request's line and headers, or its body, did not arrive within the "
+               "server's timeout (MEOW_HEADER_TIMEOUT_S, MEOW_BODY_TIMEOUT_S); the connection closes"),
+    Documented("TooManyRequests", TOO_MANY_CONNECTIONS,
+               "`rate_limited`: over a rate limit or the open streams' cap (with `Retry-After`); "
+               "`too_many_connections`: the client's address or network (IPv4 /24, IPv6 /64) holds too many "
+               "open connections (refused as it connects, and closed)"),
+    Documented("BadGateway", Refusal(ApiCode.BAD_GATEWAY, f"the API did not answer: {_AGAIN}"),
+               "`bad_gateway`: the reverse proxy in front (deploy/nginx) could not reach the API"),
+    Documented("GatewayTimeout", Refusal(ApiCode.GATEWAY_TIMEOUT, f"the API did not answer in time: {_AGAIN}"),
+               "`gateway_timeout`: the reverse proxy in front (deploy/nginx) waited too long for the API"),
 )
 """The server's refusals that every operation lists (417 and 501, rare, fall under ``default``)."""
 
