@@ -144,14 +144,21 @@ def test_a_hard_bot_keeps_its_budget_beside_ten_max_budget_tables_of_another_own
                                            "the server's search lane is busy"
 
 
-def test_a_table_alone_on_the_search_lane_searches_its_whole_budget_and_shows_no_notice(
+def test_the_view_notice_appears_only_while_the_search_lane_is_saturated(
         fair: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = _bots_table(fair, "10.3.3.3", options={"hard_bot_budget_ms": 400, "bot_delay_ms": {"hard": [0, 0]}})["id"]
     lane = Lane(fair, monkeypatch)
     seen: list[Any] = []
     lane.run_until(lambda: seen.append(fair.view(gid).get("notices")) or len(lane.gaps.get(gid, ())) >= 6)
-    assert set(lane.given[gid]) == {400} and seen == [None] * len(seen)  # never reduced, never a notice
+    assert set(lane.given[gid]) == {400} and seen == [None] * len(seen)  # alone: its whole budget, no notice
     assert set(lane.gaps[gid]) == {400}
+    cap = fair.service.settings.max_bot_budget_ms
+    for _ in range(5):  # another owner's five max-budget tables arrive: the lane is saturated
+        _bots_table(fair, "10.6.6.6", options={"hard_bot_budget_ms": cap, "bot_delay_ms": {"hard": [0, 0]}})
+    lane.run_until(lambda: (fair.view(gid).get("notices") or [{}])[0].get("code") == "search_budget_reduced")
+    notice = fair.view(gid)["notices"][0]
+    assert notice["budget_ms"] < 400 and lane.given[gid][-1] == notice["budget_ms"]
+    assert set(notice) == {"code", "budget_ms", "detail"}  # a number of ms and its sentence: nothing else
 
 
 def test_the_fair_line_takes_owners_in_turn_and_one_job_per_table() -> None:
@@ -175,7 +182,7 @@ def test_a_search_job_never_moves_twice_and_its_answer_closes_with_the_turn(fair
     svc.pause = lambda s: (_ for _ in ()).throw(AssertionError("a search job held its worker"))
     search = [c for c in store.claim_due(shard, fair.clock.now + 1000, 60_000) if c.payload.get("game") == gid]
     assert [c.payload["lane"] for c in search] == ["search"]
-    fair.clock.now = search[0].payload["answer_at"] - search[0].payload["budget_ms"]  # its start
+    fair.clock.now = search[0].payload["answer_at"] - 80  # when its search starts
     before = svc.load(gid).version
     assert [svc.run_followup(dict(search[0].payload)) for _ in range(2)] == ["searched", "searched"]  # a re-run
     assert svc.load(gid).version == before  # nothing written before the answer time
