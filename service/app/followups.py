@@ -45,9 +45,10 @@ def search_budget_ms(state: TableState, seat: int, max_budget_ms: int) -> int:
 
 
 def bots_only(state: TableState) -> bool:
-    """Every seat still at the table (active or waiting) is a bot: nobody human is playing."""
-    playing = [s for s in state.seats if s.state in ("active", "waiting")]
-    return bool(playing) and all(s.kind == "bot" for s in playing)
+    """Every seat still at the table is a bot: no human sits there, playing, waiting or eliminated
+    and watching (a human who left is gone)."""
+    seated = [s for s in state.seats if s.state != "left"]
+    return bool(seated) and all(s.kind == "bot" for s in seated)
 
 
 def is_arena(state: TableState) -> bool:
