@@ -42,6 +42,13 @@ class Settings:
     max_bot_budget_ms: int = 3000  # caps a table's hard_bot_budget_ms
     search_workers: int = 1  # `meow run`: workers that take hard searches (and fast work when idle)
     fast_workers: int = 1  # `meow run`: workers that never take a search
+    # fair search (docs/reliability.md "Fair search and bots-only tables")
+    search_slice_ms: int = 250  # while other tables wait for the search lane, a search takes at most this
+    search_min_ms: int = 25  # a search granted less than its table asked never gets less than this
+    search_idle_ms: int = 5000  # a table is alone on the search lane if no other searched this recently
+    bots_only_per_owner: int = 8  # running bots-only tables per owner (creator's /24 or /64; 0: no cap)
+    bots_only_per_address: int = 4  # running bots-only tables per creating address (0: no cap)
+    bots_only_min_delay_ms: int = 100  # a bot of a bots-only table (not an arena) waits at least this
     open_game_ttl_s: int = 86_400  # a table nobody starts is deleted after this
     compact_after_s: int = 3600  # a finished game is compacted this long after its match ended (<0: never)
     rate_limits: str = "on"  # "off" for benchmarks and load tests
@@ -97,6 +104,12 @@ class Settings:
             max_bot_budget_ms=int(e.get("MEOW_MAX_BOT_BUDGET_MS", "3000")),
             search_workers=int(e.get("MEOW_SEARCH_WORKERS", "1")),
             fast_workers=int(e.get("MEOW_FAST_WORKERS", "1")),
+            search_slice_ms=int(e.get("MEOW_SEARCH_SLICE_MS", "250")),
+            search_min_ms=int(e.get("MEOW_SEARCH_MIN_MS", "25")),
+            search_idle_ms=int(e.get("MEOW_SEARCH_IDLE_MS", "5000")),
+            bots_only_per_owner=int(e.get("MEOW_BOTS_ONLY_PER_OWNER", "8")),
+            bots_only_per_address=int(e.get("MEOW_BOTS_ONLY_PER_ADDRESS", "4")),
+            bots_only_min_delay_ms=int(e.get("MEOW_BOTS_ONLY_MIN_DELAY_MS", "100")),
             open_game_ttl_s=int(e.get("MEOW_OPEN_GAME_TTL_S", "86400")),
             compact_after_s=int(e.get("MEOW_COMPACT_AFTER", "3600")),
             rate_limits=e.get("MEOW_RATE_LIMITS", "on"),

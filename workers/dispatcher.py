@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC
 from typing import Any
@@ -13,6 +14,8 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.eventstore.contract import SHARDS
+from service.settings import Settings
+from workers.fair import FairLine
 
 log = logging.getLogger("meow.dispatcher")
 TASK = "workers.tasks.run_due"
@@ -31,13 +34,17 @@ class Dispatcher:
     """
 
     def __init__(self, store: Any, queues: dict[str, Queue], lease_ms: int = 10_000,
-                 clock: Callable[[], int] = now_ms) -> None:
+                 clock: Callable[[], int] = now_ms, settings: Settings | None = None) -> None:
         self.store = store
         self.queues = queues  # lane -> queue (LANES)
         self.queue = queues["fast"]
         self.lease_ms = lease_ms
         self.clock = clock
         self._last_recover = 0
+        cfg = settings or Settings()
+        self.search_workers = max(1, cfg.search_workers)
+        self.line = FairLine(self._owner_of, cfg.search_slice_ms, cfg.search_min_ms, cfg.search_idle_ms)
+        self._owners: OrderedDict[str, str] = OrderedDict()
 
     def tick(self) -> int:
         now = self.clock()
@@ -48,8 +55,41 @@ class Dispatcher:
         sent = 0
         for shard in SHARDS:
             for claimed in self.store.claim_due(shard, now, self.lease_ms):
-                sent += self._enqueue(shard, claimed.job_id, dict(claimed.payload))
+                payload = dict(claimed.payload)
+                if payload.get("lane") == "search" and "search" in self.queues:
+                    self.line.put(shard, claimed.job_id, payload, now)  # released in fair order below
+                else:
+                    sent += self._enqueue(shard, claimed.job_id, payload)
+        return sent + self._release(now)
+
+    def _release(self, now: int) -> int:
+        """Release lined-up searches while a search worker can take one (one queued per worker),
+        and keep the leases of those still in line."""
+        sent, queue = 0, self.queues.get("search")
+        while self.line and queue is not None and queue.count < self.search_workers:
+            w = self.line.take(now, self.search_workers)
+            assert w is not None  # the line is not empty
+            sent += self._enqueue(w.shard, w.job_id, w.payload)
+        stale: dict[str, list[str]] = {}
+        for w in self.line.held():
+            if now - w.claimed_at >= self.lease_ms // 2:
+                stale.setdefault(w.shard, []).append(w.job_id)
+                w.claimed_at = now
+        for shard, ids in stale.items():
+            self.store.extend_due(shard, ids, now + self.lease_ms)
         return sent
+
+    def _owner_of(self, game_id: str) -> str:
+        """The table's owner (its creator's network, hashed), cached; "-" for a table without one."""
+        if game_id in self._owners:
+            self._owners.move_to_end(game_id)
+            return self._owners[game_id]
+        raw = self.store.token_get(game_id, "meta:owner") if game_id else None
+        owner = raw.decode() if isinstance(raw, bytes) else str(raw) if raw else "-"
+        self._owners[game_id] = owner
+        if len(self._owners) > 4096:
+            self._owners.popitem(last=False)
+        return owner
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
         queue = self.queues.get(payload.get("lane", "fast"), self.queue)
@@ -80,6 +120,8 @@ class Dispatcher:
 
     def seconds_to_next(self) -> float:
         nexts = [n for n in (self.store.next_due(s) for s in SHARDS) if n is not None]
+        if self.line:  # searches in line: look for a free search worker again soon
+            nexts.append(self.clock() + 10)
         if not nexts:
             return 1.0
         return max(0.0, min(1.0, (min(nexts) - self.clock()) / 1000))

@@ -38,7 +38,7 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
     if dispatch:
         store = build_store(settings)
         store.index_lobby()  # games listed before the per-status lobby indexes
-        dispatcher = Dispatcher(store, queues, settings.lease_ms)
+        dispatcher = Dispatcher(store, queues, settings.lease_ms, settings=settings)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
     cls = SimpleWorker if settings.worker_class == "simple" else Worker
     mine = [queues[lane] for lane in lanes]

@@ -65,7 +65,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
         "invalid_action", "invalid_option", "invalid_request", "invalid_seen_step", "invalid_suit",
         "kind_not_in_hand", "must_choose_suit", "unknown_variant", "weak_idempotency_key",
     ),
-    429: ("rate_limited", "too_many_connections"),
+    429: ("rate_limited", "too_many_connections", "bots_only_limit"),
     431: ("headers_too_large",),
     500: ("internal_error", "game_corrupted", "http_error"),
     501: ("not_implemented",),

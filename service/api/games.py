@@ -19,6 +19,7 @@ from service.api.http import (
     idempotency,
     json_answer,
     json_response,
+    origin,
     peer_prefix,
     precondition,
     prefers_minimal,
@@ -70,7 +71,8 @@ class GamesView(MethodView):
     def post(self, body: dict[str, Any]):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
-        out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency(anonymous=True))
+        out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency(anonymous=True),
+                         origin())
         render = svc.render(out, Caller("owner"), prefers_minimal())
         render.setdefault("owner_token", None)
         return _written(render, out.status, Location=f"/v1/games/{out.game_id}")
@@ -145,7 +147,9 @@ class StartView(MethodView):
     @_errors(401, 403, 404, 409, 412)
     @operation(blp, "startGame")
     def post(self, game_id: str):
-        """Deal the first round (owner only)."""
+        """Deal the first round (owner only). A table whose every seat is a bot counts against
+        its creator's caps of running bots-only tables (per network and per address): beyond
+        them, 429 `bots_only_limit` (docs/reliability.md)."""
         gid = game_id_or_404(game_id)
         svc = service()
         caller = authenticate(gid, required=True)

@@ -17,7 +17,7 @@ from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.app.feeds import FeedHub
-from service.app.games import GameService, Idempotency, Precondition
+from service.app.games import GameService, Idempotency, Origin, Precondition
 from service.app.stream_slots import StreamSlots
 from service.games.kernel.codes import KernelCode
 from service.settings import Settings
@@ -67,6 +67,11 @@ def peer_prefix() -> str:
     """The network of the request's client (client_prefix): what per-address budgets count."""
     cfg = settings()
     return client_prefix(peer(), cfg.prefix_v4, cfg.prefix_v6)
+
+
+def origin() -> Origin:
+    """Who is creating a table, hashed (service/app/fairness.py): its network and its address."""
+    return Origin.of(peer_prefix(), peer())
 
 
 def game_id_or_404(game_id: str) -> str:

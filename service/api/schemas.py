@@ -152,6 +152,7 @@ class Problem(Schema):
     variant = fields.String(metadata={"description": "unknown_variant: the variant asked for"})
     reason = fields.String(metadata={"description": "invalid_option: why, where one word says it"})
     seq = fields.Integer(metadata={"description": "game_corrupted: the event that cannot be read or applied"})
+    limit = fields.Integer(metadata={"description": "bots_only_limit: the cap of running bots-only tables reached"})
 
 
 class Announcement(Schema):
@@ -161,6 +162,13 @@ class Announcement(Schema):
     opened_at = fields.Integer()
     grace_until = fields.Integer(allow_none=True)
     armed = fields.Boolean()
+
+
+class Notice(Schema):
+    code = fields.String(validate=validate.OneOf(("search_budget_reduced",)), metadata={
+        "description": "search_budget_reduced: the search lane is saturated and this table's bots search less"})
+    budget_ms = fields.Integer(metadata={"description": "the time its bots' searches get now, in ms"})
+    detail = fields.String()
 
 
 class GameView(Schema):
@@ -190,6 +198,10 @@ class GameView(Schema):
     match_seed_commitment = fields.String(metadata={
         "description": "SHA-256 of the match seed, revealed when the match ends (docs/randomness.md)"})
     chain_head = fields.String(metadata={"description": "hash of the last event (docs/audit.md)"})
+    notices = fields.List(fields.Nested(Notice), metadata={
+        "description": "the server's own notices about this table, present only while one holds: "
+                       "its bots' search budget reduced while the search lane is saturated "
+                       "(docs/reliability.md); a fact about the server's load, never about the cards"})
 
 
 class WriteResult(Schema):

@@ -8,6 +8,7 @@ from service.games.kernel.codes import DomainCode
 class AppCode(DomainCode):
     """Refusals the application raises itself: credentials, versions, idempotency, stored games."""
 
+    BOTS_ONLY_LIMIT = "bots_only_limit"  # this owner or address runs as many bots-only tables as allowed
     FORBIDDEN = "forbidden"
     GAME_CORRUPTED = "game_corrupted"  # a stored event cannot be read or applied
     GAME_EXISTS = "game_exists"

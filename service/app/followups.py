@@ -44,35 +44,65 @@ def search_budget_ms(state: TableState, seat: int, max_budget_ms: int) -> int:
     return max(1, min(int(budget), max_budget_ms))
 
 
-def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 3000) -> FollowUp:
-    """A bot answers at max(its drawn delay, its search budget) after its turn opened (RULES
-    §7.1(4): thinking counts toward the delay). A searching bot is due when its search must start
-    and runs on the search lane; its payload says when to answer (``answer_at``)."""
+def bots_only(state: TableState) -> bool:
+    """Every seat still at the table is a bot: no human sits there, playing, waiting or eliminated
+    and watching (a human who left is gone)."""
+    seated = [s for s in state.seats if s.state != "left"]
+    return bool(seated) and all(s.kind == "bot" for s in seated)
+
+
+def is_arena(state: TableState) -> bool:
+    """The seam for arenas (a future issue): an arena's bots-only tables set ``arena`` on their
+    state and play at their own pace; no table is an arena yet."""
+    return bool(getattr(state, "arena", False))
+
+
+def pace_ms(state: TableState, floor_ms: int) -> int:
+    """The least delay of a bot's answer (MEOW_BOTS_ONLY_MIN_DELAY_MS): a bots-only table that is
+    not an arena keeps a minimum pace, so tables nobody watches cannot flood the workers."""
+    return floor_ms if floor_ms > 0 and bots_only(state) and not is_arena(state) else 0
+
+
+def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 3000, floor_ms: int = 0) -> FollowUp:
+    """A bot answers at max(its drawn delay, the pace floor, its search budget) after its turn
+    opened (RULES §7.1(4): thinking counts toward the delay). A searching bot is due when its
+    search must start and runs on the search lane; its payload says how long it may search
+    (``budget_ms``) and when to answer (``answer_at``)."""
     payload: dict[str, Any] = {"kind": due.kind, "game": game_id, "key": due.key}
     at = due.due_at
     if due.kind == "bot":
         assert due.seat is not None  # a bot's turn is a seat's
         payload.update(seat=due.seat, opened_seq=due.opened_seq)
-        delay = bot_delay_ms(state, game_id, due.seat, due.opened_seq)
+        delay = max(bot_delay_ms(state, game_id, due.seat, due.opened_seq), pace_ms(state, floor_ms))
         budget = search_budget_ms(state, due.seat, max_budget_ms)
         if budget:
-            payload.update(lane="search", answer_at=at + max(delay, budget))
+            payload.update(lane="search", answer_at=at + max(delay, budget), budget_ms=budget)
             at += max(delay, budget) - budget
         else:
             at += delay
     return FollowUp(job_id(game_id, due), at, payload)
 
 
-def new_followups(game_id: str, before: TableState | None, after: TableState, max_budget_ms: int = 3000) -> list[FollowUp]:
+def new_followups(game_id: str, before: TableState | None, after: TableState, max_budget_ms: int = 3000,
+                  floor_ms: int = 0) -> list[FollowUp]:
     """The follow-ups ``after`` calls for that ``before`` did not already call for."""
     known: set[str] = set()
     if before is not None:
         known = {job_id(game_id, d) for d in engine.pending_work(before)}
     return [
-        to_followup(game_id, after, d, max_budget_ms)
+        to_followup(game_id, after, d, max_budget_ms, floor_ms)
         for d in engine.pending_work(after)
         if job_id(game_id, d) not in known
     ]
+
+
+def bot_move(game_id: str, seat: int, opened_seq: int, answer_at: int, action: dict[str, Any],
+             version: int) -> FollowUp:
+    """A searching bot's answer, written at ``answer_at`` on the fast lane (its search is done, its
+    worker free): the action it chose against ``version``. A store-side payload, never shown."""
+    return FollowUp(f"botmove-{game_id}-{seat}-{opened_seq}", answer_at,
+                    {"kind": "bot", "game": game_id, "key": f"{seat}-{opened_seq}", "seat": seat,
+                     "opened_seq": opened_seq, "answer_at": answer_at, "chosen": action, "chosen_at": version})
 
 
 def expiry(game_id: str, due_at: int) -> FollowUp:

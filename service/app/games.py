@@ -11,6 +11,7 @@ from typing import Any
 from service.app import actions, jobs, queries, seats
 from service.app.auth import Caller
 from service.app.context import AppContext, now_ms
+from service.app.fairness import Origin
 from service.app.idempotency import Idempotency, Precondition
 from service.app.jobs import GRACE_RETRY_MS
 from service.app.redaction import Viewer
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_ATTEMPTS",
     "GameService",
     "Idempotency",
+    "Origin",
     "Outcome",
     "Precondition",
     "WritePlan",
@@ -73,8 +75,9 @@ class GameService(AppContext):
 
     # ------------------------------------------------------------------ requests
     def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
-               idem: Idempotency | None) -> Outcome:
-        return seats.create(self, variant, options, max_players, name, idem)
+               idem: Idempotency | None, origin: Origin | None = None) -> Outcome:
+        """A new table; ``origin`` (who created it, hashed) is kept store-side for the fair shares."""
+        return seats.create(self, variant, options, max_players, name, idem, origin)
 
     def join(self, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
              idem: Idempotency | None) -> Outcome:

@@ -10,7 +10,7 @@ import hmac
 import random
 from typing import Any
 
-from service.app import followups as fu
+from service.app import fairness, followups as fu
 from service.app.auth import SPECTATOR
 from service.app.codes import AppCode
 from service.app.compaction import compact_finished
@@ -33,9 +33,11 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     """Serve one due follow-up; a no-op when what it serves has closed."""
     game_id, kind = payload["game"], payload["kind"]
     if kind == "bot":
-        answer_at = payload.get("answer_at")
+        answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
         return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
-                        int(answer_at) if answer_at is not None else None)
+                        int(answer_at) if answer_at is not None else None,
+                        int(granted) if granted is not None else None, payload.get("chosen"),
+                        int(chosen_at) if chosen_at is not None else None)
     if kind == "expire":
         return expire_open(ctx, game_id)
     if kind == "compact":
@@ -52,11 +54,13 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     if removal is not None:  # RULES §2.7/§3.10: an absent seat removed leaves; its token goes
         tokens, revoke = seat_tokens_revoked(ctx, game_id, removal)
     try:
-        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, revoke=revoke))
+        out = write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, revoke=revoke))
     except AppError as exc:
         if exc.code == KernelCode.NOTHING_TO_DO:
             return rearm_timer(ctx, game_id, cmd)
         raise
+    if kind == "score" and out.state.status == "running":
+        fairness.round_scored(ctx, game_id)
     return "done"
 
 
@@ -91,9 +95,13 @@ def rearm_timer(ctx: AppContext, game_id: str, cmd: object) -> str:
     return "waiting"
 
 
-def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_at: int | None = None) -> str:
-    """One bot move. A searching bot answers at max(``answer_at``, its start + budget), whether
-    it had a choice or not (RULES §7.1(4)): the gap before its move tells nobody what it held."""
+def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_at: int | None = None,
+             granted_ms: int | None = None, chosen: dict[str, Any] | None = None, chosen_at: int | None = None) -> str:
+    """One bot move. A searching bot answers at max(``answer_at``, its start + its search time),
+    whether it had a choice or not (RULES §7.1(4)): the gap before its move tells nobody what it
+    held. Its worker never waits for that moment: the move is written then by a follow-up on the
+    fast lane (``fu.bot_move``) that carries the ``chosen`` action, which it writes if the table is
+    still at ``chosen_at`` (else it chooses again, briefly); a closed turn closes it."""
     from service.app.bots import choose_for
 
     for attempt in range(MAX_ATTEMPTS):
@@ -106,30 +114,57 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
         if not view.legal_actions:  # another seat's announcement grace holds closing actions back
             return defer_bot(ctx, game_id, seat, opened_seq, now)
         budget = fu.search_budget_ms(state, seat, ctx.settings.max_bot_budget_ms)
-        answer = max(answer_at or 0, now + budget) if attempt == 0 else now + budget
-        policy = choose_for(state, seat, max(1, min(budget, answer - now)) if budget else None)
-        action = dict(policy(view, bot_rng(state, state.version, seat)))
-        if budget:
-            ctx.pause((answer - ctx.clock()) / 1000)
-        chosen = dict(action)
-        kind = action.pop("type")
-        cmd = SEAT_ACTIONS[kind](seat=seat, **action)
-        if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
-            cmd = Autopilot(seat, chosen)
-        pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
-        try:
-            write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))  # noqa: B023 - written in this iteration
-            return "moved"
-        except AppError as exc:
-            if exc.code == AppCode.VERSION_CONFLICT:
-                continue
-            if exc.code == KernelCode.ANNOUNCE_GRACE:
-                return defer_bot(ctx, game_id, seat, opened_seq, now)
-            if kind in RACE_TOLERANT and ctx.store.version(game_id) != state.version:
-                continue  # refused against a later state (no precondition): look again; the loop answers
-                # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
-            raise
+        if chosen is not None and attempt == 0 and chosen_at == state.version:
+            action = dict(chosen)  # what the search chose, at its answer time
+        else:
+            searching = budget and chosen is None and attempt == 0
+            took = search_time(ctx, budget, answer_at, granted_ms, now) if searching else min(budget, ctx.settings.search_min_ms)
+            policy = choose_for(state, seat, max(1, took) if budget else None)
+            action = dict(policy(view, bot_rng(state, state.version, seat)))
+            if searching:
+                answer = max(answer_at or 0, now + took)
+                fairness.note_search(ctx, game_id, budget, granted_ms, answer + ctx.settings.search_idle_ms)
+                if ctx.clock() < answer:  # the answer is due later: written then, this worker is free now
+                    ctx.store.schedule(fu.bot_move(game_id, seat, opened_seq, answer, action, state.version))
+                    return "searched"
+        chosen = None
+        outcome = _bot_write(ctx, game_id, state, seat, action)
+        if outcome != "retry":
+            return defer_bot(ctx, game_id, seat, opened_seq, now) if outcome == "grace" else outcome
     return defer_bot(ctx, game_id, seat, opened_seq, ctx.clock())  # a very busy table: come back
+
+
+def search_time(ctx: AppContext, budget: int, answer_at: int | None, granted_ms: int | None, now: int) -> int:
+    """How long this search runs: the table's budget, or less when the dispatcher granted less (a
+    saturated search lane), and never past the answer time (a search that waited in line shrinks
+    by its wait); at least ``search_min_ms``."""
+    took = budget if granted_ms is None else min(budget, granted_ms)
+    if answer_at is not None:
+        took = min(took, answer_at - now)
+    return max(min(budget, ctx.settings.search_min_ms), took)
+
+
+def _bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
+    """Append the bot's action against ``state``: "moved", "retry" (the table moved on: look
+    again), "grace" (another seat's announcement grace)."""
+    chosen = dict(action)
+    kind = action.pop("type")
+    cmd = SEAT_ACTIONS[kind](seat=seat, **action)
+    if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
+        cmd = Autopilot(seat, chosen)
+    pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
+    try:
+        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
+        return "moved"
+    except AppError as exc:
+        if exc.code == AppCode.VERSION_CONFLICT:
+            return "retry"
+        if exc.code == KernelCode.ANNOUNCE_GRACE:
+            return "grace"
+        if kind in RACE_TOLERANT and ctx.store.version(game_id) != state.version:
+            return "retry"  # refused against a later state (no precondition): look again; the loop answers
+            # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
+        raise
 
 
 def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: int) -> str:

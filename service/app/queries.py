@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from service.app import audit, compute, meter, verify_cache
+from service.app import audit, compute, fairness, meter, verify_cache
 from service.app.auth import SPECTATOR, Caller, caller_after, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext, fold
@@ -30,7 +30,8 @@ def viewer(caller: Caller) -> Viewer:
 
 def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False) -> tuple[TableState, dict[str, Any]]:
     state, head = ctx.load_with_head(game_id)
-    out = project_view(state, viewer(caller), ctx.clock(), record)
+    now = ctx.clock()
+    out = project_view(state, viewer(caller), now, record, fairness.notices(ctx, game_id, state, now))
     out["chain_head"] = head
     return state, out
 

@@ -1,6 +1,7 @@
 """The one redaction layer: every outbound event and view passes through here."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -43,10 +44,15 @@ def project_event(event: Event, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def project_view(state: TableState, viewer: Viewer, now: int, record: bool = False) -> dict[str, Any]:
+def project_view(state: TableState, viewer: Viewer, now: int, record: bool = False,
+                 notices: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The game view: the public part for all (with the round's public record on request),
-    ``you`` for a seated caller."""
+    ``you`` for a seated caller, and the server's public notices (service/app/fairness.py), the
+    same for every viewer: only their code, a number of ms and its sentence pass."""
     view = engine.public_view(state, now, record)
+    if notices:
+        view["notices"] = [{"code": str(n["code"]), "budget_ms": int(n["budget_ms"]), "detail": str(n["detail"])}
+                           for n in notices]
     if viewer.seat is not None:
         view["you"] = engine.private_view(state, viewer.seat, now)
     return view

@@ -14,6 +14,7 @@ import orjson
 from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
 from service.app.context import AppContext
 from service.app.errors import AppError, forbidden, unauthorized
+from service.app.fairness import Origin, origin_tokens, take_bots_only_slots
 from service.app.idempotency import Idempotency, Precondition
 from service.app.write_path import Outcome, WritePlan, write
 from service.games import registry
@@ -46,7 +47,7 @@ def require_seat(caller: Caller) -> int:
 
 
 def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
-           idem: Idempotency | None) -> Outcome:
+           idem: Idempotency | None, origin: Origin | None = None) -> Outcome:
     resolved, warnings = _resolve(variant, options, max_players)
     resolved, warnings = _cap_budget(resolved, warnings, ctx.settings.max_bot_budget_ms)
     if idem:  # anonymous creation: the game id follows from the key, so a retry finds it
@@ -55,7 +56,7 @@ def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: 
         game_id = ctx.random_bytes(8).hex()
     owner = new_token(ctx.random_bytes)
     cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name, RULES_VERSION)
-    tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode()}
+    tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode(), **origin_tokens(origin)}
     out = write(ctx, game_id, SPECTATOR, WritePlan(
         lambda s: cmd, idempotency=idem, tokens=tokens, status=201,
         extra={"id": game_id, "warnings": warnings}, new_game=True, sealed={"owner_token": owner}))
@@ -121,7 +122,12 @@ def start(ctx: AppContext, game_id: str, caller: Caller, idem: Idempotency | Non
           pre: Precondition | None = None) -> Outcome:
     if not caller.is_owner:
         raise forbidden("only the owner starts the game")
-    return write(ctx, game_id, caller, WritePlan(lambda s: StartMatch(), idempotency=idem, precondition=pre))
+    taken = take_bots_only_slots(ctx, game_id, ctx.load(game_id))  # bots_only_limit beyond the caps
+    try:
+        return write(ctx, game_id, caller, WritePlan(lambda s: StartMatch(), idempotency=idem, precondition=pre))
+    except BaseException:
+        ctx.store.lease_release_many(taken)
+        raise
 
 
 def _resolve(variant: str, options: dict[str, Any], max_players: int | None) -> tuple[dict[str, Any], list]:

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from service import metrics
-from service.app import commands, followups as fu
+from service.app import commands, fairness, followups as fu
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
@@ -118,6 +118,8 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
         new_head = orjson.loads(req.payloads[-1])["h"] if req.payloads else head
         ctx.cache.put(game_id, (after, new_head))
         ctx.keep_snapshot(game_id, version, after, new_head)
+        if after.status == "finished" and (state is None or state.status != "finished"):
+            fairness.match_over(ctx, game_id)  # its bots-only slots go back
         return Outcome(game_id, after, events, plan.status, extra)
     if result.status == "duplicate":
         # only a keyed append finds a duplicate, and it reports the record stored under the key
@@ -148,7 +150,8 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
         tokens.update(plan.tokens_from_events(events))
     cmd_record = commands.to_record(cmd)
     payloads = encode_batch(events, head, cmd_record, registry.of(after).name)
-    followups = fu.new_followups(game_id, state, after, ctx.settings.max_bot_budget_ms)
+    followups = fu.new_followups(game_id, state, after, ctx.settings.max_bot_budget_ms,
+                                 ctx.settings.bots_only_min_delay_ms)
     if plan.new_game:  # a table nobody starts goes away with all its keys (no sweeper)
         followups.append(fu.expiry(game_id, after.created_at + ctx.settings.open_game_ttl_s * 1000))
     grace = ctx.settings.compact_after_s

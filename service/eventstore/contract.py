@@ -135,6 +135,12 @@ class EventStore(Protocol):
 
     def token_get(self, game_id: str, token_hash: str) -> bytes | None: ...
 
+    def meta_put(self, game_id: str, name: str, value: bytes | None) -> None:
+        """Set (or, with None, delete) one field of the game's store-side metadata, kept in its
+        token hash beside the token aliases ("meta:<name>", read with ``token_get``) and deleted
+        with it: never part of the stream, never in any answer (service/app/fairness.py)."""
+        ...
+
     def lobby(self) -> dict[str, bytes]: ...
 
     def lobby_page(self, status: str | None, variant: str | None, before: tuple[int, str] | None,
@@ -174,5 +180,10 @@ class EventStore(Protocol):
     def next_due(self, shard: str) -> int | None: ...
 
     def finish_due(self, shard: str, job_id: str) -> None: ...
+
+    def extend_due(self, shard: str, job_ids: Sequence[str], until: int) -> None:
+        """Extend the lease of claimed (in-flight) follow-ups to ``until``: work a dispatcher still
+        holds (the fair search line, workers/fair.py) is not put back and claimed twice."""
+        ...
 
     def recover_expired(self, shard: str, now: int) -> list[str]: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import orjson
 
@@ -238,6 +238,13 @@ class MemoryEventStore:
         with self._lock:
             return self._tokens.get(game_id, {}).get(token_hash)
 
+    def meta_put(self, game_id: str, name: str, value: bytes | None) -> None:
+        with self._lock:
+            if value is None:
+                self._tokens.get(game_id, {}).pop(f"meta:{name}", None)
+            else:
+                self._tokens[game_id][f"meta:{name}"] = bytes(value)
+
     def lobby(self) -> dict[str, bytes]:
         with self._lock:
             return dict(self._lobby)
@@ -284,6 +291,12 @@ class MemoryEventStore:
             self._inflight[shard].pop(job_id, None)
             if job_id not in self._due[shard]:  # (re-added while it ran: it keeps its payload)
                 self._payloads[shard].pop(job_id, None)
+
+    def extend_due(self, shard: str, job_ids: Sequence[str], until: int) -> None:
+        with self._lock:
+            for j in job_ids:
+                if j in self._inflight[shard]:
+                    self._inflight[shard][j] = until
 
     def recover_expired(self, shard: str, now: int) -> list[str]:
         with self._lock:

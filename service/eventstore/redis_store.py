@@ -1,7 +1,7 @@
 """The Redis implementation of the event store contract (real Redis or fakeredis)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -214,6 +214,12 @@ class RedisEventStore:
     def token_get(self, game_id: str, token_hash: str) -> bytes | None:
         return self.r.hget(self.keys.tokens(game_id), token_hash)
 
+    def meta_put(self, game_id: str, name: str, value: bytes | None) -> None:
+        if value is None:
+            self.r.hdel(self.keys.tokens(game_id), f"meta:{name}")
+        else:
+            self.r.hset(self.keys.tokens(game_id), f"meta:{name}", value)
+
     def lobby(self) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
         for shard in SHARDS:
@@ -315,6 +321,10 @@ class RedisEventStore:
     def finish_due(self, shard: str, job_id: str) -> None:
         k = self.keys
         self._finish(keys=[k.due(shard), k.inflight(shard), k.payloads(shard)], args=[job_id])
+
+    def extend_due(self, shard: str, job_ids: Sequence[str], until: int) -> None:
+        if job_ids:
+            self.r.zadd(self.keys.inflight(shard), dict.fromkeys(job_ids, until), xx=True)
 
     def recover_expired(self, shard: str, now: int) -> list[str]:
         k = self.keys

@@ -44,6 +44,10 @@ def _wait_ready(base: str, procs: list[subprocess.Popen]) -> None:
     raise RuntimeError("the API did not become ready")
 
 
+BOTS_AT_FULL_SPEED = {"MEOW_BOTS_ONLY_MIN_DELAY_MS": "0", "MEOW_BOTS_ONLY_PER_OWNER": "0",
+                      "MEOW_BOTS_ONLY_PER_ADDRESS": "0"}
+
+
 def start_api(env: dict, port: int, workers: int = 2) -> subprocess.Popen:
     """gunicorn as `meow run` starts it (service/gunicorn_conf.py: gevent workers)."""
     return subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
@@ -58,8 +62,10 @@ def live_stack(redis_url: str, **extra_env: str) -> Iterator[Stack]:
 
     prefix = f"meowtest-e2e-{uuid.uuid4().hex[:8]}"
     port = _free_port()
+    # bots-only tables play at full speed and uncapped here, as the suite was written for (their
+    # pace floor and caps have their own tests: tests/api/test_fair_search.py)
     env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
-               MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT, **extra_env)
+               MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT, **{**BOTS_AT_FULL_SPEED, **extra_env})
     web = start_api(env, port)
     worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"

@@ -282,9 +282,9 @@ class _Search:
         post = Posterior(self.det.unseen, self.det.opp_counts, ev, self.rng, INFER_CHAINS, self.det.deal)
         limit = INFER_STEPS if iterations is None else min(INFER_STEPS, iterations // 2)
         deadline = None if budget_ms is None or clock is None else t0 + INFER_SHARE * budget_ms / 1000.0
-        for i in range(limit):
-            if deadline is not None and clock is not None and (i & 7) == 0 and clock() >= deadline:
-                break
+        for _ in range(limit):
+            if deadline is not None and clock is not None and clock() >= deadline:
+                break  # (checked before every step: one step of 16 chains can cost several ms)
             post.step()
         self.posterior = post
 
