@@ -40,15 +40,21 @@ class Dispatcher:
         self._last_recover = 0
 
     def tick(self) -> int:
+        """One pass over every shard; a shard whose node fails is logged and skipped, never the
+        others (a cluster's primary away stops its own shards' work only)."""
         now = self.clock()
-        if now - self._last_recover >= 1000:
-            for shard in SHARDS:
-                self.store.recover_expired(shard, now)
+        recover = now - self._last_recover >= 1000
+        if recover:
             self._last_recover = now
         sent = 0
         for shard in SHARDS:
-            for claimed in self.store.claim_due(shard, now, self.lease_ms):
-                sent += self._enqueue(shard, claimed.job_id, dict(claimed.payload))
+            try:
+                if recover:
+                    self.store.recover_expired(shard, now)
+                for claimed in self.store.claim_due(shard, now, self.lease_ms):
+                    sent += self._enqueue(shard, claimed.job_id, dict(claimed.payload))
+            except Exception:  # noqa: BLE001 - that shard's node may be away: the next tick retries it
+                log.warning("dispatching shard %s failed", shard, exc_info=True)
         return sent
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
@@ -79,10 +85,16 @@ class Dispatcher:
         return False
 
     def seconds_to_next(self) -> float:
-        nexts = [n for n in (self.store.next_due(s) for s in SHARDS) if n is not None]
+        nexts = [n for n in (self._next_due(s) for s in SHARDS) if n is not None]
         if not nexts:
             return 1.0
         return max(0.0, min(1.0, (min(nexts) - self.clock()) / 1000))
+
+    def _next_due(self, shard: str) -> int | None:
+        try:
+            return self.store.next_due(shard)
+        except Exception:  # noqa: BLE001 - a shard away: look again within a second
+            return None
 
     def run(self, stop: threading.Event) -> None:
         """Loop until ``stop``: dispatch, then sleep until the next due time or a wake-up.
