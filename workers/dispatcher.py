@@ -53,7 +53,7 @@ class Dispatcher:
                     self.store.recover_expired(shard, now)
                 for claimed in self.store.claim_due(shard, now, self.lease_ms):
                     sent += self._enqueue(shard, claimed.job_id, dict(claimed.payload))
-            except Exception:  # noqa: BLE001 - that shard's node may be away: the next tick retries it
+            except Exception:  # that shard's node may be away: the next tick retries it
                 log.warning("dispatching shard %s failed", shard, exc_info=True)
         return sent
 

@@ -3,6 +3,7 @@ with Retry-After, never a stack trace; liveness still answers, readiness says no
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 from service.api.app import create_app
 from service.settings import Settings
@@ -54,7 +55,7 @@ class _FailingStore:
     def __init__(self, exc: type[Exception]) -> None:
         self.exc = exc
 
-    def __getattr__(self, name: str):  # noqa: ANN204
+    def __getattr__(self, name: str) -> Any:
         def fail(*args: object, **kw: object) -> None:
             raise self.exc("1234 127.0.0.1:7000") if self.exc.__name__ in ("AskError", "MovedError") else self.exc("down")
         return fail
