@@ -104,7 +104,8 @@ class RedisEventStore:
         out: Any = None
         for _ in range(2):  # a promoted replica may not hold the script yet: load it, run it again
             pipe = self.r.pipeline(transaction=False)
-            pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+            # (a cluster pipeline refuses its evalsha method, not the command itself)
+            pipe.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
             self._wait(pipe, keys[0])
             out, acked = pipe.execute(raise_on_error=False)
             if not isinstance(out, rx.NoScriptError):
