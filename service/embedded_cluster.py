@@ -80,7 +80,7 @@ class LocalCluster:
             clients = [redis.Redis(port=p, socket_connect_timeout=0.5) for p in ports]
             for c, proc in zip(clients, cluster.processes):
                 _wait(c.ping, proc, data_dir)
-            form_cluster(clients, [("127.0.0.1", p) for p in ports], replicas=replicas)
+            init_cluster([f"127.0.0.1:{p}" for p in ports], replicas=replicas)  # what `meow cluster-init` does
             for c in clients:
                 c.close()
         except Exception:
