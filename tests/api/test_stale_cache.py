@@ -5,6 +5,7 @@ that process folds the store's stream again, as a fresh process would."""
 from __future__ import annotations
 
 import random
+import time
 
 from service.api.app import create_app
 from service.eventstore.memory import MemoryEventStore
@@ -115,3 +116,38 @@ def test_a_job_works_from_the_store_not_from_the_cache(clock: Clock) -> None:
     served.drain()
     assert store.version(gid) > ann_moved  # the bot moved again, from the store's state
     assert _answers(served, gid, [me]) == _answers(_table(store, clock), gid, [me])
+
+
+def test_a_live_feed_whose_game_got_shorter_cuts_its_streams_off_and_follows_the_store(clock: Clock) -> None:
+    """A process's live feed had handed out events the store lost: its streams are cut off (they
+    resume with Last-Event-ID) and a new stream gets the events appended since, under the same
+    numbers (a feed that kept its cursor skipped them until the game passed its old version)."""
+    from service.app.auth import Caller
+    from service.app.feeds import FeedHub
+
+    store = MemoryEventStore()
+    served = _table(store, clock)
+    g = served.create(options={"match_end_mode": "single_round"})
+    gid = g["id"]
+    tokens = [served.join(gid, f"p{i}")["token"] for i in range(2)]
+    served.start(gid, g["owner_token"])
+    hub = FeedHub(store, resync_s=0.05, block_ms=50, shards=(gid[0],))
+    try:
+        before = served.view(gid)["version"]
+        sub = hub.subscribe(gid, Caller("spectator"), before)
+        rng = random.Random(4)
+        served.play_random(gid, tokens, 4, rng)
+        cached = served.view(gid)["version"]
+        assert [i.seq for i in sub.poll(5.0) if i.kind == "event"][-1] == cached  # handed out
+        _truncate(store, gid, before)
+        deadline = time.monotonic() + 10
+        while not sub.ended and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert sub.ended and sub.overflowed
+        again = hub.subscribe(gid, Caller("spectator"), before)
+        served.play_random(gid, tokens, 1, rng)
+        got = [i.seq for i in again.poll(5.0) if i.kind == "event"]
+        assert got and got[0] == before + 1, got
+        again.close()
+    finally:
+        hub.stop()
