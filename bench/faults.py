@@ -17,8 +17,12 @@ application and in Redis's scripts:
 - ``workers``: workers and forked work-horses SIGKILLed mid bot turn (bench/fault_workers.py).
 - ``redaction``: the redaction oracle over random games of every registered variant, and leaks
   planted in each (bench/fault_redaction.py).
+- ``failover``: a Redis Cluster primary SIGKILLed under load after its replica stopped applying its
+  writes, with MEOW_WAIT_REPLICAS 0 and 1 (promotion time, 503s per kill, acknowledged events
+  lost), and what waiting for a replica costs (bench/fault_failover.py).
 
-    python -m bench.faults [--trials 250] [--only racing,idempotency,redis,workers,redaction] [--write docs/reliability.md]
+    python -m bench.faults [--trials 250] [--only racing,idempotency,redis,workers,redaction,failover]
+                           [--write docs/reliability.md]
     python -m bench.faults --quick        # what make test runs (tests/e2e/test_faults_quick.py)
 """
 from __future__ import annotations
@@ -211,6 +215,22 @@ def redaction_faults(games: int, steps: int) -> list[Outcome]:
     return fault_redaction.redaction(games, steps, Outcome)
 
 
+def failover_faults(kills: int, threads: int, cost_s: float) -> list[Outcome]:
+    """A cluster primary SIGKILLed with its replica cut off, waiting for 0 and 1 replicas (bench/fault_failover.py)."""
+    from bench import fault_failover
+
+    out = []
+    for waits in (0, 1):
+        out.append(fault_failover.failover(kills, threads, waits, Outcome(
+            f"cluster primary SIGKILLed, replica cut {fault_failover.CUT_S:.0f} s before, "
+            f"MEOW_WAIT_REPLICAS={waits}, {threads} players")))
+    if cost_s > 0:
+        for waits in (0, 1):
+            out.append(fault_failover.wait_cost(waits, threads, cost_s, Outcome(
+                f"moves on a 3+3 cluster with MEOW_WAIT_REPLICAS={waits}, {threads} players")))
+    return out
+
+
 def run(trials: int, sizes: tuple[int, ...], resends: int) -> list[Outcome]:
     redis_ut = RedisUnderTest()
     try:
@@ -265,7 +285,10 @@ def main() -> None:
     ap.add_argument("--per-round", type=int, default=6, help="workers killed at once (half simple, half forking)")
     ap.add_argument("--games", type=int, default=200, help="random games of each variant through the redaction oracle")
     ap.add_argument("--steps", type=int, default=60, help="moves per game at most (the oracle's)")
-    ap.add_argument("--only", default="racing,idempotency,redis,workers,redaction", help="scenarios to run (comma-separated)")
+    ap.add_argument("--failover-kills", type=int, default=10, help="cluster primaries SIGKILLed per waiting setting")
+    ap.add_argument("--wait-cost-s", type=float, default=10.0, help="seconds of play per waiting setting (0: skip)")
+    ap.add_argument("--only", default="racing,idempotency,redis,workers,redaction,failover",
+                    help="scenarios to run (comma-separated)")
     ap.add_argument("--quick", action="store_true", help="a few trials (what make test runs)")
     ap.add_argument("--write", metavar="FILE", help="also replace the figures table in this markdown file")
     args = ap.parse_args()
@@ -279,6 +302,8 @@ def main() -> None:
         results += redaction_faults(1 if args.quick else args.games, 30 if args.quick else args.steps)
     if "workers" in only:
         results += worker_faults(2 if args.quick else args.worker_kills, 2 if args.quick else args.per_round)
+    if "failover" in only and not args.quick:  # (make test has its own: tests/e2e/test_failover.py)
+        results += failover_faults(args.failover_kills, args.players, args.wait_cost_s)
     text = report(results)
     print(text)
     if args.write:

@@ -24,8 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
     v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
     v.add_argument("--token", help="bearer token for a URL")
-    ci = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh primaries (docker-compose.cluster.yml)")
-    ci.add_argument("nodes", nargs="+", metavar="HOST:PORT")
+    ci = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh nodes: primaries and their replicas "
+                                             "(docker-compose.cluster.yml)")
+    ci.add_argument("nodes", nargs="+", metavar="HOST:PORT",
+                    help="the primaries first, then their replicas (the first replica for the first primary, ...)")
+    ci.add_argument("--replicas", type=int, default=0, metavar="R",
+                    help="replicas per primary: of N nodes, the first N/(1+R) are primaries (default 0)")
     c = sub.add_parser("compact", help="compact finished games whose match ended MEOW_COMPACT_AFTER seconds ago "
                                        "(the job the end of a match schedules does it too)")
     c.add_argument("--older-than", type=int, metavar="SECONDS", help="instead of MEOW_COMPACT_AFTER")
@@ -56,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "cluster-init":
         from service.embedded_cluster import init_cluster
 
-        print(init_cluster(args.nodes))
+        print(init_cluster(args.nodes, replicas=args.replicas))
         return 0
     if args.cmd == "compact":
         return compact(args.older_than)

@@ -24,6 +24,8 @@ class Settings:
     web_threads: int = 16
     worker_class: str = "simple"  # "simple" (no fork per job) or "fork"
     lease_ms: int = 10_000
+    wait_replicas: int = 0  # MEOW_WAIT_REPLICAS: an append answers once this many replicas hold it
+    wait_timeout_ms: int = 1000  # MEOW_WAIT_TIMEOUT_MS: else 503 store_unavailable after this long
     redis_pool_size: int = 64  # connections per process (a bounded, blocking pool)
     web_worker_class: str = "gevent"  # gunicorn worker class: "gevent" (streams cost memory) or "gthread"
     web_connections: int = 10_000  # gevent: open connections per API process
@@ -87,6 +89,8 @@ class Settings:
             web_threads=int(e.get("MEOW_WEB_THREADS", "16")),
             worker_class=e.get("MEOW_WORKER_CLASS", "simple"),
             redis_pool_size=int(e.get("MEOW_REDIS_POOL", "64")),
+            wait_replicas=int(e.get("MEOW_WAIT_REPLICAS", "0")),
+            wait_timeout_ms=int(e.get("MEOW_WAIT_TIMEOUT_MS", "1000")),
             snapshot_every=int(e.get("MEOW_SNAPSHOT_EVERY", "1000")),
             web_worker_class=e.get("MEOW_WEB_WORKER_CLASS", "gevent"),
             web_connections=int(e.get("MEOW_WEB_CONNECTIONS", "10000")),

@@ -45,8 +45,13 @@ def test_a_broken_compose_file_is_refused() -> None:
 
 def test_the_cluster_file_runs_the_fleet_shape() -> None:
     data = _load("docker-compose.cluster.yml")["services"]
-    primaries = [n for n, s in data.items() if "--cluster-enabled" in (s.get("command") or [])]
-    assert len(primaries) == 3
+    nodes = [n for n, s in data.items() if "--cluster-enabled" in (s.get("command") or [])]
+    init = data["cluster-init"]["command"]
+    replicas = int(init[init.index("--replicas") + 1])
+    assert replicas >= 1 and len(nodes) == 3 * (1 + replicas)  # three primaries, each with its replicas
+    assert [a for a in init if a.endswith(":6379")] == [f"{n}:6379" for n in nodes]
+    assert all(data[n].get("restart") == "unless-stopped" for n in nodes)  # a crashed node rejoins
+    primaries = nodes
     meow = {n: s for n, s in data.items() if "build" in s and n != "cluster-init"}
     assert sum(n.startswith("api") for n in meow) == 2 and sum(n.startswith("worker") for n in meow) == 2
     for name, spec in meow.items():

@@ -47,19 +47,25 @@ class Dispatcher:
         self._owners: OrderedDict[str, str] = OrderedDict()
 
     def tick(self) -> int:
+        """One pass over every shard; a shard whose node fails is logged and skipped, never the
+        others (a cluster's primary away stops its own shards' work only)."""
         now = self.clock()
-        if now - self._last_recover >= 1000:
-            for shard in SHARDS:
-                self.store.recover_expired(shard, now)
+        recover = now - self._last_recover >= 1000
+        if recover:
             self._last_recover = now
         sent = 0
         for shard in SHARDS:
-            for claimed in self.store.claim_due(shard, now, self.lease_ms):
-                payload = dict(claimed.payload)
-                if payload.get("lane") == "search" and "search" in self.queues:
-                    self.line.put(shard, claimed.job_id, payload, now)  # released in fair order below
-                else:
-                    sent += self._enqueue(shard, claimed.job_id, payload)
+            try:
+                if recover:
+                    self.store.recover_expired(shard, now)
+                for claimed in self.store.claim_due(shard, now, self.lease_ms):
+                    payload = dict(claimed.payload)
+                    if payload.get("lane") == "search" and "search" in self.queues:
+                        self.line.put(shard, claimed.job_id, payload, now)  # released in fair order below
+                    else:
+                        sent += self._enqueue(shard, claimed.job_id, payload)
+            except Exception:  # that shard's node may be away: the next tick retries it
+                log.warning("dispatching shard %s failed", shard, exc_info=True)
         return sent + self._release(now)
 
     def _release(self, now: int) -> int:
@@ -76,7 +82,10 @@ class Dispatcher:
                 stale.setdefault(w.shard, []).append(w.job_id)
                 w.claimed_at = now
         for shard, ids in stale.items():
-            self.store.extend_due(shard, ids, now + self.lease_ms)
+            try:
+                self.store.extend_due(shard, ids, now + self.lease_ms)
+            except Exception:  # that shard's node away: its leases run out and the work comes back
+                log.warning("renewing search leases on shard %s failed", shard, exc_info=True)
         return sent
 
     def _owner_of(self, game_id: str) -> str:
@@ -119,12 +128,18 @@ class Dispatcher:
         return False
 
     def seconds_to_next(self) -> float:
-        nexts = [n for n in (self.store.next_due(s) for s in SHARDS) if n is not None]
+        nexts = [n for n in (self._next_due(s) for s in SHARDS) if n is not None]
         if self.line:  # searches in line: look for a free search worker again soon
             nexts.append(self.clock() + 10)
         if not nexts:
             return 1.0
         return max(0.0, min(1.0, (min(nexts) - self.clock()) / 1000))
+
+    def _next_due(self, shard: str) -> int | None:
+        try:
+            return self.store.next_due(shard)
+        except Exception:  # noqa: BLE001 - a shard away: look again within a second
+            return None
 
     def run(self, stop: threading.Event) -> None:
         """Loop until ``stop``: dispatch, then sleep until the next due time or a wake-up.

@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from service.app.codes import AppCode
 from service.app.errors import AppError
+from service.eventstore.contract import NotReplicated
 from service.games.kernel.codes import DomainCode, KernelCode
 
 from .codes import STORE_RETRY_AFTER_S, ApiCode, status_of
@@ -103,11 +104,16 @@ def _store_unavailable(exc: Exception) -> bool:
     import redis.exceptions as rx
 
     if isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.BusyLoadingError,
-                        rx.ClusterDownError, rx.TryAgainError, rx.MasterDownError)):
+                        rx.TryAgainError, rx.ReadOnlyError, NotReplicated)):
         return True
-    # Redis 6.2 reports a script refused at its first write as "Error running script ... -OOM ..."
-    # (a plain ResponseError; 7.0 gives the OOM error itself, which redis-py maps above)
-    return isinstance(exc, rx.ResponseError) and "OOM command not allowed" in str(exc)
+    # a cluster in a failover: a slot nobody serves yet, a node marked failing, redirections that
+    # outlived the client's retries, a primary down (ClusterDownError and MasterDownError are
+    # ClusterErrors; SlotNotCoveredError is a RedisClusterException)
+    # (ClusterCrossSlotError, a command spanning slots, is a bug: not one of these)
+    return isinstance(exc, (rx.ClusterError, rx.RedisClusterException, rx.AskError)) or (
+        # Redis 6.2 reports a script refused at its first write as "Error running script ... -OOM ..."
+        # (a plain ResponseError; 7.0 gives the OOM error itself, which redis-py maps above)
+        isinstance(exc, rx.ResponseError) and "OOM command not allowed" in str(exc))
 
 
 def register(app: Flask) -> None:
@@ -129,9 +135,11 @@ def register(app: Flask) -> None:
             return problem(refused.code, refused.detail)
         if _store_unavailable(exc):
             log.warning("event store unavailable: %s", type(exc).__name__)
+            what = ("the write was not confirmed by the replicas in time (it may have gone through)"
+                    if isinstance(exc, NotReplicated) else "the event store is unreachable or full")
             resp = problem(ApiCode.STORE_UNAVAILABLE,
-                           "the event store is unreachable or full: retry later (with the same "
-                           "Idempotency-Key, a write that did go through returns its first answer)")
+                           f"{what}: retry later (with the same Idempotency-Key, a write that did go "
+                           "through returns its first answer)")
             return retry_after(resp, STORE_RETRY_AFTER_S)
         log.exception("unhandled error")
         return problem(ApiCode.INTERNAL_ERROR, "the server failed to answer this request")

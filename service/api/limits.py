@@ -112,6 +112,8 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
             resp.headers["RateLimit-Reset"] = str(max(0, int(reset) - int(time.time())))
         if resp.status_code not in (429, 503):  # flask-limiter's, on answers that are not refusals
             resp.headers.pop("Retry-After", None)
+        elif resp.status_code == 503:  # the store's answer (api/errors.py), not the limiter's window
+            resp.headers["Retry-After"] = "1"
         return resp
 
     defaults: list[str | Callable[[], str] | Limit] = [  # flask-limiter's own type for the list

@@ -44,23 +44,41 @@ class AppContext:
         return self.load_with_head(game_id)[0]
 
     def load_with_head(self, game_id: str) -> tuple[TableState, str]:
-        """The folded state and the hash-chain head at its version."""
+        """The folded state and the hash-chain head at its version. The read that fast-forwards the
+        cached fold starts at the cached version's own event and checks its hash: a store that no
+        longer holds that event, or holds another one there, is folded again from its first event,
+        so a process never serves a version its store no longer holds."""
         cached = self.cache.get(game_id)
         state, head = cached if cached is not None else self.nearest_snapshot(game_id)
-        try:
-            stored = self.store.read_stored(game_id, after=state.version if state is not None else 0)
-        except CorruptEvent as exc:
-            raise AppError(AppCode.GAME_CORRUPTED, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
+        stored = self._read_after(game_id, state, head)
+        if stored is None:  # the store no longer holds what the cache (or snapshot) folded: start over
+            log.warning("%s: the store is behind or apart from the cached fold at %d; reloading",
+                        game_id, state.version if state is not None else 0)
+            self.cache.drop(game_id)
+            cached, state, head = None, None, GENESIS
+            stored = self._read_after(game_id, None, GENESIS) or []
         state, head = fold_off_loop(state, head, stored)
         if state is None:
             raise not_found()
         if stored or cached is None:  # (a snapshot with nothing after it is worth keeping too)
             self.cache.put(game_id, (state, head))
-        elif state.status in ("open", "finished") and self.store.version(game_id) == 0:
-            # an open table that expired, or a finished game evicted once archived (`meow archive`)
-            self.cache.drop(game_id)
-            raise not_found()
         return state, head
+
+    def _read_after(self, game_id: str, state: TableState | None, head: str) -> list[Stored] | None:
+        """The events after ``state``, read from the event at its own version on, so that the same
+        round trip checks the store still holds that event with the cached chain head: None when
+        it does not (a failover to a replica that missed the last writes shortened the stream, or
+        it grew again apart from it), so the caller folds from scratch."""
+        version = state.version if state is not None else 0
+        try:
+            stored = self.store.read_stored(game_id, after=version - 1 if version else 0)
+        except CorruptEvent as exc:
+            raise AppError(AppCode.GAME_CORRUPTED, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
+        if not version:
+            return stored
+        if not stored or stored[0].event.seq != version or (stored[0].hash or head) != head:
+            return None  # (a game that went, expired or evicted, is not found from scratch)
+        return stored[1:]
 
     def nearest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[TableState | None, str]:
         """The newest usable snapshot at a version <= ``at_most`` (service/app/snapshots.py), or

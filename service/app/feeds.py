@@ -241,6 +241,21 @@ class FeedHub:
             for sub in subs:
                 sub.push(batch)
 
+    def _shrunk(self, watch: Watch) -> None:
+        """The store holds fewer events than were handed out (a failover lost the last writes):
+        cut every stream of the game off (each resumes with ``Last-Event-ID`` from the store's
+        events) and forget the watch, so that the next one starts at the store's version."""
+        log.warning("%s: the store is behind the live feed at %d; cutting its streams off", watch.game_id, watch.cursor)
+        with self._lock:
+            subs = list(watch.subs)
+        for sub in subs:
+            sub.overflowed = sub.ended = True
+            self.unsubscribe(sub)
+            sub._ready.set()
+        with self._lock:
+            if self._watches.get(watch.game_id) is watch:
+                del self._watches[watch.game_id]
+
     def _start(self) -> None:
         if self._started:
             return
@@ -281,6 +296,8 @@ class FeedHub:
                     for w in part:
                         if versions.get(w.game_id, 0) > w.cursor:
                             self._advance(w)
+                        elif versions.get(w.game_id, 0) < w.cursor:
+                            self._shrunk(w)
             except Exception:
                 log.warning("feed resync failed", exc_info=True)
 

@@ -22,6 +22,17 @@ def shard_of(game_id: str) -> str:
     return game_id[0]
 
 
+class NotReplicated(Exception):
+    """An append (or the replay of one) that fewer replicas than the store waits for confirmed
+    within its timeout (``MEOW_WAIT_REPLICAS``): it may have been applied on the primary, and a
+    failover before the replicas catch up may lose it. Answered 503; a retry with the same
+    Idempotency-Key returns the stored answer once the replicas hold it."""
+
+    def __init__(self, wanted: int, got: int) -> None:
+        super().__init__(f"{got} of {wanted} replicas confirmed the write")
+        self.wanted, self.got = wanted, got
+
+
 @dataclass(frozen=True, slots=True)
 class FollowUp:
     """Work the new events call for, due at ``due_at`` (ms), under a deterministic job id."""

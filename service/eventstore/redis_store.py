@@ -15,6 +15,7 @@ from service.eventstore.contract import (
     AppendResult,
     Claimed,
     FollowUp,
+    NotReplicated,
     shard_of,
 )
 from service.eventstore.keys import Keys
@@ -28,8 +29,13 @@ def _script(name: str) -> str:
 class RedisEventStore:
     """Streams with explicit ``<seq>-0`` ids; every write of a command in one Lua script."""
 
-    def __init__(self, client: Any, prefix: str = "meow", blocking_client: Any = None) -> None:
+    def __init__(self, client: Any, prefix: str = "meow", blocking_client: Any = None,
+                 wait_replicas: int = 0, wait_timeout_ms: int = 1000) -> None:
         self.r = client
+        # an append answers once this many replicas of its node hold it (Redis WAIT), else
+        # NotReplicated after wait_timeout_ms (docs/scaling.md: what a failover can lose)
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
         self.blocking = blocking_client or client
         self.keys = Keys(prefix)
         self._append = client.register_script(_script("append.lua"))
@@ -81,9 +87,59 @@ class RedisEventStore:
             k.compact(gid),
             k.idem_index(gid),
         ]
-        out = self._append(keys=keys, args=args)
+        if self.wait_replicas <= 0:
+            out = self._append(keys=keys, args=args)
+        else:
+            out = self._append_replicated(keys, args, idem_key if req.idem else None)
         status = out[0].decode() if isinstance(out[0], bytes) else out[0]
         return AppendResult(status, int(out[1]), out[2] if len(out) > 2 else None)
+
+    def _append_replicated(self, keys: list[str], args: list[Any], idem_key: str | None) -> Any:
+        """The append script, then WAIT on the same connection of the node that owns the game's
+        slot (one pipeline: on a cluster, commands for one node share one connection). A stored
+        answer found under the key (a retry) is rewritten in place (SET XX KEEPTTL) and waited for
+        too, so a replayed answer is as durable as a first one. NotReplicated when fewer replicas
+        than ``wait_replicas`` confirm within ``wait_timeout_ms``."""
+        import redis.exceptions as rx
+
+        out: Any = None
+        for _ in range(2):  # a promoted replica may not hold the script yet: load it, run it again
+            pipe = self.r.pipeline(transaction=False)
+            # (a cluster pipeline refuses its evalsha method, not the command itself)
+            pipe.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
+            self._wait(pipe, keys[0])
+            out, acked = pipe.execute(raise_on_error=False)
+            if not isinstance(out, rx.NoScriptError):
+                break
+            self.r.script_load(self._append.script)
+        if isinstance(out, Exception):
+            raise out
+        status = _s(out[0])
+        if status == "duplicate" and idem_key is not None:
+            self._confirm(idem_key, out[2])
+        elif status == "ok":
+            self._check(acked)
+        return out
+
+    def _confirm(self, idem_key: str, record: bytes) -> None:
+        """Rewrite a stored answer in place (SET XX KEEPTTL: a write, replicated after everything
+        before it) and WAIT for it: once replicas confirm it, they hold the write it answers."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.set(idem_key, record, xx=True, keepttl=True)
+        self._wait(pipe, idem_key)
+        self._check(pipe.execute(raise_on_error=False)[1])
+
+    def _check(self, acked: Any) -> None:
+        if isinstance(acked, Exception):
+            raise acked
+        if int(acked) < self.wait_replicas:
+            raise NotReplicated(self.wait_replicas, int(acked))
+
+    def _wait(self, pipe: Any, key: str) -> None:
+        """Queue WAIT for the node that owns ``key`` (a cluster client sends a keyless WAIT to
+        every primary unless told which node)."""
+        nodes = {"target_nodes": self.r.get_node_from_key(key)} if hasattr(self.r, "get_node_from_key") else {}
+        pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms, **nodes)
 
     # ------------------------------------------------------------------ reads
     def _rows(self, game_id: str, after: int = 0, count: int | None = None) -> list[tuple[int, bytes]]:
@@ -209,7 +265,13 @@ class RedisEventStore:
         return int(pipe.execute()[0])
 
     def idem_get(self, game_id: str, key: str) -> bytes | None:
-        return self.r.get(self.keys.idem(game_id, key))
+        """The answer stored under a key; when appends wait for replicas, only once they hold it
+        (a retry must not acknowledge a write a failover could still lose)."""
+        name = self.keys.idem(game_id, key)
+        record = self.r.get(name)
+        if record is not None and self.wait_replicas > 0:
+            self._confirm(name, record)
+        return record
 
     def token_get(self, game_id: str, token_hash: str) -> bytes | None:
         return self.r.hget(self.keys.tokens(game_id), token_hash)

@@ -3,6 +3,7 @@ with Retry-After, never a stack trace; liveness still answers, readiness says no
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 from service.api.app import create_app
 from service.settings import Settings
@@ -37,3 +38,40 @@ def test_an_unreachable_store_is_503_everywhere():
     assert c.get("/healthz").status_code == 200
     ready = c.get("/readyz")
     assert ready.status_code == 503 and ready.json["code"] == "not_ready"
+
+
+def _cluster_errors() -> list[type[Exception]]:
+    """Every error redis-py's cluster client raises while a cluster fails over (derived from
+    redis.exceptions: ClusterError and RedisClusterException, and what a slot's move answers)."""
+    import redis.exceptions as rx
+
+    found = {c for c in vars(rx).values() if isinstance(c, type) and issubclass(c, (rx.ClusterError, rx.RedisClusterException))}
+    return sorted(found | {rx.TryAgainError, rx.AskError, rx.MovedError}, key=lambda c: c.__name__)
+
+
+class _FailingStore:
+    """A store every call of which raises ``exc`` (a cluster whose node for this slot is away)."""
+
+    def __init__(self, exc: type[Exception]) -> None:
+        self.exc = exc
+
+    def __getattr__(self, name: str) -> Any:
+        def fail(*args: object, **kw: object) -> None:
+            raise self.exc("1234 127.0.0.1:7000") if self.exc.__name__ in ("AskError", "MovedError") else self.exc("down")
+        return fail
+
+
+def test_every_cluster_error_is_503():
+    """Issue 26: SlotNotCoveredError, RedisClusterException, ClusterError (and its kin) were 500s."""
+    errors = _cluster_errors()
+    assert {e.__name__ for e in errors} >= {"SlotNotCoveredError", "RedisClusterException", "ClusterError",
+                                            "ClusterDownError", "MasterDownError", "TryAgainError"}
+    gid = "0123456789abcdef"
+    for exc in errors:
+        app = create_app(Settings(), store=_FailingStore(exc))
+        app.test_client_class = SpecCheckingClient
+        c = app.test_client()
+        for r in (c.get(f"/v1/games/{gid}"), c.post("/v1/games", json={"variant": "prsi"}),
+                  c.get(f"/v1/games/{gid}/events?after=0")):
+            assert r.status_code == 503, (exc.__name__, r.request.path, r.status_code, r.data[:300])
+            assert r.json["code"] == "store_unavailable" and r.headers.get("Retry-After") == "1"
