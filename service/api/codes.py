@@ -75,6 +75,10 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
 }
 STATUS: Mapping[str, int] = MappingProxyType({c: s for s, codes in _BY_STATUS.items() for c in codes})
 STORE_RETRY_AFTER_S = 1
+# refusals answered 429 that carry no Retry-After, because no delay is true for them: a connection
+# over the cap may retry as soon as one of its own connections closes, and a bots-only table over
+# its cap when one of the owner's bots-only matches ends (docs/reliability.md)
+NO_RETRY_AFTER: frozenset[str] = frozenset(("too_many_connections", "bots_only_limit"))
 """``Retry-After`` of the 503s (``store_unavailable``, ``not_ready``): Redis is away, try again soon."""
 PRECONDITION_FAILED = 412  # a stale If-Match (RFC 9110 §13.1.1); the same code from a body is 409
 

@@ -13,7 +13,7 @@ from service.app.errors import AppError
 from service.eventstore.contract import NotReplicated
 from service.games.kernel.codes import DomainCode, KernelCode
 
-from .codes import STORE_RETRY_AFTER_S, ApiCode, status_of
+from .codes import NO_RETRY_AFTER, STORE_RETRY_AFTER_S, ApiCode, status_of
 from .headers import retry_after
 from .refusals import body_refusal
 
@@ -123,6 +123,8 @@ def register(app: Flask) -> None:
         resp.headers.update({k: v for k, v in exc.headers.items() if k != "Retry-After"})
         if "Retry-After" in exc.headers:  # the refusal's own, whatever the rate limiter's window says
             retry_after(resp, exc.headers["Retry-After"])
+        elif exc.code in NO_RETRY_AFTER:  # no delay is true for it: none, whatever the limiter's window
+            retry_after(resp, "")
         return resp
 
     @app.errorhandler(Exception)

@@ -37,7 +37,10 @@ def retry_after(resp: Response, seconds: int | str) -> Response:
     """A refusal's one ``Retry-After``: ``seconds``, as the code that refused means it. The rate
     limiter (api/limits.py) stamps its window's reset on every answer it counted; the refusal's
     own value wins over it (``install``)."""
-    resp.headers["Retry-After"] = str(seconds)
+    if str(seconds):
+        resp.headers["Retry-After"] = str(seconds)
+    else:  # "": this refusal carries none (codes.NO_RETRY_AFTER)
+        resp.headers.pop("Retry-After", None)
     g.meow_retry_after = str(seconds)
     return resp
 
@@ -49,8 +52,10 @@ def install(app: Flask) -> None:
     @app.after_request
     def _answer_headers(resp: Response) -> Response:
         own = g.get("meow_retry_after")
-        if own is not None:
+        if own:
             resp.headers["Retry-After"] = own
+        elif own == "":  # a refusal that says no time (codes.NO_RETRY_AFTER)
+            resp.headers.pop("Retry-After", None)
         elif resp.status_code != 429:  # only the limiter's own refusal keeps its window's reset
             resp.headers.pop("Retry-After", None)
         op: Any = g.get("meow_operation")  # set by api/operations.py ``operation`` as the route runs

@@ -146,6 +146,10 @@ def clock() -> Clock:
     return Clock()
 
 
+# bots-only tables at full speed and uncapped (Settings' keywords), for tests written before the pace floor
+UNPACED: dict[str, int] = {"bots_only_min_delay_ms": 0, "bots_only_per_owner": 0, "bots_only_per_address": 0}
+
+
 @pytest.fixture
 def table(clock: Clock, random_bytes: Any) -> Iterator[Table]:
     """The app on the in-memory store, with the test clock and the test's seed source (so its deals,
@@ -153,7 +157,7 @@ def table(clock: Clock, random_bytes: Any) -> Iterator[Table]:
     # bots-only tables at full speed and uncapped, as the suite was written for (their pace floor
     # and caps have their own tests: tests/api/test_fair_search.py)
     settings = Settings(audit_token_hashes=frozenset({__import__("hashlib").sha256(b"audit-secret").hexdigest()}),
-                        bots_only_min_delay_ms=0, bots_only_per_owner=0, bots_only_per_address=0)
+                        **UNPACED)
     app = create_app(settings, store=MemoryEventStore())
     app.test_client_class = SpecCheckingClient  # every response is checked against openapi.yaml
     app.extensions["meow.service"].clock = clock

@@ -19,14 +19,14 @@ from service.app.redaction import Viewer, project_event
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
 
-from .conftest import Clock, Table, auth
+from .conftest import UNPACED, Clock, Table, auth
 
 AUDIT = "audit-secret"
 
 
 def _table(store: MemoryEventStore, **settings: Any) -> Table:
     """One API process on ``store`` (several share it as processes share Redis)."""
-    cfg = Settings(audit_token_hashes=frozenset({hashlib.sha256(AUDIT.encode()).hexdigest()}), **settings)
+    cfg = Settings(audit_token_hashes=frozenset({hashlib.sha256(AUDIT.encode()).hexdigest()}), **{**UNPACED, **settings})
     app = create_app(cfg, store=store)
     clock = Clock()
     app.extensions["meow.service"].clock = clock

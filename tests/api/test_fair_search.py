@@ -205,6 +205,8 @@ def test_bots_only_tables_are_capped_per_address_and_per_network(clock: Clock, r
     again = _bots_table(table, "10.9.9.1", "easy")
     assert (again["start"].status_code, again["start"].json["code"], again["start"].json["limit"]) == \
         (429, "bots_only_limit", 1)
+    assert "Retry-After" not in again["start"].headers  # no delay is true for it (codes.NO_RETRY_AFTER)
+    assert again["start"].headers.get("Cache-Control") == "no-store"
     assert table.view(again["id"])["status"] == "open"  # nothing changed on refusal
     assert _bots_table(table, "10.9.9.2", "easy")["start"].status_code == 200  # the same /24, its own address
     third = _bots_table(table, "10.9.9.3", "easy")["start"]
