@@ -54,9 +54,7 @@ def install(app: Flask) -> None:
         own = g.get("meow_retry_after")
         if own:
             resp.headers["Retry-After"] = own
-        elif own == "":  # a refusal that says no time (codes.NO_RETRY_AFTER)
-            resp.headers.pop("Retry-After", None)
-        elif resp.status_code != 429:  # only the limiter's own refusal keeps its window's reset
+        elif own == "" or resp.status_code != 429:  # a refusal that says no time (codes.NO_RETRY_AFTER)
             resp.headers.pop("Retry-After", None)
         op: Any = g.get("meow_operation")  # set by api/operations.py ``operation`` as the route runs
         if resp.status_code >= 400:
