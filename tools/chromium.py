@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
+
+from tools import apt
 
 PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 NAMES = ("chromium", "chromium-browser")
@@ -33,14 +34,7 @@ def find() -> str | None:
 
 
 def _apt_install() -> bool:
-    if os.environ.get("MEOW_CHROMIUM") or not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
-        return False
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    print("tools.chromium: installing Debian's chromium package (apt-get install -y chromium)", flush=True)
-    if subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env, check=False).returncode == 0:
-        return True
-    subprocess.run(["apt-get", "update", "-q"], env=env, check=False)  # a failed update: the install below says so
-    return subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env, check=False).returncode == 0
+    return apt.install("chromium", "MEOW_CHROMIUM", "tools.chromium")
 
 
 def ensure() -> str | None:

@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from tools import apt
+
 ROOT = Path(__file__).resolve().parents[1]
 CONF = ROOT / "deploy" / "nginx" / "meow.conf"
 PATHS = ("/usr/sbin/nginx", "/usr/bin/nginx")
@@ -40,16 +42,8 @@ def find() -> str | None:
 
 
 def _apt_install() -> bool:
-    if os.environ.get("MEOW_NGINX") or not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("apt-get"):
-        return False
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    print("tools.nginx: installing Debian's nginx package (apt-get install -y nginx)", flush=True)
-    # the package's own service is not started: policy-rc.d would be the root way; its postinst
-    # tolerates a machine without an init system
-    if subprocess.run(["apt-get", "install", "-y", "-q", "nginx"], env=env, check=False).returncode == 0:
-        return True
-    subprocess.run(["apt-get", "update", "-q"], env=env, check=False)  # a failed update: the install below says so
-    return subprocess.run(["apt-get", "install", "-y", "-q", "nginx"], env=env, check=False).returncode == 0
+    # the package's own service is not started: its postinst tolerates a machine without an init system
+    return apt.install("nginx", "MEOW_NGINX", "tools.nginx")
 
 
 def ensure() -> str | None:
