@@ -21,9 +21,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="lanes to take work from, in priority order: fast (scoring, deals, timers, easy and "
                         "medium bots) and search (hard bots); default fast,search")
     w.add_argument("--no-dispatcher", action="store_true", help="do not run the due-set dispatcher in this worker")
-    v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
-    v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
-    v.add_argument("--token", help="bearer token for a URL")
+    from service.verifier.cli import add_arguments as add_verify
+
+    add_verify(sub.add_parser("verify", help="check a finished game's history (file or URL) independently"))
     ci = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh nodes: primaries and their replicas "
                                              "(docker-compose.cluster.yml)")
     ci.add_argument("nodes", nargs="+", metavar="HOST:PORT",
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "verify":
         from service.verifier.cli import main as verify_main
 
-        return verify_main(args.source, args.token)
+        return verify_main(args.source, args.token, replay=not args.independent)
     if args.cmd == "cluster-init":
         from service.embedded_cluster import init_cluster
 
