@@ -16,14 +16,15 @@ TO_DISCARD = ("StarterTurned", "CardPlayed")
 
 
 class Shuffles:
-    """The cards of one Crazy Eights match: one full 52-card deck (the game has no deck options)
-    and the discard pile (the starter, every played card; a turned-up eight sent back into the
-    stock by ``StarterReturned`` leaves it), followed event by event. The ``stock`` shuffle after a
-    returned eight is not re-derived here: its commitment is checked and the engine's replay checks
-    its items."""
+    """The cards of one Crazy Eights match, followed event by event: one full 52-card deck (the
+    game has no deck options); the discard pile (the starter, every played card; a turned-up eight
+    sent back by ``StarterReturned`` leaves it); and the stock, top first (each shuffle's recorded
+    order, less the dealt hands, the turned starters and the drawn cards, plus a returned eight at
+    the bottom), which is what the ``stock`` shuffle after a returned eight shuffles."""
 
     def __init__(self, options: dict) -> None:
         self.discard = DiscardPile()
+        self.stock: list[str] = []
 
     def expected(self, what: str) -> list[str] | None:
         """The items, in their documented order, that the shuffle ``what`` must un-shuffle to."""
@@ -31,15 +32,26 @@ class Shuffles:
             return french_deck()
         if what == "discard":
             return self.discard.under_top()
+        if what == "stock":
+            return list(self.stock)
         return None
 
     def see(self, event: dict) -> None:
         t, d = event["type"], event.get("data", {})
         if t == "RoundStarted":
-            self.discard = DiscardPile()
-        elif t in TO_DISCARD:
+            self.discard, self.stock = DiscardPile(), []
+        elif t == "ShuffleCommitted":
+            self.stock = list(event.get("secret", {}).get("order", []))  # checked against its seed first
+            if d.get("what") == "discard":
+                self.discard.reshuffled()
+        elif t == "CardsDealt":
+            del self.stock[:sum(d["hand_sizes"].values())]
+        elif t == "CardDrawn":
+            del self.stock[:d["count"]]
+        if t in TO_DISCARD:
             self.discard.put(d["card"])
+            if t == "StarterTurned":
+                del self.stock[:1]
         elif t == "StarterReturned":
             self.discard.take(d["card"])
-        elif t == "ShuffleCommitted" and d.get("what") == "discard":
-            self.discard.reshuffled()
+            self.stock.append(d["card"])
