@@ -82,7 +82,13 @@ class Game:
     `meow verify` finds by file without the registry (service/verifier/games.py)."""
 
     def __post_init__(self) -> None:
-        if self.verifier is None:  # the default: <package>/verifier.py, if the package has one
-            name = f"service.games.{self.name}.verifier"
-            if importlib.util.find_spec(f"service.games.{self.name}") and importlib.util.find_spec(name):
-                object.__setattr__(self, "verifier", importlib.import_module(name))
+        if self.verifier is None:
+            object.__setattr__(self, "verifier", own_verifier(self.name))
+
+
+def own_verifier(name: str) -> ModuleType | None:
+    """The default ``Game.verifier``: ``verifier.py`` in the game's package, if it has one."""
+    module = f"service.games.{name}.verifier"
+    if importlib.util.find_spec(f"service.games.{name}") and importlib.util.find_spec(module):
+        return importlib.import_module(module)
+    return None
