@@ -47,27 +47,34 @@ GAME_EVENTS = frozenset(t for g in registry.GAMES for t in g.event_types) - froz
 
 
 @dataclasses.dataclass(frozen=True)
+class Code:
+    """A module's syntax tree, walked once: its nodes and the string constants of its code."""
+
+    nodes: tuple[ast.AST, ...]
+    strings: tuple[ast.Constant, ...]  # not docstrings
+
+    @classmethod
+    def parse(cls, text: str) -> Code:
+        nodes = tuple(ast.walk(ast.parse(text)))
+        docs = {id(n.body[0].value) for n in nodes
+                if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        return cls(nodes, tuple(n for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                                and id(n) not in docs))
+
+
+@dataclasses.dataclass(frozen=True)
 class Family:
     name: str
     owner: str  # the one module that may spell it
-    find: Callable[[ast.AST], Iterator[str]]  # what a module's code spells of it
+    find: Callable[[Code], Iterator[str]]  # what a module's code spells of it
     skip: tuple[str, ...] = ()  # other places it does not apply to
 
 
-def _code_strings(tree: ast.AST) -> Iterator[ast.Constant]:
-    """The string constants of the code: not docstrings."""
-    docs = {id(n.body[0].value) for n in ast.walk(tree)
-            if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
-            yield n
-
-
-def _prefixed(prefixes: frozenset[str]) -> Callable[[ast.AST], Iterator[str]]:
+def _prefixed(prefixes: frozenset[str]) -> Callable[[Code], Iterator[str]]:
     """A string (or the head of an f-string) that starts a key or an id by hand."""
-    def find(tree: ast.AST) -> Iterator[str]:
-        for n in _code_strings(tree):
+    def find(code: Code) -> Iterator[str]:
+        for n in code.strings:
             hit = next((p for p in prefixes if n.value.startswith(p)), None)
             if hit is not None:
                 yield f"line {n.lineno}: {n.value!r} spells {hit!r}"
@@ -107,12 +114,12 @@ def _queues(n: ast.AST) -> bool:
     return (isinstance(n, ast.Name) and n.id.endswith("queues")) or (isinstance(n, ast.Attribute) and n.attr.endswith("queues"))
 
 
-def _followup_words(tree: ast.AST) -> Iterator[str]:
+def _followup_words(code: Code) -> Iterator[str]:
     """A follow-up's kind or lane spelled in a follow-up's place: a ``Due``'s kind, a payload's
     ``kind`` or ``lane``, a comparison with one, a queue picked by its lane. A seat's ``.kind`` (or
     a row's ``kind``) may still say ``bot``: that word is also a seat's kind."""
     words = KINDS | LANES
-    for n in ast.walk(tree):
+    for n in code.nodes:
         if isinstance(n, ast.Call):
             f = n.func
             if (isinstance(f, ast.Name) and f.id == "Due") or (isinstance(f, ast.Attribute) and f.attr == "Due"):
@@ -154,19 +161,19 @@ def _followup_words(tree: ast.AST) -> Iterator[str]:
                     yield f"line {n.lineno}: {field} compared with {w!r}"
 
 
-def _job_ids(tree: ast.AST) -> Iterator[str]:
+def _job_ids(code: Code) -> Iterator[str]:
     """A job id built by hand: a prefixed string, or an f-string that opens with a kind then ``-``."""
-    yield from _prefixed(JOB_PREFIXES)(tree)
-    for n in ast.walk(tree):
+    yield from _prefixed(JOB_PREFIXES)(code)
+    for n in code.nodes:
         if (isinstance(n, ast.JoinedStr) and len(n.values) > 1 and isinstance(n.values[0], ast.FormattedValue)
                 and isinstance(n.values[1], ast.Constant) and str(n.values[1].value).startswith("-")
                 and "Kind" in ast.unparse(n.values[0].value)):
             yield f"line {n.lineno}: a job id {ast.unparse(n)}"
 
 
-def _words(words: frozenset[str]) -> Callable[[ast.AST], Iterator[str]]:
-    def find(tree: ast.AST) -> Iterator[str]:
-        for n in _code_strings(tree):
+def _words(words: frozenset[str]) -> Callable[[Code], Iterator[str]]:
+    def find(code: Code) -> Iterator[str]:
+        for n in code.strings:
             if n.value in words:
                 yield f"line {n.lineno}: {n.value!r}"
     return find
@@ -187,12 +194,12 @@ FAMILIES = (
 
 def spelled(text: str, path: str) -> dict[str, list[str]]:
     """The families this module's code spells outside their owners, with where."""
-    tree = ast.parse(text)
+    code = Code.parse(text)
     out: dict[str, list[str]] = {}
     for fam in FAMILIES:
         if path == fam.owner or path.startswith(fam.skip) or (fam.owner.endswith("/") and path.startswith(fam.owner)):
             continue
-        found = list(fam.find(tree))
+        found = list(fam.find(code))
         if found:
             out[fam.name] = found
     return out
