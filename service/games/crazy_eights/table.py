@@ -10,7 +10,7 @@ from service.games.crazy_eights.tx import Tx
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.table import admit, leave_replaced_by_bot, round_jobs
-from service.games.kernel.turn_timer import TurnTimer, turn_due, turn_key  # noqa: F401 (views)
+from service.games.kernel.turn_timer import TurnTimer, turn_due
 
 MAX_CHAIN = 64  # a timed-out turn ends after at most max_draw_cards draws and a pass: a guard, not a rule
 

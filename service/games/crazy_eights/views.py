@@ -7,9 +7,9 @@ from typing import Any
 from service.games.crazy_eights.actions import legal_actions
 from service.games.crazy_eights.rules import EIGHT
 from service.games.crazy_eights.state import PLAY, SCORING, EightsMatch
-from service.games.crazy_eights.table import turn_due, turn_key
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
+from service.games.kernel.turn_timer import turn_due, turn_key
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
 from service.games.shedding.cards import RANK, sort_hand
 

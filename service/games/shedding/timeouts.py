@@ -10,7 +10,7 @@ from typing import Any
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Autopilot, LeaveSeat, RuleViolation
-from service.games.kernel.turn_timer import TurnTimer, turn_due as kernel_turn_due, turn_key  # noqa: F401 (views)
+from service.games.kernel.turn_timer import TurnTimer, turn_due as kernel_turn_due
 from service.games.shedding.actions import default_action
 from service.games.shedding.commands import ACTIONS as COMMAND_OF, AcceptSkip, Draw, Pass, Play, TakePenalty
 from service.games.shedding.core import in_grace

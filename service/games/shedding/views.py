@@ -7,13 +7,14 @@ from typing import Any
 
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
+from service.games.kernel.turn_timer import turn_key
 from service.games.kernel.views import Due, SeatView, absence_work, plain as _plain, scores_json, standings_json
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import sort_hand
 from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
 from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
-from service.games.shedding.timeouts import turn_due, turn_key
+from service.games.shedding.timeouts import turn_due
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
