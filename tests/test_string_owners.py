@@ -270,3 +270,23 @@ def test_each_owner_may_spell_its_own_family():
         if not fam.owner.endswith("/"):
             text = (ROOT / fam.owner).read_text(encoding="utf-8")
             assert fam.name not in spelled(text, fam.owner)
+
+
+def test_the_stored_names_never_change():
+    """These strings outlive a deploy (the due set, RQ's job ids and queues, recorded ``TimedOut``
+    events, clients' code): their owners may move, their values may not."""
+    state = SimpleNamespace(round_no=3, rnd=SimpleNamespace(turn_id=7))
+    assert (absence.absence_key(1, 2), turn_timer.turn_key(state)) == ("absent-1-2", "turn-3-7")
+    assert absence.parse_absence_key("absent-1-2") == (1, 2)
+    assert absence.parse_absence_key("turn-1-2") is None and absence.parse_absence_key("absent-1") is None
+    assert {k.name: k.value for k in due.Kind} == {"BOT": "bot", "SCORE": "score", "DEAL": "deal", "TIMER": "timer",
+                                                  "EXPIRE": "expire", "COMPACT": "compact"}
+    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search"}
+    bot = due.Due(due.Kind.BOT, due.bot_key(2, 9), 0, 2, 9)
+    timer = due.Due(due.Kind.TIMER, "turn-3-7", 5, 2, 9)
+    assert (followups.job_id("g", bot), followups.job_id("g", timer)) == ("bot-g-2-9", "timer-g-turn-3-7")
+    assert followups.bot_move("g", 2, 9, 10, {}, 4).job_id == "botmove-g-2-9"
+    assert followups.deferred_bot("g", 2, 9, 10, 20).job_id == "bot-g-2-9-g10"
+    assert followups.rearmed_timer("g", timer).job_id == "timer-g-turn-3-7-w5"
+    assert (followups.expiry("g", 0).job_id, followups.compaction("g", 0).job_id) == ("expire-g", "compact-g")
+    assert events.MATCH_OVER == "SeedsRevealed"
