@@ -8,7 +8,7 @@ import ast
 import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -24,8 +24,8 @@ CLIENTS = ("service/tui/", "service/web/")
 VERIFIER = ("service/verifier/",)
 
 
-def owner_of(module: object) -> str:
-    return str(Path(module.__file__).relative_to(ROOT))  # type: ignore[attr-defined]
+def owner_of(module: ModuleType) -> str:
+    return str(Path(module.__file__ or "").relative_to(ROOT))
 
 
 # ------------------------------------------------------------------ the families, from their owners
