@@ -185,7 +185,7 @@ FAMILIES = (
     Family("follow-up kinds and lanes", owner_of(due), _followup_words),
     Family("follow-up job ids", owner_of(followups), _job_ids),
     # the games write and fold their events by name; outside them, one constant names the end
-    Family("the end-of-match event", owner_of(events), _words(frozenset({events.MATCH_OVER})),
+    Family("the end-of-match event", owner_of(events), _words(frozenset({events.END_OF_MATCH})),
            skip=("service/games/", *CLIENTS, *VERIFIER)),
     Family("a game's own event types", "service/games/", _words(GAME_EVENTS),
            skip=("service/games/", "bench/", *CLIENTS, *VERIFIER)),
@@ -209,7 +209,7 @@ def test_the_families_come_from_their_owners():
     assert ABSENCE_PREFIX != TURN_PREFIX
     assert {"bot", "timer", "fast", "search"} <= KINDS | LANES  # the scan knows the words it looks for
     assert GAME_EVENTS and not GAME_EVENTS & set(events.TABLE_EVENTS)
-    assert events.MATCH_OVER in events.TABLE_EVENTS
+    assert events.END_OF_MATCH in events.TABLE_EVENTS
 
 
 def test_the_scan_covers_the_service_and_the_workers():
@@ -242,7 +242,7 @@ PLANTED = {
     "follow-up job ids": [
         'def jid(g, s, n):\n    return f"botmove-{g}-{s}-{n}"\n',
         'def jid(g):\n    return f"{Kind.COMPACT}-{g}"\n'],
-    "the end-of-match event": [f'def over(e):\n    return e.type == {events.MATCH_OVER!r}\n'],
+    "the end-of-match event": [f'def over(e):\n    return e.type == {events.END_OF_MATCH!r}\n'],
     "a game's own event types": [
         f'def seat(events):\n    return [e for e in events if e.type == {t!r}]\n' for t in sorted(GAME_EVENTS)[:3]],
 }
@@ -257,11 +257,11 @@ def test_a_planted_string_is_caught(family: str):
 def test_the_scan_passes_code_that_asks_the_owners():
     text = ("from service.games.kernel.absence import absence_key, parse_absence_key\n"
             "from service.games.kernel.due import Kind, Lane\n"
-            "from service.games.kernel.events import MATCH_OVER\n\n"
+            "from service.games.kernel.events import END_OF_MATCH\n\n"
             "def run(payload, queues, seat, state):\n"
             "    if payload['kind'] == Kind.BOT and seat.kind == 'bot':\n"
             "        return queues[payload.get('lane', Lane.FAST)]\n"
-            "    return parse_absence_key(payload['key']), state.status == 'finished', MATCH_OVER\n")
+            "    return parse_absence_key(payload['key']), state.status == 'finished', END_OF_MATCH\n")
     assert spelled(text, "service/app/planted.py") == {}
 
 
@@ -289,4 +289,4 @@ def test_the_stored_names_never_change():
     assert followups.deferred_bot("g", 2, 9, 10, 20).job_id == "bot-g-2-9-g10"
     assert followups.rearmed_timer("g", timer).job_id == "timer-g-turn-3-7-w5"
     assert (followups.expiry("g", 0).job_id, followups.compaction("g", 0).job_id) == ("expire-g", "compact-g")
-    assert events.MATCH_OVER == "SeedsRevealed"
+    assert events.END_OF_MATCH == "SeedsRevealed"

@@ -30,7 +30,7 @@ from service.api.http import (
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
-from service.games.kernel.events import MATCH_OVER
+from service.games.kernel.events import END_OF_MATCH
 from service.games.registry import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
@@ -60,7 +60,7 @@ class VariantsView(MethodView):
     @operation(blp, "listVariants")
     def get(self):
         """The variants (presets), each with its option schema, defaults and player range."""
-        return json_response({"variants": variants_catalog(), "match_over": MATCH_OVER})
+        return json_response({"variants": variants_catalog()})
 
 
 @blp.route("/games")
@@ -269,7 +269,7 @@ def _frames(items) -> tuple[list[bytes], bool]:
     for item in items:
         if item.kind == "event":
             out.append(b"id: %d\nevent: %s\ndata: %s\n\n" % (item.seq, item.type.encode(), item.data))
-            if item.type == MATCH_OVER:  # the last event of every match
+            if item.type == END_OF_MATCH:  # the last event of every match
                 return out, True
         elif item.kind == "revoked":
             out.append(b"event: revoked\ndata: %s\n\n" % orjson.dumps(

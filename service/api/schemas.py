@@ -339,9 +339,6 @@ class Variant(Schema):
 
 class Variants(Schema):
     variants = fields.List(fields.Nested(Variant))
-    match_over = fields.String(metadata={"description": "the event type that ends every match (its last event): "
-                                                       "a client ends a match on it, or on a view whose status is "
-                                                       "finished"})
 
 
 class Health(Schema):

@@ -16,13 +16,9 @@ TABLE_EVENTS: Mapping[str, int] = {
     "TimedOut": 1,
 }
 """Written by every game (their payloads may still differ by game)."""
-
-SEEDS_REVEALED = "SeedsRevealed"
-"""§2.3: the event that reveals the match seed and every shuffle seed."""
-MATCH_OVER = SEEDS_REVEALED
-"""The end-of-match event, the one owner of its name: the last event of every match (§2.8 step 3:
-``MatchEnded`` with the standings, then the seeds revealed). A feed ends on it, and so does a
-client (or on a view whose status is ``finished``); GET /v1/variants names it (``match_over``)."""
+END_OF_MATCH = "SeedsRevealed"
+"""The last event of every match (after MatchEnded): a feed ends on it (GET /v1/variants
+``end_event``, docs/clients.md)."""
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Rewrites one stored body of (game, type, version v) into version v + 1."""
