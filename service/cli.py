@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+from service.games.kernel.due import Lane
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meow")
@@ -17,9 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
     w = sub.add_parser("worker", help="an RQ worker with the follow-up dispatcher")
     w.add_argument("--burst", action="store_true")
-    w.add_argument("--queues", default="fast,search",
-                   help="lanes to take work from, in priority order: fast (scoring, deals, timers, easy and "
-                        "medium bots) and search (hard bots); default fast,search")
+    lanes = ",".join(Lane)
+    w.add_argument("--queues", default=lanes,
+                   help=f"lanes to take work from, in priority order: {Lane.FAST} (scoring, deals, timers, easy "
+                        f"and medium bots) and {Lane.SEARCH} (hard bots); default {lanes}")
     w.add_argument("--no-dispatcher", action="store_true", help="do not run the due-set dispatcher in this worker")
     from service.verifier.cli import add_arguments as add_verify
 
@@ -173,9 +176,9 @@ def run() -> int:
     web = subprocess.Popen([
         sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
         "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-", "service.api.app:create_app()"], env=env)
-    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "fast"], env=env)
+    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.FAST], env=env)
                for _ in range(settings.fast_workers)]
-    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "search,fast",
+    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", f"{Lane.SEARCH},{Lane.FAST}",
                                   "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
     print(f"meow: play in the browser at {page_url(settings.port)}", flush=True)
     print(f"meow: API on http://127.0.0.1:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
