@@ -137,6 +137,8 @@ class Game:
     redaction oracle (tests/conformance/redaction.py) fails for a game without one."""
 
     def __post_init__(self) -> None:
+        if "easy" not in self.bots or not self.searching <= set(self.bots):
+            raise ValueError(f"{self.name}: bots need an 'easy' one (it plays absent seats), searching ones among them")
         clash = {t for t, v in self.event_types.items() if TABLE_EVENTS.get(t, v) != v}
         if clash:
             raise ValueError(f"{self.name}: table events listed with another version: {sorted(clash)}")
