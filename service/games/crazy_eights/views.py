@@ -1,7 +1,6 @@
 """Per-viewer projection (§2.4): the public view, a seat's own part, a bot's input, follow-ups."""
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from service.games.crazy_eights.actions import legal_actions
@@ -10,7 +9,7 @@ from service.games.crazy_eights.state import PLAY, SCORING, EightsMatch
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.turn_timer import turn_due, turn_key
-from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
+from service.games.kernel.views import Due, absence_work, plain, scores_json, standings_json
 from service.games.shedding.cards import RANK, sort_hand
 
 
@@ -69,14 +68,6 @@ def private_view(m: EightsMatch, seat: int, now: int) -> dict[str, Any]:
     rnd = m.rnd
     hand = rnd.hands.get(seat, ()) if rnd is not None and _live(m) else ()
     return {"seat": seat, "hand": sort_hand(hand), "legal_actions": legal_actions(m, seat, now)}
-
-
-def seat_view(m: EightsMatch, seat: int, now: int) -> SeatView:
-    """A bot's view, through the same projection as a human's (DESIGN rule 3)."""
-    priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
-                    hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
 
 
 def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:

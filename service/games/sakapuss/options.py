@@ -110,7 +110,7 @@ def resolve(overrides: Mapping[str, Any] | None,
     return resolve_specs(defaults(), SPEC_BY_NAME, overrides, max_players, _check, _cross)
 
 
-def catalog_entry(strengths: list[str]) -> dict[str, Any]:
+def catalog_entry(strengths: tuple[str, ...] = BOT_STRENGTHS) -> dict[str, Any]:
     """GET /v1/variants: the ``sakapuss`` preset with its option schema and player range."""
     d = defaults()
     options = []
@@ -124,4 +124,4 @@ def catalog_entry(strengths: list[str]) -> dict[str, Any]:
             item["parent"] = {"option": s.parent[0], "value": s.parent[1]}
         options.append(item)
     return {"name": VARIANT, "game": VARIANT, "min_players": d["min_players"],
-            "max_players": d["max_players"], "options": options, "bot_strengths": strengths}
+            "max_players": d["max_players"], "options": options, "bot_strengths": list(strengths)}

@@ -5,12 +5,11 @@ import hashlib
 import hmac
 import math
 from statistics import NormalDist
-from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
-from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
+from service.games.kernel.views import Due, absence_work, plain, scores_json, standings_json
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete, race_of
@@ -96,16 +95,6 @@ def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
             "legal_actions": legal_actions(m, seat, now)}
 
 
-def seat_view(m: SakapussMatch, seat: int, now: int) -> SeatView:
-    """A bot's input through the same projection as a human's (§7.1, DESIGN rule 3)."""
-    priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
-                    hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]),
-                    own=MappingProxyType({"passed_kind": priv["passed_kind"],
-                                          "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])}))
-
-
 # §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and
 # the uniform range (s) to notice its own set; passing uses the same range as noticing.
 REACTION = {"easy": (1.6, 1.0, 3.0), "medium": (0.9, 0.6, 1.8), "hard": (0.55, 0.35, 1.0)}
@@ -174,5 +163,4 @@ __all__ = [
     "pending_work",
     "private_view",
     "public_view",
-    "seat_view",
 ]
