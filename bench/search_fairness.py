@@ -140,7 +140,7 @@ def pace_main(args: argparse.Namespace) -> None:
     import requests
 
     from bench.bot_latency import measure
-    from tests.e2e.conftest import _free_port, _wait_ready, start_api
+    from tools.stack import free_port, start_api, wait_ready
 
     url = os.environ.get("REDIS_URL")  # (its keys carry a fresh prefix, removed at the end)
     server = None
@@ -155,14 +155,14 @@ def pace_main(args: argparse.Namespace) -> None:
             prefix = f"meowbench-{uuid.uuid4().hex[:8]}"
             env = dict(os.environ, REDIS_URL=url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix, PYTHONPATH=ROOT,
                        MEOW_RATE_LIMITS="off", MEOW_BOTS_ONLY_PER_OWNER="0", MEOW_BOTS_ONLY_PER_ADDRESS="0", **extra)
-            port = _free_port()
+            port = free_port()
             base = f"http://127.0.0.1:{port}"
             web = start_api(env, port)
             workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *lane], env=env, cwd=ROOT,
                                         stderr=subprocess.DEVNULL)
                        for lane in (["--queues", "fast"], ["--queues", "search,fast", "--no-dispatcher"])]
             try:
-                _wait_ready(base, [web, *workers])
+                wait_ready(base, [web, *workers])
                 s = requests.Session()
                 s.trust_env = False
                 for _ in range(args.tables):
