@@ -8,6 +8,7 @@ these tuples' fields; tests/contract/test_append_args.py reads the script and ch
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -89,11 +90,10 @@ class AppendArgs:
         return shard_of(self.game_id)
 
     def keys(self, k: Keys) -> AppendKeys:
-        gid, shard = self.game_id, self.shard
-        variant = self.listing.variant if self.listing else "-"
-        return AppendKeys._make([k.stream(gid), k.due(shard), k.payloads(shard), k.tokens(gid), self.idem_key(k),
-                                 k.lobby(shard), k.wake(shard), k.feed(shard), *k.lobby_indexes(shard, variant),
-                                 k.compact(gid), k.idem_index(gid)])
+        gid = self.game_id
+        due, payloads, lobby, wake, feed, *indexes = _shard_keys(k, self.shard, self.listing.variant if self.listing else "-")
+        return AppendKeys._make([k.stream(gid), due, payloads, k.tokens(gid), self.idem_key(k), lobby, wake, feed,
+                                 *indexes, k.compact(gid), k.idem_index(gid)])
 
     def idem_key(self, k: Keys) -> str:
         return k.idem(self.game_id, self.idem.key if self.idem else "-")
@@ -116,3 +116,11 @@ class AppendArgs:
         listing = self.listing
         args += ("1", listing.status, listing.prev_status or "", listing.created_at) if listing else ("0",)
         return args
+
+
+@functools.lru_cache(maxsize=1024)
+def _shard_keys(k: Keys, shard: str, variant: str) -> tuple[str, ...]:
+    """The keys of an append that depend only on the shard and the variant (16 shards x a few
+    variants: built once)."""
+    return (k.due(shard), k.payloads(shard), k.lobby(shard), k.wake(shard), k.feed(shard),
+            *k.lobby_indexes(shard, variant))
