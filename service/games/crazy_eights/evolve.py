@@ -4,26 +4,19 @@ Dealt and drawn cards come from the events' private parts (``to_seat``), the sto
 secret of each ShuffleCommitted: the server folds the full events; the views redact."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
-from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep, round_of
+from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, rep, round_of
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold, seat_left, table_handlers
+from service.games.kernel.fold import Fold, new_table, seat_left, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import rep_round
+from service.games.kernel.state import frozen_map as fz, rep_round
 from service.games.shedding.cards import SUIT
 
 FOLD = Fold()
 HANDLERS = FOLD.handlers
 on = FOLD.on
-table_handlers(FOLD)  # SeatJoined, TimedOut, MatchEnded, SeedsRevealed
-
-
-def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
-    return MappingProxyType(dict(d))
-
+table_handlers(FOLD, scored=OVER)  # SeatJoined, TimedOut, RoundScored (one hand: then OVER), MatchEnded, SeedsRevealed
 
 evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
 replay = FOLD.replay
@@ -35,13 +28,7 @@ def _rnd(m: EightsMatch, e: Event, **kw: Any) -> EightsMatch:
 
 @on("MatchCreated")
 def _created(_m: None, e: Event) -> EightsMatch:
-    d = e.data
-    return EightsMatch(
-        id=d["game_id"], variant=d["variant"], name=d.get("name"),
-        options=MappingProxyType(dict(d["options"])), max_players=d["max_players"], status="open",
-        version=e.seq, seats=(), round_no=0, dealer=None, rnd=None, scores=(), standings=(),
-        match_seed=e.secret.get("match_seed", ""), match_seed_commitment=d["match_seed_commitment"],
-        shuffle_seeds=(), created_at=e.at)
+    return new_table(EightsMatch, e)
 
 
 on("SeatLeft")(seat_left)  # replaced by a bot once the match runs
@@ -157,13 +144,3 @@ def _ended(m: EightsMatch, e: Event) -> EightsMatch:
     return _rnd(m, e, phase=SCORING, phase_seq=e.seq, phase_at=e.at, end_reason=d["reason"],
                 winner=d.get("winner"), deadline=None)
 
-
-@on("RoundScored")
-def _scored(m: EightsMatch, e: Event) -> EightsMatch:
-    d = e.data
-    totals = {int(k): v for k, v in d["totals"].items()}
-    seats = tuple(rep(s, total=totals[s.seat]) if s.seat in totals else s for s in m.seats)
-    entry = ScoreEntry(d["round"], tuple((int(k), v) for k, v in d["points"].items()),
-                       tuple(sorted(totals.items())))
-    return rep(m, version=e.seq, seats=seats, scores=m.scores + (entry,),
-               rnd=rep(m.rnd, phase=OVER, phase_seq=e.seq, phase_at=e.at))

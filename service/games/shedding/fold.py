@@ -1,4 +1,4 @@
-"""The shedding games' evolve: table, in-round and scoring handlers in one fold (DESIGN rule 1)."""
+"""The shedding games' evolve: table and in-round handlers in one fold (DESIGN rule 1)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -8,10 +8,9 @@ from service.games.kernel.model import Event
 from service.games.kernel.state import rep_version
 from service.games.shedding.evolve import TABLE
 from service.games.shedding.evolve_play import PLAY_EVENTS
-from service.games.shedding.evolve_table import SCORING_EVENTS
 from service.games.shedding.state import Match
 
-FOLD = Fold.merged(TABLE, PLAY_EVENTS, SCORING_EVENTS)
+FOLD = Fold.merged(TABLE, PLAY_EVENTS)
 HANDLERS = FOLD.handlers
 
 
