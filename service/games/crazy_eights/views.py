@@ -1,6 +1,7 @@
 """Per-viewer projection (§2.4): the public view, a seat's own part, a bot's input, follow-ups."""
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from service.games.crazy_eights.actions import legal_actions
@@ -8,7 +9,7 @@ from service.games.crazy_eights.rules import EIGHT
 from service.games.crazy_eights.state import PLAY, SCORING, EightsMatch
 from service.games.crazy_eights.table import turn_due, turn_key
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.table_view import bot_view, follow_ups, public_view_of, seat_row
+from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.views import Due, SeatView
 from service.games.shedding.cards import RANK, sort_hand
 
@@ -59,7 +60,10 @@ def private_view(m: EightsMatch, seat: int, now: int) -> dict[str, Any]:
 
 def seat_view(m: EightsMatch, seat: int, now: int) -> SeatView:
     """A bot's view, through the same projection as a human's (DESIGN rule 3)."""
-    return bot_view(seat, now, public_view(m, now), private_view(m, seat, now))
+    priv = private_view(m, seat, now)
+    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
+                    hand=tuple(priv["hand"]),
+                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
 
 
 def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:

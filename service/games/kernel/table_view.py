@@ -1,13 +1,12 @@
 """What every game's view of its table shares (§2.4, §2.8): the public view's frame, a seat's row,
-a bot's input built from the views, and the follow-ups between rounds (scoring, the next deal)."""
+and the follow-ups between rounds (scoring, the next deal)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.state import INTERMISSION, SCORING, Seat
-from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
+from service.games.kernel.views import Due, absence_work, plain, scores_json, standings_json
 
 
 def seat_row(s: Seat, hand_count: int, score: int) -> dict[str, Any]:
@@ -37,15 +36,6 @@ def public_view_of(m: Any, *, phase: str | None, seats: list[dict[str, Any]],
         "match_seed_commitment": m.match_seed_commitment,
         "record": record,
     }
-
-
-def bot_view(seat: int, now: int, public: Mapping[str, Any], private: Mapping[str, Any],
-             own: Mapping[str, Any] | None = None) -> SeatView:
-    """A bot's input (§7.1) from the very views a human in its seat gets (DESIGN rule 3): the
-    public view, its hand and legal actions from its private view, and any ``own`` rest of it."""
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public), hand=tuple(private["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in private["legal_actions"]),
-                    own=MappingProxyType({} if own is None else dict(own)))
 
 
 def follow_ups(m: Any, in_round: Callable[[Any], tuple[Due, ...]]) -> tuple[Due, ...]:

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.table_view import bot_view, follow_ups, public_view_of, seat_row
+from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.views import Due, SeatView
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
@@ -85,9 +85,11 @@ def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
 def seat_view(m: SakapussMatch, seat: int, now: int) -> SeatView:
     """A bot's input through the same projection as a human's (§7.1, DESIGN rule 3)."""
     priv = private_view(m, seat, now)
-    return bot_view(seat, now, public_view(m, now), priv,
-                    own={"passed_kind": priv["passed_kind"],
-                         "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])})
+    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
+                    hand=tuple(priv["hand"]),
+                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]),
+                    own=MappingProxyType({"passed_kind": priv["passed_kind"],
+                                          "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])}))
 
 
 # §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and

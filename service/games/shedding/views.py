@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
-from service.games.kernel.table_view import bot_view, follow_ups, public_view_of, seat_row
+from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.views import Due, SeatView, plain as _plain
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import sort_hand
@@ -133,7 +134,11 @@ def private_view(m: Match, seat: int, now: int) -> dict[str, Any]:
 
 def seat_view(m: Match, seat: int, now: int) -> SeatView:
     """Build a bot's view through the same projection as a human's (DESIGN rule 3)."""
-    return bot_view(seat, now, public_view(m, now, record=True), private_view(m, seat, now))
+    priv = private_view(m, seat, now)
+    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now, record=True)),
+                    hand=tuple(priv["hand"]),
+                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
+
 
 def pending_work(m: Match | None) -> tuple[Due, ...]:
     """§2.8, §2.7 and §7.1(3): scoring and the next deal (the kernel's), a bot's move, the turn timer."""
