@@ -4,13 +4,11 @@ Dealt and drawn cards come from the events' private parts (``to_seat``), the sto
 secret of each ShuffleCommitted: the server folds the full events; the views redact."""
 from __future__ import annotations
 
-from typing import Any
-
 from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, rep, round_of
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold, new_table, seat_left, table_handlers
+from service.games.kernel.fold import Fold, new_table, round_from_data, seat_left, seeds_with, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import frozen_map as fz, rep_round
+from service.games.kernel.state import frozen_map as fz, rep_event as _rnd
 from service.games.shedding.cards import SUIT
 
 FOLD = Fold()
@@ -20,10 +18,6 @@ table_handlers(FOLD, scored=OVER)  # SeatJoined, TimedOut, RoundScored (one hand
 
 evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
 replay = FOLD.replay
-
-
-def _rnd(m: EightsMatch, e: Event, **kw: Any) -> EightsMatch:
-    return rep_round(m, e.seq, kw)
 
 
 @on("MatchCreated")
@@ -46,8 +40,7 @@ def _round_started(m: EightsMatch, e: Event) -> EightsMatch:
 
 @on("ShuffleCommitted")
 def _shuffled(m: EightsMatch, e: Event) -> EightsMatch:
-    seeds = m.shuffle_seeds + ((e.seq, e.secret["seed"]),) if "seed" in e.secret else m.shuffle_seeds
-    m = rep(m, shuffle_seeds=seeds)
+    m = rep(m, shuffle_seeds=seeds_with(m, e))
     return _rnd(m, e, stock=tuple(e.secret["order"]))
 
 
@@ -89,9 +82,7 @@ def _played(m: EightsMatch, e: Event) -> EightsMatch:
                 suit=SUIT[card], plays=rnd.plays + 1, drawn=0, passes=0)
 
 
-@on("SuitCalled")
-def _called(m: EightsMatch, e: Event) -> EightsMatch:
-    return _rnd(m, e, suit=e.data["suit"])
+on("SuitCalled")(round_from_data(suit="suit"))
 
 
 @on("CardDrawn")
@@ -121,14 +112,8 @@ def _reshuffled(m: EightsMatch, e: Event) -> EightsMatch:
     return _rnd(m, e, stock=rnd.stock + rnd.discard[:-1], discard=rnd.discard[-1:])
 
 
-@on("DrawOwed")
-def _owed(m: EightsMatch, e: Event) -> EightsMatch:
-    return _rnd(m, e, owed=e.data["count"])
-
-
-@on("DirectionReversed")
-def _reversed(m: EightsMatch, e: Event) -> EightsMatch:
-    return _rnd(m, e, direction=e.data["direction"])
+on("DrawOwed")(round_from_data(owed="count"))
+on("DirectionReversed")(round_from_data(direction="direction"))
 
 
 @on("TurnPassed")

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from service.games.kernel.absence import timed_out_seats
 from service.games.kernel.model import Event
-from service.games.kernel.state import INTERMISSION, ScoreEntry, Seat, TableState, rep, rep_version
+from service.games.kernel.state import INTERMISSION, ScoreEntry, Seat, TableState, rep, rep_round, rep_version
 
 Handler = Callable[[Any, Event], Any]
 M = TypeVar("M", bound=TableState[Any])
@@ -64,6 +64,24 @@ def new_table(cls: type[M], e: Event, **own: Any) -> M:
                version=e.seq, seats=(), round_no=0, dealer=None, rnd=None, scores=(), standings=(),
                intermission_deadline=None, match_seed=e.secret.get("match_seed", ""),
                match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at, **own)
+
+
+def round_from_data(**fields: str) -> Handler:
+    """The handler of an in-round event that only sets fields of the round from its data
+    (``round field=data key``, e.g. ``on("DirectionReversed")(round_from_data(direction="direction"))``)."""
+    pairs = tuple(fields.items())
+
+    def handler(m: Any, e: Event) -> Any:
+        d = e.data
+        return rep_round(m, e.seq, {f: d[k] for f, k in pairs})
+
+    return handler
+
+
+def seeds_with(m: Any, e: Event) -> tuple[tuple[int, str], ...]:
+    """§2.3: the match's shuffle seeds with the one this ShuffleCommitted keeps secret (if it has one)."""
+    seed = e.secret.get("seed")
+    return m.shuffle_seeds if seed is None else m.shuffle_seeds + ((e.seq, seed),)
 
 
 def new_seat(m: Any, e: Event, state: str = "active") -> Any:
@@ -124,7 +142,8 @@ def round_scored(after: str = INTERMISSION) -> Handler:
 
 def table_handlers(fold: Fold, scored: str = INTERMISSION) -> None:
     """Register the handlers every game shares (§2.7 timeouts, §2.8 scoring and match end, §2.3
-    seeds); ``scored`` is the phase RoundScored moves the round to (``round_scored``)."""
+    seeds); ``scored`` is the phase RoundScored moves the round to
+    (``round_scored``)."""
     fold.on("SeatJoined")(new_seat)
     fold.on("RoundScored")(round_scored(scored))
     fold.on("TimedOut")(_timed_out)

@@ -61,6 +61,11 @@ def rep_round(m: Any, seq: int, changes: Mapping[str, Any]) -> Any:
     return new
 
 
+def rep_event(m: Any, e: Any, **changes: Any) -> Any:
+    """``rep_round`` for the in-round event ``e``: ``m.rnd`` with ``changes``, the version ``e.seq``."""
+    return rep_round(m, e.seq, changes)
+
+
 def rep_version(m: Any, seq: int) -> Any:
     """evolve's step for an event that changes nothing but the version."""
     md = m.__dict__.copy()

@@ -5,12 +5,10 @@ chance-deck order from ``secret``: the server folds the full events; views redac
 """
 from __future__ import annotations
 
-from typing import Any
-
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold, new_table, seat_left, table_handlers
+from service.games.kernel.fold import Fold, new_table, seat_left, seeds_with, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import frozen_map as fz, rep_round
+from service.games.kernel.state import frozen_map as fz, rep_event as _rnd
 from service.games.sakapuss.state import PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, SRound, rep, round_of
 
 FOLD = Fold()
@@ -19,10 +17,6 @@ on = FOLD.on
 table_handlers(FOLD)  # SeatJoined, TimedOut, RoundScored, MatchEnded, SeedsRevealed: as every game folds them
 evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
 replay = FOLD.replay
-
-
-def _rnd(m: SakapussMatch, e: Event, **kw: Any) -> SakapussMatch:
-    return rep_round(m, e.seq, kw)  # rep(m, version=e.seq, rnd=rep(m.rnd, **kw)), two dict copies
 
 
 @on("MatchCreated")
@@ -48,9 +42,7 @@ def _round_started(m: SakapussMatch, e: Event) -> SakapussMatch:
 
 @on("ShuffleCommitted")
 def _shuffled(m: SakapussMatch, e: Event) -> SakapussMatch:
-    seeds = m.shuffle_seeds
-    if "seed" in e.secret:
-        seeds = seeds + ((e.seq, e.secret["seed"]),)
+    seeds = seeds_with(m, e)
     if e.data.get("what") == "chance_deck":
         return rep(m, version=e.seq, shuffle_seeds=seeds, chance_deck=tuple(e.secret["order"]))
     return rep(m, version=e.seq, shuffle_seeds=seeds)

@@ -5,27 +5,17 @@ from collections.abc import Iterable
 
 from service.games.kernel.fold import Fold
 from service.games.kernel.model import Event
-from service.games.kernel.state import rep_version
 from service.games.shedding.evolve import TABLE
 from service.games.shedding.evolve_play import PLAY_EVENTS
 from service.games.shedding.state import Match
 
 FOLD = Fold.merged(TABLE, PLAY_EVENTS)
 HANDLERS = FOLD.handlers
-
-
-def evolve(state: Match | None, event: Event) -> Match:
-    """Apply one event; unknown types only bump the version."""
-    fn = HANDLERS.get(event.type)
-    if fn is None:
-        return rep_version(state, event.seq)
-    return fn(state, event)
+evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
 
 
 def replay(events: Iterable[Event]) -> Match:
     """Fold a whole stream into the state."""
-    state: Match | None = None
-    for ev in events:
-        state = evolve(state, ev)
+    state = FOLD.replay(events)
     assert state is not None
     return state
