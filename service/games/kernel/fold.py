@@ -57,13 +57,15 @@ class Fold:
 
 def new_table(cls: type[M], e: Event, **own: Any) -> M:
     """MatchCreated: a match of ``cls`` with the table fields as the event names them (§2.3: the
-    match seed is the server's secret) and the game's ``own`` fields (its rules, decks, ...)."""
+    match seed is the server's secret; the rules version it is played under) and the game's
+    ``own`` fields (its rules, decks, ...)."""
     d = e.data
     return cls(id=d["game_id"], variant=d["variant"], name=d.get("name"),
                options=MappingProxyType(dict(d["options"])), max_players=d["max_players"], status="open",
                version=e.seq, seats=(), round_no=0, dealer=None, rnd=None, scores=(), standings=(),
                intermission_deadline=None, match_seed=e.secret.get("match_seed", ""),
-               match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at, **own)
+               match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at,
+               rules_version=int(d.get("rules_version", 1)), **own)
 
 
 def round_from_data(**fields: str) -> Handler:

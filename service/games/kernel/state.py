@@ -140,6 +140,7 @@ class TableState(Generic[R]):
     created_at: int = 0  # the time of MatchCreated (ms), for the lobby
     rnd: R | None  # the round in play (or just ended): from its deal until the next one; None before
     replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over (K-15, kernel seat_left)
+    rules_version: int = 1  # MatchCreated.rules_version (kernel/table.py RULES_VERSION); 1 when absent
 
     def active_seats(self) -> tuple[int, ...]:
         """§2.1: seats that have not left, are not eliminated and are not waiting."""

@@ -43,10 +43,8 @@ def _set_hand(rnd: Round, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, 
 
 @on("MatchCreated")
 def _created(_m: Match | None, e: Event) -> Match:
-    d = e.data
-    opts = dict(d["options"])
-    return new_table(Match, e, rules=rules_from_options(opts), plain_options=plain(opts),
-                     rules_version=int(d.get("rules_version", 1)))
+    opts = dict(e.data["options"])
+    return new_table(Match, e, rules=rules_from_options(opts), plain_options=plain(opts))
 
 
 @on("SeatWaiting")

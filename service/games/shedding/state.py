@@ -216,7 +216,6 @@ class Match(TableState[Round]):
 
     rules: Rules
     plain_options: Mapping[str, Any] | None = None  # JSON-ready copy of options, built once (views)
-    rules_version: int = 1  # MatchCreated.rules_version (common.RULES_VERSION); 1 when absent
 
 
 def cards_in_play(m: Match) -> Counter[str] | None:
