@@ -144,8 +144,7 @@ def round_scored(after: str = INTERMISSION) -> Handler:
 
 def table_handlers(fold: Fold, scored: str = INTERMISSION) -> None:
     """Register the handlers every game shares (§2.7 timeouts, §2.8 scoring and match end, §2.3
-    seeds); ``scored`` is the phase RoundScored moves the round to
-    (``round_scored``)."""
+    seeds); ``scored`` is the phase RoundScored moves the round to (``round_scored``)."""
     fold.on("SeatJoined")(new_seat)
     fold.on("RoundScored")(round_scored(scored))
     fold.on("TimedOut")(_timed_out)
