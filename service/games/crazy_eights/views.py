@@ -1,16 +1,16 @@
 """Per-viewer projection (§2.4): the public view, a seat's own part, a bot's input, follow-ups."""
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from service.games.crazy_eights.actions import legal_actions
 from service.games.crazy_eights.rules import EIGHT
 from service.games.crazy_eights.state import PLAY, SCORING, EightsMatch
-from service.games.crazy_eights.table import turn_due, turn_key
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
-from service.games.kernel.views import Due, SeatView
+from service.games.kernel.turn_timer import turn_due, turn_key
+from service.games.kernel.views import Due
 from service.games.shedding.cards import RANK, sort_hand
 
 
@@ -58,14 +58,6 @@ def private_view(m: EightsMatch, seat: int, now: int) -> dict[str, Any]:
     return {"seat": seat, "hand": sort_hand(hand), "legal_actions": legal_actions(m, seat, now)}
 
 
-def seat_view(m: EightsMatch, seat: int, now: int) -> SeatView:
-    """A bot's view, through the same projection as a human's (DESIGN rule 3)."""
-    priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
-                    hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
-
-
 def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:
     """What the dispatcher should schedule now: the scoring (the kernel's), a bot's move, the turn timer."""
     return follow_ups(m, _turn_work)
@@ -80,8 +72,8 @@ def _turn_work(m: EightsMatch) -> tuple[Due, ...]:
     st = m.seats[seat]
     if st.state == "active" and (st.kind == "bot" or autopiloted(m, seat)):
         # the app adds the bot's drawn delay (bot_delay_ms of its strength, RULES §7.1)
-        out.append(Due("bot", f"{seat}-{rnd.phase_seq}", rnd.phase_at, seat, rnd.phase_seq))
+        out.append(Due(Kind.BOT, bot_key(seat, rnd.phase_seq), rnd.phase_at, seat, rnd.phase_seq))
     due = turn_due(m)
     if due is not None:
-        out.append(Due("timer", turn_key(m), due, seat, rnd.turn_seq))
+        out.append(Due(Kind.TIMER, turn_key(m), due, seat, rnd.turn_seq))
     return tuple(out)

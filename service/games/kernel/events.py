@@ -16,14 +16,9 @@ TABLE_EVENTS: Mapping[str, int] = {
     "TimedOut": 1,
 }
 """Written by every game (their payloads may still differ by game)."""
+END_OF_MATCH = "SeedsRevealed"
+"""The last event of every match (after MatchEnded): a feed ends on it (GET /v1/variants
+``end_event``, docs/clients.md)."""
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Rewrites one stored body of (game, type, version v) into version v + 1."""
-
-
-def with_table_events(own: Mapping[str, int]) -> dict[str, int]:
-    """A game's full table: the table events plus its own (a clash is a bug)."""
-    clash = set(TABLE_EVENTS) & set(own)
-    if clash:
-        raise ValueError(f"event types listed twice: {sorted(clash)}")
-    return {**TABLE_EVENTS, **own}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from service.games.kernel.due import Due, Kind
 from service.games.kernel.state import INTERMISSION, SCORING, Seat
-from service.games.kernel.views import Due, absence_work, plain, scores_json, standings_json
+from service.games.kernel.views import absence_work, plain, scores_json, standings_json
 
 
 def seat_row(s: Seat, hand_count: int, score: int) -> dict[str, Any]:
@@ -47,10 +48,10 @@ def follow_ups(m: Any, in_round: Callable[[Any], tuple[Due, ...]]) -> tuple[Due,
         return ()
     rnd = m.rnd
     if rnd.phase == SCORING:
-        out: tuple[Due, ...] = (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),)
+        out: tuple[Due, ...] = (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),)
     elif rnd.phase == INTERMISSION:
         at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        out = (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),)
+        out = (Due(Kind.DEAL, str(m.round_no + 1), at, None, rnd.phase_seq),)
     else:
         out = in_round(m)
     return out + absence_work(m) if any(s.absent for s in m.seats) else out

@@ -5,12 +5,12 @@ import hashlib
 import hmac
 import math
 from statistics import NormalDist
-from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
-from service.games.kernel.views import Due, SeatView
+from service.games.kernel.views import Due
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import LIVE, PASSING, SLAP_RACE, SakapussMatch, complete, race_of, round_of
@@ -82,16 +82,6 @@ def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
             "legal_actions": legal_actions(m, seat, now)}
 
 
-def seat_view(m: SakapussMatch, seat: int, now: int) -> SeatView:
-    """A bot's input through the same projection as a human's (§7.1, DESIGN rule 3)."""
-    priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
-                    hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]),
-                    own=MappingProxyType({"passed_kind": priv["passed_kind"],
-                                          "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])}))
-
-
 # §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and
 # the uniform range (s) to notice its own set; passing uses the same range as noticing.
 REACTION = {"easy": (1.6, 1.0, 3.0), "medium": (0.9, 0.6, 1.8), "hard": (0.55, 0.35, 1.0)}
@@ -131,21 +121,21 @@ def _live_work(m: SakapussMatch) -> tuple[Due, ...]:
     if rnd.phase == PASSING:
         # an open step has a deadline: the stale step that sets none ends the round in the same command
         assert rnd.step_deadline is not None
-        out.append(Due("timer", pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
+        out.append(Due(Kind.TIMER, pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
         if any(s.absent for s in m.seats) and absent_missing(m):  # K-12: absent seats pass with no waiting
-            out.append(Due("timer", absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
+            out.append(Due(Kind.TIMER, absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
         waiting = [s for s in rnd.seats if s not in rnd.passes]
         opened, at, race = rnd.step_opened_seq, rnd.step_opened_at, False
     elif rnd.phase == SLAP_RACE:
         open_race = race_of(rnd)
-        out.append(Due("timer", race_key(m), open_race.deadline, None, open_race.opened_seq))
+        out.append(Due(Kind.TIMER, race_key(m), open_race.deadline, None, open_race.opened_seq))
         waiting = [s for s in rnd.seats if s not in open_race.slaps]
         opened, at, race = open_race.opened_seq, open_race.opened_at, True
     else:
         return ()
     for s in waiting:
         if (m.seats[s].kind == "bot" and m.seats[s].state == "active") or autopiloted(m, s):
-            out.append(Due("bot", f"{s}-{opened}", at + bot_delay_ms(m, s, opened, race), s, opened))
+            out.append(Due(Kind.BOT, bot_key(s, opened), at + bot_delay_ms(m, s, opened, race), s, opened))
     return tuple(out)
 
 
@@ -156,5 +146,4 @@ __all__ = [
     "pending_work",
     "private_view",
     "public_view",
-    "seat_view",
 ]

@@ -6,14 +6,16 @@ from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
+from service.games.kernel.turn_timer import turn_key
 from service.games.kernel.views import Due, SeatView, plain as _plain
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import sort_hand
 from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
 from service.games.shedding.state import TURN_PHASES, Match, Move, record_items, round_of
-from service.games.shedding.timeouts import turn_due, turn_key
+from service.games.shedding.timeouts import turn_due
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
@@ -157,8 +159,8 @@ def _turn_work(m: Match) -> tuple[Due, ...]:
         w = rnd.window
         if w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms:
             due = max(due, w.opened_at + m.rules.grace_ms)
-        out.append(Due("bot", f"{seat}-{rnd.phase_seq}", due, seat, rnd.phase_seq))
+        out.append(Due(Kind.BOT, bot_key(seat, rnd.phase_seq), due, seat, rnd.phase_seq))
     timer = turn_due(m)
     if timer is not None:
-        out.append(Due("timer", turn_key(m), timer, seat, rnd.turn_seq))
+        out.append(Due(Kind.TIMER, turn_key(m), timer, seat, rnd.turn_seq))
     return tuple(out)
