@@ -47,11 +47,15 @@ def follow_ups(m: Any, in_round: Callable[[Any], tuple[Due, ...]]) -> tuple[Due,
     if m is None or m.status != "running" or m.rnd is None:
         return ()
     rnd = m.rnd
-    if rnd.phase == SCORING:
+    phase = rnd.phase
+    if phase == SCORING:
         out: tuple[Due, ...] = (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),)
-    elif rnd.phase == INTERMISSION:
+    elif phase == INTERMISSION:
         at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
         out = (Due(Kind.DEAL, str(m.round_no + 1), at, None, rnd.phase_seq),)
     else:
         out = in_round(m)
-    return out + absence_work(m) if any(s.absent for s in m.seats) else out
+    for s in m.seats:  # a loop, not any(...): this runs after every move (bench/engine.py)
+        if s.absent:
+            return out + absence_work(m)
+    return out
