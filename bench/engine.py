@@ -66,7 +66,8 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
     actions (moves) taken. Among the legal actions of the seats a bot move is due for
     (``pending_work``) one uniformly at random; when none is due, the next due follow-up (timer,
     scoring, deal) fires and the clock jumps to it."""
-    opts, _ = registry.resolve_options(preset, {}, MAX_SEATS)
+    seats = players_of(preset)[1]
+    opts, _ = registry.resolve_options(preset, {}, seats)
     now, state, k, moves = T0, None, n * 1000, 0
 
     def run(cmd: Any) -> None:
@@ -74,7 +75,7 @@ def playout(preset: str, rng: random.Random, players: int, n: int) -> int:
         k += 1
         state = outcome(state, cmd, Context(now, POOL[k % len(POOL)])).state
 
-    run(CreateMatch(f"b{n}", preset, opts, MAX_SEATS, rules_version=RULES_VERSION))
+    run(CreateMatch(f"b{n}", preset, opts, seats, rules_version=RULES_VERSION))
     for i in range(players):
         run(JoinSeat(f"p{i}", kind="bot", strength="easy"))
     run(StartMatch())
@@ -116,8 +117,8 @@ def sim_runner(preset: str) -> Callable[[float], tuple[int, int]] | None:
     core = registry.for_variant(preset).playout
     if core is None:
         return None
-    opts, _ = registry.resolve_options(preset, {}, MAX_SEATS)
     low, high = players_of(preset)
+    opts, _ = registry.resolve_options(preset, {}, high)
 
     def run(budget: float) -> tuple[int, int]:
         t0 = time.process_time()

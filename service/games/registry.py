@@ -15,8 +15,9 @@ from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.model import Event, RuleViolation
 from service.games.sakapuss.game import GAME as SAKAPUSS
 from service.games.shedding.game import GAME as SHEDDING
+from service.games.uno.game import GAME as UNO
 
-GAMES: tuple[Game, ...] = (SHEDDING, SAKAPUSS, CRAZY_EIGHTS)
+GAMES: tuple[Game, ...] = (SHEDDING, SAKAPUSS, CRAZY_EIGHTS, UNO)
 BY_NAME: Mapping[str, Game] = MappingProxyType({g.name: g for g in GAMES})
 BY_VARIANT: Mapping[str, Game] = MappingProxyType({v: g for g in GAMES for v in g.variants})
 BY_STATE: Mapping[type, Game] = MappingProxyType({g.state_type: g for g in GAMES})

@@ -1,0 +1,60 @@
+"""The complete action objects a seat may send now (API.md), and the default on a timeout."""
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+from service.games.uno.cards import COLOR, COLORS, TRAIT, sort_hand
+from service.games.uno.rules import playable
+from service.games.uno.state import PLAY, UnoMatch, round_of
+
+
+def _turn(m: UnoMatch | None, seat: int) -> TypeGuard[UnoMatch]:
+    """Whether it is ``seat``'s turn in a running hand (then ``m`` is a match with a hand dealt)."""
+    return (m is not None and m.status == "running" and m.rnd is not None and m.rnd.phase == PLAY
+            and m.rnd.current == seat)
+
+
+def legal_cards(m: UnoMatch, seat: int) -> list[str]:
+    """RLCard's get_legal_actions as card ids: what follows the target (rules.playable)."""
+    rnd = round_of(m)
+    return playable(rnd.hands[seat], TRAIT[rnd.target], COLOR[rnd.target] is None, rnd.color)
+
+
+def legal_actions(m: UnoMatch | None, seat: int, now: int) -> list[dict[str, Any]]:
+    """Every action the seat may POST now ([] when it is not its turn): each playable card (a wild
+    once per colour it may name), or draw when none is playable."""
+    if not _turn(m, seat):
+        return []
+    out: list[dict[str, Any]] = []
+    for c in sort_hand(legal_cards(m, seat)):
+        if COLOR[c] is None:
+            out.extend({"type": "play", "card": c, "called_suit": col} for col in COLORS)
+        else:
+            out.append({"type": "play", "card": c})
+    return out or [{"type": "draw"}]
+
+
+def best_color(hand: list[str]) -> str:
+    """The colour the hand holds most of, wilds aside (ties: r, g, b, y)."""
+    counts = dict.fromkeys(COLORS, 0)
+    for c in hand:
+        col = COLOR[c]
+        if col is not None:
+            counts[col] += 1
+    return max(COLORS, key=lambda s: (counts[s], -COLORS.index(s)))
+
+
+def default_action(m: UnoMatch, seat: int) -> dict[str, Any] | None:
+    """On a timeout: the first playable card that is not a wild, else a wild naming the colour the
+    rest of the hand holds most of, else draw."""
+    if not _turn(m, seat):
+        return None
+    cards = sort_hand(legal_cards(m, seat))
+    if not cards:
+        return {"type": "draw"}
+    plain = [c for c in cards if COLOR[c] is not None]
+    if plain:
+        return {"type": "play", "card": plain[0]}
+    rest = list(round_of(m).hands[seat])
+    rest.remove(cards[0])
+    return {"type": "play", "card": cards[0], "called_suit": best_color(rest)}

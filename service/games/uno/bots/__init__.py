@@ -1,0 +1,1 @@
+"""UNO bots: ``choose(view: SeatView, rng) -> action`` (easy, medium)."""

@@ -1,0 +1,51 @@
+"""UNO (RLCard 1.2's rules, docs/games/uno.md) as one registry entry."""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from service.games.kernel.game import Game
+from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
+from service.games.uno import options, playout
+from service.games.uno.bots import easy, medium
+from service.games.uno.cards import CARD_PATTERN, COLORS
+from service.games.uno.decide import decide
+from service.games.uno.evolve import evolve
+from service.games.uno.resample import resample
+from service.games.uno.spec import SPEC
+from service.games.uno.state import UnoMatch, cards_in_play
+from service.games.uno.views import legal_actions, pending_work, private_view, public_view
+
+EVENT_TYPES = {
+    "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "CardDrawn": 1,
+    "DrawShortfall": 1, "StockReshuffled": 1, "TurnSkipped": 1, "DirectionReversed": 1, "HandsRevealed": 1,
+}
+ACTIONS = MappingProxyType({t: SHEDDING_ACTIONS[t] for t in ("play", "draw")})
+"""The shedding games' play and draw: the same wire shape and commands (a play's ``announce`` is
+refused here: this preset has no announcement; a wild's colour is its ``called_suit``)."""
+_BORROWED = {a.command for a in ACTIONS.values()}
+COMMANDS = MappingProxyType({n: r for n, r in SHEDDING.commands.items() if r.command in _BORROWED})
+"""The borrowed commands keep the shedding games' wire names and versions, and their upcasters."""
+COMMAND_UPCASTERS = MappingProxyType({k: fn for k, fn in SHEDDING.command_upcasters.items() if k[0] in COMMANDS})
+
+GAME = Game(
+    name="uno",
+    state_type=UnoMatch,
+    decide=decide,
+    evolve=evolve,
+    legal_actions=legal_actions,
+    public_view=public_view,
+    private_view=private_view,
+    pending_work=pending_work,
+    actions=ACTIONS,
+    commands=COMMANDS,
+    command_upcasters=COMMAND_UPCASTERS,
+    event_types=EVENT_TYPES,
+    options=options,
+    spec=SPEC,
+    bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose}),
+    playout=playout,
+    card_pattern=CARD_PATTERN,
+    suits=COLORS,
+    cards_in_play=cards_in_play,
+    resample=resample,
+)

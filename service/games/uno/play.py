@@ -1,0 +1,114 @@
+"""decide for a seat's actions (RLCard's UnoRound.proceed_round): play a card (a wild names its
+colour), or draw when nothing is playable (a drawn card that follows is played at once)."""
+from __future__ import annotations
+
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.refusal import refuser
+from service.games.shedding.commands import Draw, Play
+from service.games.uno.actions import legal_actions, legal_cards
+from service.games.uno.cards import COLOR, COLORS, DRAW_2, FACE, REVERSE, SKIP, TRAIT, WILD_DRAW_4, is_card_id
+from service.games.uno.flow import draw_cards, end_hand, random_color, start_turn
+from service.games.uno.rules import step
+from service.games.uno.tx import Tx
+
+refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
+PENALTY = {DRAW_2: 2, WILD_DRAW_4: 4}
+
+
+def _own_turn(tx: Tx, seat: int, announce: bool) -> None:
+    rnd = tx.m.rnd
+    if rnd is None or rnd.phase != "play":
+        raise refuse(tx.m, seat, tx.at, KernelCode.WRONG_PHASE, "no hand is being played")
+    if rnd.current != seat:
+        raise refuse(tx.m, seat, tx.at, KernelCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
+    if announce:
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "this preset has no announcement")
+
+
+def _find(hand: tuple[str, ...], card: object) -> str | None:
+    """An exact card id, or a face ("r-5", "wild") for the first copy of it in the hand."""
+    if not isinstance(card, str):
+        return None
+    if is_card_id(card):
+        return card if card in hand else None
+    return next((c for c in hand if FACE[c] == card), None)
+
+
+def play(tx: Tx, cmd: Play) -> None:
+    """A playable card (rules.playable); a wild names its colour in ``called_suit``."""
+    seat = cmd.seat
+    _own_turn(tx, seat, cmd.announce)
+    m = tx.m
+    rnd = m.rnd
+    card = _find(rnd.hands[seat], cmd.card)
+    if card is None:
+        raise refuse(m, seat, tx.at, KernelCode.CARD_NOT_IN_HAND, f"{cmd.card!r} is not in your hand")
+    if card not in legal_cards(m, seat):
+        raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_CARD, f"{card} does not follow {rnd.target} ({rnd.color})")
+    wild = COLOR[card] is None
+    if wild and cmd.called_suit is None:
+        raise refuse(m, seat, tx.at, KernelCode.MUST_CHOOSE_SUIT, f"{card} names a colour: called_suit is one of r, g, b, y")
+    if wild and cmd.called_suit not in COLORS:
+        raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "called_suit must be one of r g b y")
+    if not wild and cmd.called_suit is not None:
+        raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "only a wild names a colour")
+    left = len(rnd.hands[seat]) - 1
+    color = cmd.called_suit if wild else COLOR[card]
+    tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "color": color, "hand_size": left})
+    if left == 0:
+        end_hand(tx, seat)
+        return
+    effect(tx, seat, card)
+
+
+def effect(tx: Tx, seat: int, card: str) -> None:
+    """RLCard's _preform_non_number_action after ``seat`` played ``card``: a reverse turns the
+    direction (with two players the other player moves next: no skip), a skip skips the next
+    player, a draw two or wild draw four makes the next player draw (reshuffling first when the
+    stock is short) and skips it; then the next player moves."""
+    rnd = tx.m.rnd
+    seats, d = rnd.seats, rnd.direction
+    trait = TRAIT[card]
+    if trait == REVERSE:
+        tx.emit("DirectionReversed", None, {"direction": -d})
+        start_turn(tx, step(seats, seat, -d))
+        return
+    if trait == SKIP:
+        tx.emit("TurnSkipped", None, {"seat": step(seats, seat, d)})
+        start_turn(tx, step(seats, seat, 2 * d))
+        return
+    if trait in PENALTY:
+        draw_cards(tx, step(seats, seat, d), PENALTY[trait], "penalty")
+        start_turn(tx, step(seats, seat, 2 * d))
+        return
+    start_turn(tx, step(seats, seat, d))
+
+
+def draw(tx: Tx, cmd: Draw) -> None:
+    """RLCard's _perform_draw_action, only when nothing is playable: the top card of the stock
+    (the played cards reshuffled into it first when it is empty). A wild is played at once with a
+    random colour, and a wild draw four so played makes nobody draw; a card of the colour in play
+    is played at once (an action card acts); any other card is kept. Then the next player moves."""
+    seat = cmd.seat
+    _own_turn(tx, seat, cmd.announce)
+    m = tx.m
+    if legal_cards(m, seat):
+        raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "draw only when no card is playable")
+    cards = draw_cards(tx, seat, 1, "draw", by=seat)
+    rnd = tx.m.rnd
+    nxt = step(rnd.seats, seat, rnd.direction)
+    if not cards:
+        start_turn(tx, nxt)
+        return
+    card = cards[0]
+    if COLOR[card] is None:
+        color = random_color(tx)
+        tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "color": color,
+                                     "hand_size": len(rnd.hands[seat]) - 1, "drawn": True})
+        start_turn(tx, nxt)
+    elif COLOR[card] == rnd.color:
+        tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "color": COLOR[card],
+                                     "hand_size": len(rnd.hands[seat]) - 1, "drawn": True})
+        effect(tx, seat, card)
+    else:
+        start_turn(tx, nxt)

@@ -1,0 +1,29 @@
+"""The rules both the event engine and the playout core decide by, from RLCard 1.2's
+``UnoRound.get_legal_actions``: which faces a hand may play on the target, and who moves next."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from service.games.uno.cards import COLOR, TRAIT, WILD_DRAW_4
+
+HAND_SIZE = 7  # dealer.deal_cards(player, 7) for every player (game.py)
+
+
+def playable(hand: Iterable[str], target_trait: str, target_wild: bool, color: str) -> list[str]:
+    """The card ids of ``hand`` RLCard lets its holder play on the target (its trait, whether it
+    is a wild, and the colour in play): on a wild only the colour matches, otherwise the colour or
+    the trait; a wild always; a wild draw four only when nothing else is playable."""
+    plain: list[str] = []
+    fours: list[str] = []
+    for c in hand:
+        col = COLOR[c]
+        if col is None:
+            (fours if TRAIT[c] == WILD_DRAW_4 else plain).append(c)
+        elif col == color or (not target_wild and TRAIT[c] == target_trait):
+            plain.append(c)
+    return plain or fours
+
+
+def step(seats: tuple[int, ...], seat: int, by: int) -> int:
+    """The seat ``by`` places from ``seat`` in seat order (negative: the other way)."""
+    return seats[(seats.index(seat) + by) % len(seats)]

@@ -1,0 +1,56 @@
+"""UNO's part of the API spec (kernel/spec.py): its table, turn, actions and events, as the views
+and events in this package write them."""
+from __future__ import annotations
+
+from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
+from service.games.shedding.spec import ACTIONS as SHEDDING_ACTIONS
+
+CARD = {"type": "string", "description": "an UNO card id: RLCard's face (r-5, g-skip, b-reverse, y-draw_2, "
+                                         "wild, wild_draw_4), ':' and the copy, e.g. r-5:1"}
+COLOR = enum("r", "g", "b", "y")
+TABLE = obj({"top_card": CARD, "color": COLOR, "direction": INT, "stock_count": INT, "discard_count": INT,
+             "dealer": INT},
+            description="UNO's table: `top_card` is the card to match (RLCard's target, which stays the "
+                        "target after a reshuffle), `color` the colour in play (a wild's named colour); "
+                        "`discard_count` the cards played since the last reshuffle")
+TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT)})
+_PLAY = SHEDDING_ACTIONS["play"]
+ACTIONS = {"play": obj({"type": enum("play"), "card": {"type": "string"}},
+                       {"called_suit": enum(*_PLAY["properties"]["called_suit"]["enum"], *COLOR["enum"]),
+                        "announce": BOOL},
+                       description="play a card; a suit or, for an UNO wild, a colour (r, g, b, y) in `called_suit`"),
+           "draw": SHEDDING_ACTIONS["draw"]}
+"""The shedding games' play and draw (one meaning of each for every game): an UNO wild names its
+colour where an eight names its suit."""
+DEFAULT = {"anyOf": list(ACTIONS.values()),
+           "description": "a default action played for the seat (RULES §2.7), as legal_actions lists it"}
+EVENTS = {
+    **TABLE_EVENTS,
+    "SeatLeft": obj({"seat": INT, "reason": STR}, {"replaced_by": obj({"kind": STR, "strength": STR, "name": STR})}),
+    "TimedOut": obj({"seat": INT, "turn_id": INT, "guarded": STR, "default_action": DEFAULT, "chain": arr(DEFAULT)},
+                    {"absent": BOOL, "removal_deadline": INT}),
+    "RoundStarted": obj({"round": INT, "dealer": INT, "direction": INT, "active_seats": arr(INT)}),
+    "CardsDealt": obj({"hand_sizes": by_seat(INT)}),
+    "StarterTurned": obj({"card": CARD, "color": null(COLOR)},
+                         description="the top card turned; a wild takes a random colour (from the match seed)"),
+    "StarterReturned": obj({"card": CARD}, description="a turned-up wild draw four went back into the stock"),
+    "TurnStarted": obj({"seat": INT, "turn_id": INT, "deadline": null(INT)}),
+    "CardPlayed": obj({"seat": INT, "card": CARD, "color": COLOR, "hand_size": INT}, {"auto": BOOL, "drawn": BOOL},
+                      description="`color` is the colour now in play; `drawn`: the card just drawn, played at once "
+                                  "(a drawn wild's colour is random, from the match seed)"),
+    "CardDrawn": obj({"seat": INT, "count": INT, "reason": enum("draw", "penalty"), "hand_size": INT},
+                     {"auto": BOOL}),
+    "DrawShortfall": obj({"seat": INT, "missing": INT}),
+    "StockReshuffled": obj({"count": INT}),
+    "TurnSkipped": obj({"seat": INT}),
+    "DirectionReversed": obj({"direction": INT}),
+    "RoundEnded": obj({"reason": enum("hand_empty"), "winner": null(INT)}),
+    "HandsRevealed": obj({"hands": by_seat(arr(CARD))}),
+    "RoundScored": obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT),
+                        "intermission_deadline": null(INT)}),
+}
+PRIVATE = {"CardsDealt": obj({"cards": arr(CARD)}), "CardDrawn": obj({"cards": arr(CARD)})}
+SECRET = dict(TABLE_SECRET)
+
+SPEC = closed(GameSpec(table=TABLE, turn=TURN, record=None, actions=ACTIONS, events=EVENTS,
+                       private=PRIVATE, secret=SECRET))
