@@ -31,7 +31,8 @@ IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".mypy
 REGISTRY = Path("service/games/registry.py")
 IMPORT_AFTER = "from service.games.shedding.game import GAME as SHEDDING\n"
 IMPORT = "from service.games.toy.game import GAME as TOY\n"
-GAMES_LINE = "GAMES: tuple[Game, ...] = (SHEDDING, SAKAPUSS, CRAZY_EIGHTS)\n"
+GAMES_LINE = next(line + "\n" for line in (ROOT / REGISTRY).read_text(encoding="utf-8").splitlines()
+                  if line.startswith("GAMES: tuple[Game, ...] = ("))
 CHECKS = ("tests/test_game_registry.py", "tests/test_recorded_commands.py", "tests/test_import_cycles.py",
           "tests/unit/rules/test_purity.py", "tests/conformance", "tests/api/test_toy_table.py")
 
@@ -67,7 +68,7 @@ def add_toy(repo: Path) -> None:
     text = (repo / REGISTRY).read_text(encoding="utf-8")
     assert text.count(IMPORT_AFTER) == 1 and text.count(GAMES_LINE) == 1, "the registry's shape changed"
     text = text.replace(IMPORT_AFTER, IMPORT_AFTER + IMPORT)
-    text = text.replace(GAMES_LINE, GAMES_LINE.replace("CRAZY_EIGHTS)", "CRAZY_EIGHTS, TOY)"))
+    text = text.replace(GAMES_LINE, GAMES_LINE.replace(")\n", ", TOY)\n"))
     (repo / REGISTRY).write_text(text, encoding="utf-8")
     _openapi(repo)
 
