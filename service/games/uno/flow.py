@@ -19,8 +19,8 @@ def random_color(tx: Tx) -> str:
 
 
 def deal_round(tx: Tx, round_no: int) -> None:
-    """RLCard's init_game: the deck shuffled, seven cards to each player in turn (a block of seven
-    from the top each, player 0 first: ``deck.pop()`` seven times), the top card turned (a wild
+    """RLCard's init_game: the deck shuffled, seven cards (``cards_dealt``) to each player in turn
+    (a block of seven from the top each, player 0 first: ``deck.pop()`` seven times), the top card turned (a wild
     draw four goes back and the stock is shuffled again; a wild takes a random colour), and the
     starter performed: a skip skips player 0, a reverse turns play round to the last player, a draw
     two makes player 0 draw two and still begin. RLCard's players 0..n-1 are the seats in order;
@@ -30,7 +30,8 @@ def deal_round(tx: Tx, round_no: int) -> None:
     tx.emit("RoundStarted", None, {"round": round_no, "dealer": active[-1], "direction": 1,
                                    "active_seats": list(active)}, round_=round_no)
     order = shuffle(tx, "deck", DECK)
-    hands = {s: list(order[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i, s in enumerate(active)}
+    k = int(m.options.get("cards_dealt", HAND_SIZE))
+    hands = {s: list(order[i * k:(i + 1) * k]) for i, s in enumerate(active)}
     tx.emit("CardsDealt", None, {"hand_sizes": {str(s): len(h) for s, h in hands.items()}},
             to_seat={s: {"cards": h} for s, h in hands.items()})
     while True:

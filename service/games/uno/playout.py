@@ -28,12 +28,12 @@ _PENALTY = {DRAW_2: 2, WILD_DRAW_4: 4}
 class Uno:
     """One hand of ``players`` seats (0 .. players-1), dealt at construction."""
 
-    def __init__(self, players: int, shuffle: Shuffle, color: Callable[[], int]) -> None:
+    def __init__(self, players: int, shuffle: Shuffle, color: Callable[[], int], dealt: int = HAND_SIZE) -> None:
         self.n = n = players
         self.shuffle, self.color_of = shuffle, color
         deck = shuffle(list(range(len(DECK))))
-        self.hands: list[list[int]] = [deck[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(n)]
-        self.stock: list[int] = deck[n * HAND_SIZE:]  # index 0 is the top
+        self.hands: list[list[int]] = [deck[i * dealt:(i + 1) * dealt] for i in range(n)]
+        self.stock: list[int] = deck[n * dealt:]  # index 0 is the top
         while TRAIT[DECK[self.stock[0]]] == WILD_DRAW_4:
             self.stock.append(self.stock.pop(0))
             self.stock = shuffle(self.stock)
@@ -140,7 +140,7 @@ def rng_shuffle(rng: random.Random) -> Shuffle:
 
 def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int:
     """One hand with uniformly random legal actions; returns the number of moves."""
-    g = Uno(players, rng_shuffle(rng), lambda: int(rng.random() * 4))
+    g = Uno(players, rng_shuffle(rng), lambda: int(rng.random() * 4), int(options.get("cards_dealt", HAND_SIZE)))
     moves = 0
     while not g.over:
         acts = g.legal()

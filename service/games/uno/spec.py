@@ -13,7 +13,9 @@ TABLE = obj({"top_card": CARD, "color": COLOR, "direction": INT, "stock_count": 
             description="UNO's table: `top_card` is the card to match (RLCard's target, which stays the "
                         "target after a reshuffle), `color` the colour in play (a wild's named colour); "
                         "`discard_count` the cards played since the last reshuffle")
-TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT)})
+TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT), "next": INT},
+           description="UNO's turn: `next` is the seat that moves after this one unless the card played "
+                       "says otherwise (a skip, a draw two, a wild draw four, a reverse)")
 _PLAY = SHEDDING_ACTIONS["play"]
 ACTIONS = {"play": obj({"type": enum("play"), "card": {"type": "string"}},
                        {"called_suit": enum(*_PLAY["properties"]["called_suit"]["enum"], *COLOR["enum"]),

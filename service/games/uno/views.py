@@ -40,7 +40,8 @@ def public_view(m: UnoMatch, now: int, record: bool = False) -> dict[str, Any]:
     turn = None
     if phase == PLAY:
         assert rnd is not None  # a phase is the hand's
-        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline}
+        nxt = rnd.seats[(rnd.seats.index(rnd.current) + rnd.direction) % len(rnd.seats)]
+        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline, "next": nxt}
     return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn)
 
 
