@@ -86,7 +86,9 @@ def as_text(result: Result, source: str) -> list[str]:
         lines.append(f"chain head: {head['hash']} (event {head['seq']})")
         given = head["given"]
         if given is None:
-            lines.append("  compare it with the server's: GET /v1/games/{id} answers it as chain_head; "
+            game = source.split("?", 1)[0].removesuffix("/history") if source.startswith(("http://", "https://")) \
+                else "/v1/games/{id}"
+            lines.append(f"  compare it with the server's: GET {game} answers it as chain_head; "
                          "pass that as --head <chain_head> and this check does it")
         elif given["seq"] == head["seq"]:
             lines.append("  the given --head is this head: the server's game is this history")
