@@ -32,7 +32,12 @@ def main(source: str, token: str | None = None, replay: bool = True, as_json: bo
     try:
         got = read(source, token)
     except (OSError, UnicodeDecodeError) as exc:  # a missing file, a refused or failed request
-        print(f"cannot read {source}: {exc}", file=sys.stderr)
+        if as_json:  # still one document, for a machine
+            unopened = Result()
+            unopened.bad(None, "unreadable", f"cannot read {source}: {exc}")
+            print(report.as_json(unopened, source))
+        else:
+            print(f"cannot read {source}: {exc}", file=sys.stderr)
         return 2
     if (got.problem is not None and got.problem.kind == "unreadable") or not got.events:
         result = Result(events=len(got.events))  # nothing sound to check

@@ -233,6 +233,14 @@ def test_the_json_document_keeps_its_shape(tmp_path: Path, prsi: list[dict], cap
     assert bad["problems"][0]["kind"] == "chain" and bad["problems"][0]["field"] == "hash"
 
 
+def test_a_source_that_cannot_be_opened_is_still_one_document(tmp_path: Path, capsys) -> None:
+    assert run([str(tmp_path / "missing.ndjson"), "--json"]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert tuple(doc) == report.KEYS and doc["verdict"] == "unreadable" and doc["checks"] == dict.fromkeys(
+        report.CHECKS, "not run")
+    assert [p["kind"] for p in doc["problems"]] == ["unreadable"] and "cannot read" in doc["problems"][0]["detail"]
+
+
 def test_docs_audit_describes_every_member_of_the_json_document() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text(encoding="utf-8")
     section = doc.split("### `--json`", 1)[1].split("\n## ", 1)[0]
