@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "verify":
         from service.verifier.cli import main as verify_main
 
-        return verify_main(args.source, args.token, replay=not args.independent)
+        return verify_main(args.source, args.token, replay=not args.independent, as_json=args.json, head=args.head)
     if args.cmd == "cluster-init":
         from service.embedded_cluster import init_cluster
 
