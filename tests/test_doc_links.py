@@ -112,3 +112,51 @@ def test_a_broken_link_of_each_kind_is_caught(tmp_path: Path) -> None:
     assert [b.split(": ", 1)[1] for b in bad] == [
         "../shared/RULES.md: outside the repository", "docs/nope.md: no such file",
         "docs/page.md#no-such-heading: no heading #no-such-heading in docs/page.md", "docs/gone.md: no such file"], bad
+
+
+SECTION_HEADING = re.compile(r"^#{1,6}\s+(?:(\d+(?:\.\d+)*)\.?\s|.*\(RULES §(\d+(?:\.\d+)*)\))")
+CITED = re.compile(r"§(\d+(?:\.\d+)*)")
+SOURCES = ("service", "workers", "tests", "tools", "bench")
+
+
+def rules_sections(rules: Path = ROOT / "docs" / "rules") -> set[str]:
+    """The RULES.md section numbers that docs/rules/ has a heading for."""
+    out = set()
+    for page in rules.glob("*.md"):
+        for _, line in _prose_lines(page.read_text(encoding="utf-8")):
+            m = SECTION_HEADING.match(line)
+            if m:
+                out.add(m.group(1) or m.group(2))
+    return out
+
+
+def cited_sections(root: Path = ROOT) -> dict[str, str]:
+    """Every ``§x.y`` the code cites (a line naming an RFC cites the RFC), with one place citing it."""
+    out: dict[str, str] = {}
+    for folder in SOURCES:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix not in (".py", ".js") or not path.is_file():
+                continue
+            for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if "RFC" not in line:
+                    for num in CITED.findall(line):
+                        out.setdefault(num.rstrip("."), f"{path.relative_to(root)}:{no}")
+    return out
+
+
+def test_every_rules_section_the_code_cites_has_a_page() -> None:
+    """A `RULES §x.y` in the code leads a reader to docs/rules/, which keeps RULES.md's numbers."""
+    have = rules_sections()
+    missing = {num: where for num, where in cited_sections().items() if num not in have}
+    assert not missing, f"sections cited in the code with no heading in docs/rules/: {missing}"
+    assert {"2.6", "3.8.4", "5.5.7", "6.5.5", "8.5"} <= have  # the pages are found at all
+
+
+def test_a_cited_section_with_no_page_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "rules").mkdir(parents=True)
+    (tmp_path / "docs" / "rules" / "x.md").write_text("## Index (RULES §1.4)\n### 3.8.4 Penalty\n", encoding="utf-8")
+    (tmp_path / "service").mkdir()
+    (tmp_path / "service" / "m.py").write_text("# RULES §3.8.4, §1.4 and §9.9\n# RFC 9110 §15.5.6\n", encoding="utf-8")
+    have = rules_sections(tmp_path / "docs" / "rules")
+    assert have == {"1.4", "3.8.4"}
+    assert {n for n in cited_sections(tmp_path) if n not in have} == {"9.9"}
