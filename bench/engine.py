@@ -7,9 +7,10 @@ API exactly as the application does: every seat's ``legal_actions``, one uniform
 follow-ups as the workers send them. ``meow-sim <preset>`` plays matches of the same options in the
 game's playout core (``Game.playout``: mutable state, no events; what the hard bots' rollouts use,
 with its own random policy), which tests/unit/sim checks move for move against the event engine.
-Nothing here names a game: every preset of the registry is run. The same run measures RLCard's UNO (``rlcard.make('uno')``,
-random legal actions until the game is over) and OpenSpiel's ``crazy_eights`` (random legal
-actions, chance outcomes sampled by their probabilities) when they are importable.
+Nothing here names a game: every preset of the registry is run. The same run measures RLCard's UNO (``rlcard.make('uno')``
+with 2-4 players drawn alike, as ``meow uno-rlcard`` plays the same rules; random legal actions until the game
+is over) and OpenSpiel's ``crazy_eights`` (random legal actions, chance outcomes sampled by their probabilities)
+when they are importable.
 
 Engines run in alternating slices and are timed in process CPU time, so the ratios stay fair
 on a busy machine. Prints figures only; never passes or fails on time.
@@ -135,13 +136,15 @@ def rlcard_runner() -> Callable[[float], tuple[int, int]] | None:
         import rlcard  # type: ignore
     except ImportError:
         return None
-    env = rlcard.make("uno", config={"seed": 1})
+    # RLCard's uno with 2-4 players drawn alike, as `meow uno-rlcard` at its defaults (the same rules)
+    envs = {n: rlcard.make("uno", config={"seed": 1, "game_num_players": n}) for n in range(2, 5)}
     rng = random.Random(1)
 
     def run(budget: float) -> tuple[int, int]:
         t0 = time.process_time()
         moves = games = 0
         while time.process_time() - t0 < budget:
+            env = envs[rng.randint(2, 4)]
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"].keys())
