@@ -42,7 +42,7 @@ def _trait_matches_a_wild(m, seat, _orig=actions.legal_cards):
 def _drawn_match_kept(tx, cmd):
     """A drawn card of the colour in play kept, not played at once."""
     seat = cmd.seat
-    play._own_turn(tx, seat, cmd.announce)
+    play._own_turn(tx, seat, cmd.announce, 1)
     flow.draw_cards(tx, seat, 1, "draw", by=seat)
     rnd = tx.m.rnd
     flow.start_turn(tx, play.step(rnd.seats, seat, rnd.direction))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
+from service.games.uno.call import calls, catches
 from service.games.uno.cards import COLOR, COLORS, TRAIT, sort_hand
 from service.games.uno.rules import playable
 from service.games.uno.state import PLAY, UnoMatch, round_of
@@ -21,17 +22,27 @@ def legal_cards(m: UnoMatch, seat: int) -> list[str]:
 
 
 def legal_actions(m: UnoMatch | None, seat: int, now: int) -> list[dict[str, Any]]:
-    """Every action the seat may POST now ([] when it is not its turn): each playable card (a wild
-    once per colour it may name), or draw when none is playable."""
-    if not _turn(m, seat):
+    """Every action the seat may POST now: on its turn each playable card (a wild once per colour
+    it may name), or draw when none is playable; with ``uno_call`` each of them also with the call
+    when it may leave one card; and, on its turn or not, the catch of another seat's open window."""
+    if m is None:
         return []
+    out = _turn_actions(m, seat) if _turn(m, seat) else []
+    return out + catches(m, seat)
+
+
+def _turn_actions(m: UnoMatch, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for c in sort_hand(legal_cards(m, seat)):
         if COLOR[c] is None:
             out.extend({"type": "play", "card": c, "called_suit": col} for col in COLORS)
         else:
             out.append({"type": "play", "card": c})
-    return out or [{"type": "draw"}]
+    if not out:
+        out = [{"type": "draw"}]
+    if calls(m) and len(round_of(m).hands[seat]) == (2 if out[0]["type"] == "play" else 1):
+        out = [x for a in out for x in (a, {**a, "announce": True})]
+    return out
 
 
 def best_color(hand: list[str]) -> str:
@@ -46,15 +57,17 @@ def best_color(hand: list[str]) -> str:
 
 def default_action(m: UnoMatch, seat: int) -> dict[str, Any] | None:
     """On a timeout: the first playable card that is not a wild, else a wild naming the colour the
-    rest of the hand holds most of, else draw."""
+    rest of the hand holds most of, else draw; with the call when it may leave one card."""
     if not _turn(m, seat):
         return None
     cards = sort_hand(legal_cards(m, seat))
+    hand = round_of(m).hands[seat]
+    call = {"announce": True} if calls(m) and len(hand) == (2 if cards else 1) else {}
     if not cards:
-        return {"type": "draw"}
+        return {"type": "draw", **call}
     plain = [c for c in cards if COLOR[c] is not None]
     if plain:
-        return {"type": "play", "card": plain[0]}
-    rest = list(round_of(m).hands[seat])
+        return {"type": "play", "card": plain[0], **call}
+    rest = list(hand)
     rest.remove(cards[0])
-    return {"type": "play", "card": cards[0], "called_suit": best_color(rest)}
+    return {"type": "play", "card": cards[0], "called_suit": best_color(rest), **call}

@@ -5,9 +5,11 @@ secret of each ShuffleCommitted: the server folds the full events; the views red
 from __future__ import annotations
 
 from service.games.kernel.absence import present
+from service.games.kernel.catch import CHALLENGE_MADE, challenged
 from service.games.kernel.fold import Fold, new_table, round_from_data, seat_left, seeds_with, table_handlers
 from service.games.kernel.model import Event
 from service.games.kernel.state import frozen_map as fz, rep_event as _rnd
+from service.games.uno.call import opened
 from service.games.uno.state import OVER, PLAY, SCORING, Hand, UnoMatch, rep, round_of
 
 FOLD = Fold()
@@ -78,7 +80,7 @@ def _played(m: UnoMatch, e: Event) -> UnoMatch:
     hand = list(rnd.hands[seat])
     hand.remove(card)
     return _rnd(m, e, hands=fz({**rnd.hands, seat: tuple(hand)}), discard=rnd.discard + (card,),
-                target=card, color=d["color"])
+                target=card, color=d["color"], window=opened(m, d, seat, e.at, e.seq))
 
 
 @on("CardDrawn")
@@ -88,7 +90,16 @@ def _drawn(m: UnoMatch, e: Event) -> UnoMatch:
     rnd = round_of(m)
     seat, count = d["seat"], d["count"]
     cards = tuple(e.to_seat[seat]["cards"]) if seat in e.to_seat else rnd.stock[:count]
-    return _rnd(m, e, hands=fz({**rnd.hands, seat: rnd.hands[seat] + cards}), stock=rnd.stock[count:])
+    w = rnd.window
+    if w is not None and (e.seat is not None or w.seat == seat):  # a seat's own draw, or the caller's cards
+        w = None
+    return _rnd(m, e, hands=fz({**rnd.hands, seat: rnd.hands[seat] + cards}), stock=rnd.stock[count:], window=w)
+
+
+@on(CHALLENGE_MADE)
+def _challenged(m: UnoMatch, e: Event) -> UnoMatch:
+    m = present(m, e)
+    return _rnd(m, e, window=challenged(round_of(m).window, e.data))
 
 
 @on("StockReshuffled")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from service.games.kernel import catch
 from service.games.kernel.game import Game
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 from service.games.uno import options, playout
@@ -18,12 +19,14 @@ from service.games.uno.views import legal_actions, pending_work, private_view, p
 EVENT_TYPES = {
     "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "CardDrawn": 1,
     "DrawShortfall": 1, "StockReshuffled": 1, "TurnSkipped": 1, "DirectionReversed": 1, "HandsRevealed": 1,
+    catch.CHALLENGE_MADE: 1,
 }
-ACTIONS = MappingProxyType({t: SHEDDING_ACTIONS[t] for t in ("play", "draw")})
+ACTIONS = MappingProxyType({**{t: SHEDDING_ACTIONS[t] for t in ("play", "draw")}, catch.CHALLENGE: catch.CHALLENGE_ACTION})
 """The shedding games' play and draw: the same wire shape and commands (a play's ``announce`` is
-refused here: this preset has no announcement; a wild's colour is its ``called_suit``)."""
+the UNO call, with ``uno_call``; a wild's colour is its ``called_suit``), and the kernel's catch."""
 _BORROWED = {a.command for a in ACTIONS.values()}
-COMMANDS = MappingProxyType({n: r for n, r in SHEDDING.commands.items() if r.command in _BORROWED})
+COMMANDS = MappingProxyType({**{n: r for n, r in SHEDDING.commands.items() if r.command in _BORROWED},
+                             **catch.COMMANDS})
 """The borrowed commands keep the shedding games' wire names and versions, and their upcasters."""
 COMMAND_UPCASTERS = MappingProxyType({k: fn for k, fn in SHEDDING.command_upcasters.items() if k[0] in COMMANDS})
 
@@ -42,7 +45,7 @@ GAME = Game(
     event_types=EVENT_TYPES,
     options=options,
     spec=SPEC,
-    bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose}),
+    bots=MappingProxyType({"easy": catch.catching(easy.choose), "medium": catch.catching(medium.choose)}),
     playout=playout,
     card_pattern=CARD_PATTERN,
     suits=COLORS,

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from service.games.kernel.catch import CHALLENGE, Challenge
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.table import Step
 from service.games.shedding.commands import Draw, Play
-from service.games.uno.play import draw, play, refuse
+from service.games.uno.play import challenge, draw, play, refuse
 from service.games.uno.tx import Tx
 
-SEAT: dict[type, Step] = {Play: play, Draw: draw}
-COMMAND_OF = {"play": Play, "draw": Draw}
+SEAT: dict[type, Step] = {Play: play, Draw: draw, Challenge: challenge}
+COMMAND_OF = {"play": Play, "draw": Draw, CHALLENGE: Challenge}
 
 
 def act(tx: Tx, seat: int, action: Mapping[str, Any]) -> None:

@@ -18,6 +18,7 @@ SPECS: tuple[OptionSpec, ...] = (
     option("min_players", "int", 2, lo=2, hi=4),  # RLCard's game_num_players, checked here for 2-4
     option("max_players", "int", 4, lo=2, hi=4),
     option("cards_dealt", "int", 7, lo=1, hi=7),  # RLCard deals 7 (game.py); fewer make shorter hands
+    option("uno_call", "bool", False),  # not RLCard's: "UNO" called on the next-to-last card, caught for two (call.py)
     # §8.3 table, timing and bots
     option("bot_seats", "int", 0, lo=0, hi=3),
     option("bot_strength", "enum", "easy", values=BOT_STRENGTHS),

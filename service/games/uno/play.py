@@ -2,10 +2,12 @@
 colour), or draw when nothing is playable (a drawn card that follows is played at once)."""
 from __future__ import annotations
 
+from service.games.kernel.catch import Challenge, Verdict
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.refusal import refuser
 from service.games.shedding.commands import Draw, Play
 from service.games.uno.actions import legal_actions, legal_cards
+from service.games.uno.call import CHALLENGE_MADE, calls, judge
 from service.games.uno.cards import COLOR, COLORS, DRAW_2, FACE, REVERSE, SKIP, TRAIT, WILD_DRAW_4, is_card_id
 from service.games.uno.flow import draw_cards, end_hand, random_color, start_turn
 from service.games.uno.rules import step
@@ -15,14 +17,18 @@ refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail),
 PENALTY = {DRAW_2: 2, WILD_DRAW_4: 4}
 
 
-def _own_turn(tx: Tx, seat: int, announce: bool) -> None:
+def _own_turn(tx: Tx, seat: int, announce: bool, left: int) -> None:
+    """The seat's turn in a running hand; ``announce`` (the UNO call) only with ``uno_call`` and
+    only when the action may leave the seat ``left`` = one card."""
     rnd = tx.m.rnd
     if rnd is None or rnd.phase != "play":
         raise refuse(tx.m, seat, tx.at, KernelCode.WRONG_PHASE, "no hand is being played")
     if rnd.current != seat:
         raise refuse(tx.m, seat, tx.at, KernelCode.NOT_YOUR_TURN, f"it is seat {rnd.current}'s turn")
-    if announce:
-        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "this preset has no announcement")
+    if announce and not calls(tx.m):
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "this table plays without the UNO call")
+    if announce and len(rnd.hands[seat]) != left:
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "call UNO with your next-to-last card")
 
 
 def _find(hand: tuple[str, ...], card: object) -> str | None:
@@ -37,7 +43,7 @@ def _find(hand: tuple[str, ...], card: object) -> str | None:
 def play(tx: Tx, cmd: Play) -> None:
     """A playable card (rules.playable); a wild names its colour in ``called_suit``."""
     seat = cmd.seat
-    _own_turn(tx, seat, cmd.announce)
+    _own_turn(tx, seat, cmd.announce, 2)
     m = tx.m
     rnd = m.rnd
     card = _find(rnd.hands[seat], cmd.card)
@@ -54,7 +60,8 @@ def play(tx: Tx, cmd: Play) -> None:
         raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "only a wild names a colour")
     left = len(rnd.hands[seat]) - 1
     color = cmd.called_suit if wild else COLOR[card]
-    tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "color": color, "hand_size": left})
+    data = {"seat": seat, "card": card, "color": color, "hand_size": left}
+    tx.emit("CardPlayed", seat, {**data, "announce": True} if cmd.announce else data)
     if left == 0:
         end_hand(tx, seat)
         return
@@ -90,7 +97,7 @@ def draw(tx: Tx, cmd: Draw) -> None:
     random colour, and a wild draw four so played makes nobody draw; a card of the colour in play
     is played at once (an action card acts); any other card is kept. Then the next player moves."""
     seat = cmd.seat
-    _own_turn(tx, seat, cmd.announce)
+    _own_turn(tx, seat, cmd.announce, 1)
     m = tx.m
     if legal_cards(m, seat):
         raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "draw only when no card is playable")
@@ -101,14 +108,27 @@ def draw(tx: Tx, cmd: Draw) -> None:
         start_turn(tx, nxt)
         return
     card = cards[0]
+    data = {"seat": seat, "card": card, "hand_size": len(rnd.hands[seat]) - 1, "drawn": True}
+    if cmd.announce:
+        data["announce"] = True
     if COLOR[card] is None:
-        color = random_color(tx)
-        tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "color": color,
-                                     "hand_size": len(rnd.hands[seat]) - 1, "drawn": True})
+        tx.emit("CardPlayed", seat, {**data, "color": random_color(tx)})
         start_turn(tx, nxt)
     elif COLOR[card] == rnd.color:
-        tx.emit("CardPlayed", seat, {"seat": seat, "card": card, "color": COLOR[card],
-                                     "hand_size": len(rnd.hands[seat]) - 1, "drawn": True})
+        tx.emit("CardPlayed", seat, {**data, "color": COLOR[card]})
         effect(tx, seat, card)
     else:
         start_turn(tx, nxt)
+
+
+def challenge(tx: Tx, cmd: Challenge) -> None:
+    """With ``uno_call``: a seat of the hand catches ``target``, who played his next-to-last card
+    without calling, before the next player began: the target draws two (call.py). Not a seat's
+    turn action: any seat of the hand, at any moment the window is open; once per seat and window."""
+    verdict = judge(tx.m, cmd)
+    if not isinstance(verdict, Verdict):
+        code, detail = verdict
+        raise refuse(tx.m, cmd.seat, tx.at, code, detail)
+    tx.emit(CHALLENGE_MADE, cmd.seat, verdict.event_data())
+    if verdict.cards > 0:
+        draw_cards(tx, verdict.victim, verdict.cards, verdict.reason)

@@ -2,6 +2,7 @@
 and events in this package write them."""
 from __future__ import annotations
 
+from service.games.kernel import catch
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 from service.games.shedding.spec import ACTIONS as SHEDDING_ACTIONS
 
@@ -21,7 +22,9 @@ ACTIONS = {"play": obj({"type": enum("play"), "card": {"type": "string"}},
                        {"called_suit": enum(*_PLAY["properties"]["called_suit"]["enum"], *COLOR["enum"]),
                         "announce": BOOL},
                        description="play a card; a suit or, for an UNO wild, a colour (r, g, b, y) in `called_suit`"),
-           "draw": SHEDDING_ACTIONS["draw"]}
+           "draw": obj({"type": enum("draw")}, {"announce": BOOL},
+                       description="draw; with `uno_call`, `announce` calls UNO in case the drawn card is played"),
+           catch.CHALLENGE: catch.ACTION_SCHEMA}
 """The shedding games' play and draw (one meaning of each for every game): an UNO wild names its
 colour where an eight names its suit."""
 DEFAULT = {"anyOf": list(ACTIONS.values()),
@@ -37,15 +40,17 @@ EVENTS = {
                          description="the top card turned; a wild takes a random colour (from the match seed)"),
     "StarterReturned": obj({"card": CARD}, description="a turned-up wild draw four went back into the stock"),
     "TurnStarted": obj({"seat": INT, "turn_id": INT, "deadline": null(INT)}),
-    "CardPlayed": obj({"seat": INT, "card": CARD, "color": COLOR, "hand_size": INT}, {"auto": BOOL, "drawn": BOOL},
+    "CardPlayed": obj({"seat": INT, "card": CARD, "color": COLOR, "hand_size": INT},
+                      {"auto": BOOL, "drawn": BOOL, "announce": BOOL},
                       description="`color` is the colour now in play; `drawn`: the card just drawn, played at once "
                                   "(a drawn wild's colour is random, from the match seed)"),
-    "CardDrawn": obj({"seat": INT, "count": INT, "reason": enum("draw", "penalty"), "hand_size": INT},
+    "CardDrawn": obj({"seat": INT, "count": INT, "reason": enum("draw", "penalty", catch.MISSED), "hand_size": INT},
                      {"auto": BOOL}),
     "DrawShortfall": obj({"seat": INT, "missing": INT}),
     "StockReshuffled": obj({"count": INT}),
     "TurnSkipped": obj({"seat": INT}),
     "DirectionReversed": obj({"direction": INT}),
+    catch.CHALLENGE_MADE: catch.EVENT_SCHEMA,
     "RoundEnded": obj({"reason": enum("hand_empty"), "winner": null(INT)}),
     "HandsRevealed": obj({"hands": by_seat(arr(CARD))}),
     "RoundScored": obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT),

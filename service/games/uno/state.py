@@ -5,6 +5,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from service.games.kernel.catch import CallWindow
 from service.games.kernel.state import SCORING, ScoreEntry, Seat, TableState, rep, round_of
 
 PLAY = "play"  # someone's turn
@@ -36,6 +37,7 @@ class Hand:
     phase_at: int = 0
     end_reason: str | None = None
     winner: int | None = None
+    window: CallWindow | None = None  # with ``uno_call``: a seat's last-card window (kernel/catch.py)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from service.games.kernel.tx import Tx as KernelTx, choice, shuffle  # noqa: F401  (re-exported for the game modules)
 from service.games.uno.evolve import HANDLERS
 
-AUTO_MARKED = frozenset({"CardPlayed", "CardDrawn"})
+AUTO_MARKED = frozenset({"CardPlayed", "CardDrawn", "ChallengeMade"})
 """A seat's own actions: without ``auto`` they clear its timeouts and absence (§2.7)."""
 
 

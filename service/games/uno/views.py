@@ -4,11 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.catch import announcement, catch_due_at
 from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.turn_timer import turn_due, turn_key
 from service.games.kernel.views import Due
 from service.games.uno.actions import legal_actions
+from service.games.uno.call import rule
 from service.games.uno.cards import sort_hand
 from service.games.uno.state import PLAY, SCORING, UnoMatch
 
@@ -42,7 +44,9 @@ def public_view(m: UnoMatch, now: int, record: bool = False) -> dict[str, Any]:
         assert rnd is not None  # a phase is the hand's
         nxt = rnd.seats[(rnd.seats.index(rnd.current) + rnd.direction) % len(rnd.seats)]
         turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline, "next": nxt}
-    return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn)
+    w = rnd.window if rnd is not None and phase == PLAY else None
+    announcements = [announcement(w, rule(m), False)] if w is not None else []
+    return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn, announcements=announcements)
 
 
 def private_view(m: UnoMatch, seat: int, now: int) -> dict[str, Any]:
@@ -64,10 +68,28 @@ def _turn_work(m: UnoMatch) -> tuple[Due, ...]:
     seat = rnd.current
     out: list[Due] = []
     st = m.seats[seat]
-    if st.state == "active" and (st.kind == "bot" or autopiloted(m, seat)):
+    catchers = _catchers(m)
+    if catchers:  # a bot's catch is its own move, keyed by the window; the turn's bot waits for it
+        w = rnd.window
+        assert w is not None
+        at = max(rnd.phase_at, catch_due_at(w, rule(m)))
+        out.extend(Due(Kind.BOT, bot_key(s, w.opened_seq), at, s, w.opened_seq) for s in catchers)
+    if st.state == "active" and seat not in catchers and (st.kind == "bot" or autopiloted(m, seat)):
         # the app adds the bot's drawn delay (bot_delay_ms of its strength, RULES §7.1)
         out.append(Due(Kind.BOT, bot_key(seat, rnd.phase_seq), rnd.phase_at, seat, rnd.phase_seq))
     due = turn_due(m)
     if due is not None:
         out.append(Due(Kind.TIMER, turn_key(m), due, seat, rnd.turn_seq))
     return tuple(out)
+
+
+def _catchers(m: UnoMatch) -> tuple[int, ...]:
+    """With ``uno_call``: the seats whose bot catches the open uncalled window (bots of the hand
+    other than its seat that have not caught at it; the seat to move too when autopiloted)."""
+    rnd = m.rnd
+    w = rnd.window if rnd is not None else None
+    if rnd is None or w is None or w.satisfied or not rule(m).by_catch:
+        return ()
+    return tuple(s.seat for s in m.seats
+                 if s.seat in rnd.seats and s.state == "active" and s.seat != w.seat and s.seat not in w.challengers
+                 and (s.kind == "bot" or (s.seat == rnd.current and autopiloted(m, s.seat))))

@@ -1,4 +1,5 @@
-"""Easy bot: a random playable card (a wild names a random colour); draws when it cannot play."""
+"""Easy bot: a random playable card (a wild names a random colour); draws when it cannot play.
+With ``uno_call`` it calls or forgets at random (and, as every strength, catches: kernel/catch.py)."""
 from __future__ import annotations
 
 import random
@@ -15,4 +16,4 @@ def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
     if plays:
         card = rng.choice(sorted({a["card"] for a in plays}))
         return rng.choice([a for a in plays if a["card"] == card])
-    return actions[0]
+    return rng.choice(actions)

@@ -1,5 +1,6 @@
 """Medium bot: plays action cards before numbers and higher numbers before lower, keeps its wilds
-for when nothing else follows; a wild names the colour it holds most of. Draws when it cannot play."""
+for when nothing else follows; a wild names the colour it holds most of. Draws when it cannot play.
+With ``uno_call`` it always calls (and, as every strength, catches: kernel/catch.py ``catching``)."""
 from __future__ import annotations
 
 import random
@@ -22,10 +23,11 @@ def choose(view: SeatView, rng: random.Random) -> dict[str, Any]:
     plays = [a for a in actions if a["type"] == "play"]
     plain = [a for a in plays if COLOR[a["card"]] is not None]
     if plain:
-        return max(plain, key=lambda a: (_worth(a["card"]), rng.random()))
+        return max(plain, key=lambda a: (_worth(a["card"]), bool(a.get("announce")), rng.random()))
     if plays:
         card = plays[0]["card"]
         rest = [c for c in view.hand if c != card]
         color = best_color(rest)
-        return next((a for a in plays if a["card"] == card and a.get("called_suit") == color), plays[0])
-    return actions[0]
+        same = [a for a in plays if a["card"] == card and a.get("called_suit") == color] or plays
+        return max(same, key=lambda a: bool(a.get("announce")))
+    return max(actions, key=lambda a: bool(a.get("announce")))
