@@ -25,7 +25,7 @@ EVENT_TYPES = with_table_events({
     "ChanceCardDrawn": 1, "ChanceDeckEmpty": 1,
 })
 ACTIONS = MappingProxyType({
-    "pass_card": ActionSpec(PassCard, frozenset({"kind", "step"}), frozenset({"kind", "step"}),
+    "pass_card": ActionSpec(PassCard, frozenset({"kind", "step", "card"}), frozenset({"kind", "step"}),
                             "pass_card" in RACE_TOLERANT),
     "slap": ActionSpec(Slap, frozenset({"seen_step"}), frozenset({"seen_step"}), "slap" in RACE_TOLERANT),
 })
@@ -63,6 +63,7 @@ GAME = Game(
     catalogue=_catalogue,
     bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}),
     playout=playout,
+    card_pattern=r"cat:k[0-9]",
     spec=SPEC,
     codes=SakapussCode,
     cards_in_play=cards_in_play,

@@ -18,7 +18,7 @@ TABLE = obj({"kinds": arr(KIND), "dealer": INT, "direction": INT, "step": null(I
 TURN = obj({"seat": null(INT), "deadline": null(INT)}, {"step": INT, "race": INT},
            description="everyone acts at once: the open pass step, or the open slap race")
 ACTIONS = {
-    "pass_card": obj({"type": enum("pass_card"), "kind": KIND, "step": INT}),
+    "pass_card": obj({"type": enum("pass_card"), "kind": KIND, "step": INT, "card": CAT}),
     "slap": obj({"type": enum("slap"), "seen_step": INT}),
 }
 EVENTS = {
