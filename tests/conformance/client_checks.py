@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from service.games.kernel.game import Game
-from service.games.kernel.presentation import LANGS, Presentation, face_of, merged_words, view_marks
+from service.games.kernel.presentation import LANGS, Presentation, face_of, merged_words, placeholders, view_marks
 from tests.conformance.engine_checks import card_field
 
 SHOWN = frozenset({"top", "row", "seat", "note"})
@@ -90,6 +90,22 @@ def words_problems(game: Game) -> list[str]:
     every = set().union(*(set(words[lang]) for lang in LANGS))
     problems += [f"{lang}: no words for {k} (another language has it)" for lang in LANGS
                  for k in sorted(every - set(words[lang]))]
+    return problems
+
+
+def placeholder_problems(game: Game) -> list[str]:
+    """Event words whose placeholders name no field of the event's data (nor its seat, nor an
+    option): ``{path}`` or ``{path:kind}`` (docs/clients.md: Words)."""
+    words = merged_words(game.presentation.words if game.presentation else {})
+    events = game.spec.events if game.spec is not None else {}
+    problems = []
+    for lang in LANGS:
+        for t in game.event_types:
+            fields = {"seat", *((events.get(t) or {}).get("properties") or {})}
+            for ph in placeholders(words[lang].get(f"event.{t}", "")):
+                path = ph.split(":", 1)[0]
+                if path not in fields and not path.startswith("options."):
+                    problems.append(f"{lang}: event.{t} names {{{ph}}}, not a field of its data")
     return problems
 
 

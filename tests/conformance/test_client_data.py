@@ -33,6 +33,11 @@ def test_every_event_action_field_suit_and_card_has_words_in_every_language(name
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_every_placeholder_of_an_event_names_a_field_of_its_data(name):
+    assert client.placeholder_problems(GAMES[name]) == []
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_every_field_of_the_view_and_the_actions_is_marked(name):
     assert client.marks_problems(GAMES[name]) == []
 
@@ -69,6 +74,15 @@ def test_an_event_with_no_words_is_caught(name):
         game.presentation, words=MappingProxyType({**game.presentation.words,
                                                    "cs": _without(game.presentation.words, key)["cs"]})))
     assert f"cs: no words for {key}" in client.words_problems(broken)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_placeholder_naming_no_field_is_caught(name):
+    game = GAMES[name]
+    t = next(t for t in sorted(game.event_types) if f"event.{t}" in game.presentation.words["ru"])
+    words = {**game.presentation.words, "ru": {**game.presentation.words["ru"], f"event.{t}": "{no_such_field}"}}
+    broken = dataclasses.replace(game, presentation=dataclasses.replace(game.presentation, words=words))
+    assert client.placeholder_problems(broken) == [f"ru: event.{t} names {{no_such_field}}, not a field of its data"]
 
 
 @pytest.mark.parametrize("name", GAMES)
