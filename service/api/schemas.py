@@ -9,8 +9,8 @@ from service.api.components import to
 from service.api.json_body import MAX_JSON_NUMBER
 from service.games import registry
 from service.games.kernel import text
+from service.games.kernel.marks import KINDS, SCOPES, SHOWS
 from service.games.kernel.presentation import COLOURS, LANGS
-from service.games.kernel.spec import KINDS, SCOPES, SHOWS
 from service.games.kernel.table import BOT_STRENGTHS
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).

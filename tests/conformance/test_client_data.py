@@ -27,24 +27,18 @@ def drive(game) -> None:
     drive_matches(game, strengths=(None,))
 
 
+CHECKS = {
+    "every event, action, argument, shown field, suit and card has words in every language": client.words_problems,
+    "every placeholder of an event names a field of its data": client.placeholder_problems,
+    "every field of the view and the actions is marked": client.marks_problems,
+    "every suit has a face": client.suits_problems,
+}
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=[c.__name__ for c in CHECKS.values()])
 @pytest.mark.parametrize("name", GAMES)
-def test_every_event_action_field_suit_and_card_has_words_in_every_language(name):
-    assert client.words_problems(GAMES[name]) == []
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_every_placeholder_of_an_event_names_a_field_of_its_data(name):
-    assert client.placeholder_problems(GAMES[name]) == []
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_every_field_of_the_view_and_the_actions_is_marked(name):
-    assert client.marks_problems(GAMES[name]) == []
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_every_suit_has_a_face(name):
-    assert client.suits_problems(GAMES[name]) == []
+def test_the_game_data_a_client_reads_is_complete(name, check):
+    assert CHECKS[check](GAMES[name]) == [], check
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -112,27 +106,25 @@ def test_a_dealt_card_with_no_face_is_caught(name, plant):
         drive(game)
 
 
+def _uncarded(action):
+    return {k: v for k, v in action.items() if k != "card"}
+
+
+def _elsewhere(action):
+    return {**action, "card": "no-such-card"} if "card" in action else action
+
+
+MISNAMED = {"names none in `card`": _uncarded, "not in the hand": _elsewhere}
+"""Legal actions that name their hand card wrongly (no ``card``; a card not held), by the message."""
+
+
+@pytest.mark.parametrize("message", MISNAMED)
 @pytest.mark.parametrize("name", GAMES)
-def test_a_legal_action_that_does_not_name_its_hand_card_is_caught(name, plant):
+def test_a_legal_action_misnaming_its_hand_card_is_caught(name, message, plant):
     game = GAMES[name]
-    real = game.legal_actions
-
-    def uncarded(state, seat, now):
-        return [{k: v for k, v in a.items() if k != "card"} for a in real(state, seat, now)]
-    plant(game, legal_actions=uncarded)
-    with pytest.raises(AssertionError, match="names none in `card`"):
-        drive(game)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_a_legal_action_naming_a_card_not_in_the_hand_is_caught(name, plant):
-    game = GAMES[name]
-    real = game.legal_actions
-
-    def elsewhere(state, seat, now):
-        return [{**a, "card": "no-such-card"} if "card" in a else a for a in real(state, seat, now)]
-    plant(game, legal_actions=elsewhere)
-    with pytest.raises(AssertionError, match="not in the hand"):
+    real, wrong = game.legal_actions, MISNAMED[message]
+    plant(game, legal_actions=lambda state, seat, now: [wrong(a) for a in real(state, seat, now)])
+    with pytest.raises(AssertionError, match=message):
         drive(game)
 
 

@@ -2,21 +2,8 @@
 the views and events in this package write them."""
 from __future__ import annotations
 
-from service.games.kernel.spec import (
-    BOOL,
-    INT,
-    STR,
-    TABLE_EVENTS,
-    TABLE_SECRET,
-    GameSpec,
-    arr,
-    by_seat,
-    closed,
-    enum,
-    null,
-    obj,
-    shown,
-)
+from service.games.kernel.marks import shown
+from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 from service.games.shedding.spec import ACTIONS as SHEDDING_ACTIONS
 
 CARD = {"type": "string", "description": "a card id: rank, suit, ':' and the copy (always 0), e.g. 8H:0"}

@@ -3,9 +3,7 @@ words for what both games share (their cards, suits, play, draw and pass, the ev
 and its own (its events, table fields, points, end reasons)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-
+from service.games.kernel.words import Words, by_language
 from service.games.shedding.words import WORDS as SHEDDING
 
 _SHARED_EVENTS = ("StarterTurned", "TurnStarted", "CardPlayed", "SuitCalled", "CardDrawn", "DrawShortfall",
@@ -66,9 +64,9 @@ OWN: dict[str, dict[str, str]] = {
 }
 
 
-def _words(lang: str) -> Mapping[str, str]:
+def _words(lang: str) -> dict[str, str]:
     shared = {k: v for k, v in SHEDDING[lang].items() if k in _SHARED or k.startswith(_SHARED_PREFIXES)}
-    return MappingProxyType({**shared, **OWN[lang]})
+    return {**shared, **OWN[lang]}
 
 
-WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({lang: _words(lang) for lang in OWN})
+WORDS: Words = by_language(_words("en"), _words("cs"), _words("ru"))

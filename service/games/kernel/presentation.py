@@ -13,15 +13,14 @@ from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.events import END_OF_MATCH
-from service.games.kernel.spec import MARKS, GameSpec
-from service.games.kernel.words import WORDS as KERNEL_WORDS
+from service.games.kernel.marks import MARKS
+from service.games.kernel.spec import GameSpec
+from service.games.kernel.words import WORDS as KERNEL_WORDS, Words
 
 LANGS: tuple[str, ...] = ("en", "cs", "ru")
 """The languages every game's words come in (each with the same keys)."""
 COLOURS = frozenset({"red", "black", *(f"tone-{i}" for i in range(6))})
 """The colour hints a face or a suit may carry (a client maps them to its palette)."""
-
-Words = Mapping[str, Mapping[str, str]]  # language -> key -> text
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
-    "en": MappingProxyType({
+Words = Mapping[str, Mapping[str, str]]
+"""Language -> key -> text."""
+
+
+def by_language(en: Mapping[str, str], cs: Mapping[str, str], ru: Mapping[str, str]) -> Words:
+    """One read-only words table per language (docs/clients.md: en, cs, ru)."""
+    return MappingProxyType({"en": MappingProxyType(dict(en)), "cs": MappingProxyType(dict(cs)),
+                             "ru": MappingProxyType(dict(ru))})
+
+
+WORDS: Words = by_language(
+    en={
         "event.MatchCreated": "",
         "event.SeatJoined": "{name} sat down",
         "event.SeatLeft": "{seat:seat} left",
@@ -24,8 +34,8 @@ WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
         "points": "points",
         "yes": "yes",
         "no": "no",
-    }),
-    "cs": MappingProxyType({
+    },
+    cs={
         "event.MatchCreated": "",
         "event.SeatJoined": "{name} přisedl",
         "event.SeatLeft": "{seat:seat} odešel",
@@ -42,8 +52,8 @@ WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
         "points": "body",
         "yes": "ano",
         "no": "ne",
-    }),
-    "ru": MappingProxyType({
+    },
+    ru={
         "event.MatchCreated": "",
         "event.SeatJoined": "{name} сел за стол",
         "event.SeatLeft": "{seat:seat} ушёл",
@@ -60,5 +70,5 @@ WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
         "points": "очки",
         "yes": "да",
         "no": "нет",
-    }),
-})
+    },
+)

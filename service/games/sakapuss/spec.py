@@ -2,21 +2,8 @@
 legal actions and event payloads, as the views and events in this package write them."""
 from __future__ import annotations
 
-from service.games.kernel.spec import (
-    BOOL,
-    INT,
-    STR,
-    TABLE_EVENTS,
-    TABLE_SECRET,
-    GameSpec,
-    arr,
-    by_seat,
-    closed,
-    enum,
-    null,
-    obj,
-    shown,
-)
+from service.games.kernel.marks import shown
+from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 
 CAT = {"type": "string", "description": "a cat card in a hand: cat:<kind>"}
 KIND = {"type": "string", "description": "a cat kind"}

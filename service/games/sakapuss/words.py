@@ -2,8 +2,7 @@
 (kernel/words.py): events, actions, phases, table fields, what points mean, end reasons, cards."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+from service.games.kernel.words import Words, by_language
 
 EN: dict[str, str] = {
     "event.PassSubmitted": "{seat:seat} passed a cat",
@@ -122,5 +121,4 @@ RU: dict[str, str] = {
     "card.insecticide": "инсектицид {label}",
     "card.shower": "душ",
 }
-WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({"en": MappingProxyType(EN), "cs": MappingProxyType(CS),
-                                                         "ru": MappingProxyType(RU)})
+WORDS: Words = by_language(EN, CS, RU)

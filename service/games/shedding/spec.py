@@ -2,21 +2,8 @@
 legal actions and event payloads, as the views and events in this package write them."""
 from __future__ import annotations
 
-from service.games.kernel.spec import (
-    BOOL,
-    INT,
-    STR,
-    TABLE_EVENTS,
-    TABLE_SECRET,
-    GameSpec,
-    arr,
-    by_seat,
-    closed,
-    enum,
-    null,
-    obj,
-    shown,
-)
+from service.games.kernel.marks import shown
+from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 
 CARD = {"type": "string", "description": "a card id: rank, suit, ':' and the copy, e.g. 7H:0"}
 SUIT = enum("C", "D", "H", "S")

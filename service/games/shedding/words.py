@@ -4,8 +4,7 @@ laid over the kernel's (kernel/words.py): events, actions, phases, table fields,
 what points mean, end reasons, cards and suits."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+from service.games.kernel.words import Words, by_language
 
 _WORD = "{options.announce_word}"
 
@@ -216,5 +215,4 @@ RU: dict[str, str] = {
     "suit.H": "черви",
     "suit.S": "пики",
 }
-WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({"en": MappingProxyType(EN), "cs": MappingProxyType(CS),
-                                                         "ru": MappingProxyType(RU)})
+WORDS: Words = by_language(EN, CS, RU)
