@@ -2,7 +2,7 @@
 
 A game ships its card faces and suits (``<game>/faces.py``), its words in every language of
 ``LANGS`` (``<game>/words.py``) and the display marks of its view's fields (``x-meow-*`` on the
-properties of its spec, kernel/spec.py ``shown``); ``catalogue_part`` turns them into the part of
+properties of its spec, kernel/marks.py ``shown``); ``catalogue_part`` turns them into the part of
 its GET /v1/variants entries that lets a client (service/web, service/tui) name no game.
 """
 from __future__ import annotations
