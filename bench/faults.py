@@ -16,7 +16,7 @@ application and in Redis's scripts:
   costs against ``everysec`` (bench/fault_redis.py).
 - ``workers``: workers and forked work-horses SIGKILLed mid bot turn (bench/fault_workers.py).
 - ``redaction``: the redaction oracle over random games of every registered variant, and leaks
-  planted in each (bench/fault_redaction.py).
+  planted in each (tests/conformance/redaction_faults.py, run as a program).
 - ``failover``: a Redis Cluster primary SIGKILLed under load after its replica stopped applying its
   writes, with MEOW_WAIT_REPLICAS 0 and 1 (promotion time, 503s per kill, acknowledged events
   lost), and what waiting for a replica costs (bench/fault_failover.py).
@@ -209,10 +209,19 @@ def worker_faults(kills: int, per_round: int) -> list[Outcome]:
 
 
 def redaction_faults(games: int, steps: int) -> list[Outcome]:
-    """The redaction oracle over random games of every variant, and planted leaks (bench/fault_redaction.py)."""
-    from bench import fault_redaction
+    """The redaction oracle over random games of every variant, and planted leaks: the test suite's
+    oracle, run as its program (tests/conformance/redaction_faults.py: the benches import nothing of tests/)."""
+    import json
+    import os
+    import subprocess
+    import sys
 
-    return fault_redaction.redaction(games, steps, Outcome)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-m", "tests.conformance.redaction_faults", "--json", "--games", str(games),
+                           "--steps", str(steps)], cwd=root, env=dict(os.environ, PYTHONPATH=root),
+                          stdout=subprocess.PIPE, check=True, text=True)
+    rows = [Outcome(**{**row, "statuses": Counter(row["statuses"])}) for row in json.loads(done.stdout)]
+    return rows
 
 
 def failover_faults(kills: int, threads: int, cost_s: float) -> list[Outcome]:

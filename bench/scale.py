@@ -76,7 +76,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: the project's packages import 
 
 from bench.api import children_of, proc_cpu_s  # noqa: E402
 from bench.streams import ClientPool, raise_nofile, rss_kb  # noqa: E402
-from tests.e2e.conftest import _free_port, _wait_ready, start_api  # noqa: E402
+from tools.stack import free_port, start_api, wait_ready  # noqa: E402
 
 HOST = "127.0.0.1"
 TIMEOUT = 30
@@ -144,7 +144,7 @@ class PrivateRedis:
     def __init__(self) -> None:
         from service.embedded_cluster import redis_server_binary
 
-        self.port = _free_port()
+        self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="bench-scale-redis-")
         self.proc = subprocess.Popen([redis_server_binary(), "--port", str(self.port), "--bind", HOST,
                                       "--dir", self.dir, "--save", "", "--appendonly", "no",
@@ -211,7 +211,7 @@ class Deployment:
     def __init__(self, name: str, redis_url: str, queue_url: str, servers: RedisServers, api_workers: int) -> None:
         self.name, self.servers = name, servers
         self.prefix = f"bench-scale-{secrets.token_hex(4)}"
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://{HOST}:{self.port}"
         self.logdir = tempfile.mkdtemp(prefix="bench-scale-")
         metrics_dir = os.path.join(self.logdir, "metrics")
@@ -224,7 +224,7 @@ class Deployment:
         self.web = start_api(self.env, self.port, workers=api_workers)
         self.workers: list[subprocess.Popen] = []
         try:
-            _wait_ready(self.base, [self.web])
+            wait_ready(self.base, [self.web])
         except BaseException:
             self.stop()
             raise

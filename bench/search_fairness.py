@@ -25,9 +25,11 @@ import subprocess
 import sys
 import time
 import uuid
-from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # run as a script: tools/ imports from the checkout
+
+from tools.search_lane import SearchLane  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:
@@ -36,33 +38,12 @@ def pct(values: list[float], p: float) -> float:
 
 
 # ---------------------------------------------------------------------------------------- search
-class _Queue:
-    def __init__(self) -> None:
-        self.jobs: list[tuple] = []
-        self.connection = self.serializer = None
-
-    def enqueue_call(self, func: str, args: tuple, job_id: str, **_: Any) -> None:
-        from rq.exceptions import DuplicateJobError
-
-        if any(j[2] == job_id for j in self.jobs):
-            raise DuplicateJobError(job_id)
-        self.jobs.append(args)
-
-    @property
-    def count(self) -> int:
-        return len(self.jobs)
-
-
 def simulate(flood: int, moves: int) -> list[int]:
     """The victim's move times (ms, turn opened -> move) beside ``flood`` max-budget tables."""
     import service.app.bots as bots
     from service.api.app import create_app
-    from service.eventstore.contract import SHARDS
     from service.eventstore.memory import MemoryEventStore
-    from service.games import registry
-    from service.games.kernel.due import Lane
     from service.settings import Settings
-    from workers.dispatcher import Dispatcher
 
     clock = [1_800_000_000_000]
     known = {f.name for f in dataclasses.fields(Settings)}
@@ -70,7 +51,6 @@ def simulate(flood: int, moves: int) -> list[int]:
     app = create_app(Settings(**{k: v for k, v in wanted.items() if k in known}), store=MemoryEventStore())
     svc = app.extensions["meow.service"]
     svc.clock = lambda: clock[0]
-    svc.pause = lambda s: clock.__setitem__(0, clock[0] + round(s * 1000))  # (the old code held its worker)
     client = app.test_client()
     cap = svc.settings.max_bot_budget_ms
 
@@ -88,40 +68,10 @@ def simulate(flood: int, moves: int) -> list[int]:
         table("10.1.1.1", cap)
     victim = table("10.2.2.2", 200)
 
-    def choose_for(state: Any, seat: int, budget_ms: int | None = None) -> Any:
-        easy = registry.of(state).bots["easy"]
-
-        def policy(view: Any, rng: Any) -> dict:
-            clock[0] += budget_ms or 0  # a search takes exactly the time it is given
-            return easy(view, rng)
-        return policy
-
-    bots.choose_for = choose_for
-    queues = {lane: _Queue() for lane in Lane}
-    dispatcher = Dispatcher(svc.store, queues, 600_000, clock=lambda: clock[0])  # type: ignore[arg-type]
-    gaps: list[int] = []
-
-    def run(payload: dict, shard: str, job_id: str) -> None:
-        gid = payload["game"]
-        before = svc.store.version(gid)
-        if svc.run_followup(payload) == "moved" and gid == victim:
-            opened = svc.store.read(gid, after=payload["opened_seq"] - 1)[0].at
-            move = next(e for e in svc.store.read(gid, after=before) if e.seat == payload["seat"])
-            gaps.append(move.at - opened)
-        svc.store.finish_due(shard, job_id)
-
-    while len(gaps) < moves:
-        dispatcher.tick()
-        ran = 0
-        while queues[Lane.FAST].jobs:
-            run(*queues[Lane.FAST].jobs.pop(0))
-            ran += 1
-        if queues[Lane.SEARCH].jobs:
-            run(*queues[Lane.SEARCH].jobs.pop(0))
-        elif not ran:
-            nxt = [n for n in (svc.store.next_due(s) for s in SHARDS) if n is not None]
-            clock[0] = max(clock[0] + 1, min(nxt, default=clock[0] + 10))
-    return gaps
+    lane = SearchLane(svc, lambda: clock[0], lambda ms: clock.__setitem__(0, clock[0] + ms))
+    bots.choose_for = lane.choose_for
+    lane.run_until(lambda: len(lane.gaps.get(victim, ())) >= moves, limit=10**9)
+    return lane.gaps[victim]
 
 
 def search_main(args: argparse.Namespace) -> None:
@@ -141,7 +91,7 @@ def pace_main(args: argparse.Namespace) -> None:
     import requests
 
     from bench.bot_latency import measure
-    from tests.e2e.conftest import _free_port, _wait_ready, start_api
+    from tools.stack import free_port, start_api, wait_ready
 
     url = os.environ.get("REDIS_URL")  # (its keys carry a fresh prefix, removed at the end)
     server = None
@@ -156,14 +106,14 @@ def pace_main(args: argparse.Namespace) -> None:
             prefix = f"meowbench-{uuid.uuid4().hex[:8]}"
             env = dict(os.environ, REDIS_URL=url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix, PYTHONPATH=ROOT,
                        MEOW_RATE_LIMITS="off", MEOW_BOTS_ONLY_PER_OWNER="0", MEOW_BOTS_ONLY_PER_ADDRESS="0", **extra)
-            port = _free_port()
+            port = free_port()
             base = f"http://127.0.0.1:{port}"
             web = start_api(env, port)
             workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *lane], env=env, cwd=ROOT,
                                         stderr=subprocess.DEVNULL)
                        for lane in (["--queues", "fast"], ["--queues", "search,fast", "--no-dispatcher"])]
             try:
-                _wait_ready(base, [web, *workers])
+                wait_ready(base, [web, *workers])
                 s = requests.Session()
                 s.trust_env = False
                 for _ in range(args.tables):

@@ -80,7 +80,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api import children_of, machine_cpu, proc_cpu_s  # noqa: E402
-from tests.e2e.conftest import _free_port, _wait_ready, start_api  # noqa: E402
+from tools.stack import free_port, start_api, wait_ready  # noqa: E402
 
 HOST = "127.0.0.1"
 # Humans never time out; no grace, no intermission: a game only moves when the writer moves it.
@@ -729,7 +729,7 @@ class Stack:
         self.redis_url, self.prefix = redis_url, prefix
         self.redis = redis.Redis.from_url(redis_url)
         self.redis.ping()
-        self.port = _free_port()
+        self.port = free_port()
         self.redis_port = urlsplit(redis_url).port or 6379
         self.base = f"http://{HOST}:{self.port}"
         self.logdir = tempfile.mkdtemp(prefix="bench-streams-")
@@ -746,7 +746,7 @@ class Stack:
             self.worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=self.env,
                                            cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT)
         try:
-            _wait_ready(self.base, [self.web, self.worker])
+            wait_ready(self.base, [self.web, self.worker])
         except BaseException:
             self.stop()
             raise

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.app.games import GameService
+from service.eventstore.ports import EventStore
 from service.settings import Settings
 
 
@@ -36,7 +37,7 @@ def queue_client(settings: Settings, **kw: Any) -> Any:
     return redis_client(url, **kw)
 
 
-def build_store(settings: Settings) -> Any:
+def build_store(settings: Settings) -> EventStore:
     from service.eventstore.contract import SHARDS
     from service.eventstore.redis_store import RedisEventStore
 
@@ -49,5 +50,5 @@ def build_store(settings: Settings) -> Any:
                            wait_replicas=settings.wait_replicas, wait_timeout_ms=settings.wait_timeout_ms)
 
 
-def build_service(settings: Settings, store: Any = None) -> GameService:
+def build_service(settings: Settings, store: EventStore | None = None) -> GameService:
     return GameService(store if store is not None else build_store(settings), settings)

@@ -7,13 +7,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC
-from typing import Any
+from typing import Protocol
 
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.eventstore.contract import SHARDS
+from service.eventstore.ports import DueQueue, Tokens
 from service.games.kernel.due import Lane
 from service.settings import Settings
 from workers.fair import FairLine
@@ -21,6 +22,11 @@ from workers.fair import FairLine
 log = logging.getLogger("meow.dispatcher")
 TASK = "workers.tasks.run_due"
 LANES: tuple[Lane, ...] = tuple(Lane)  # a follow-up's payload names its lane ("lane"); absent means fast
+
+
+class DispatchStore(DueQueue, Tokens, Protocol):
+    """What the dispatcher uses of the store: the due queue, and the tables' owners (``Tokens``:
+    "meta:owner") for the fair search line."""
 
 
 def now_ms() -> int:
@@ -34,7 +40,7 @@ class Dispatcher:
     dispatched again; jobs are idempotent, so a re-run of finished work does nothing.
     """
 
-    def __init__(self, store: Any, queues: dict[str, Queue], lease_ms: int = 10_000,
+    def __init__(self, store: DispatchStore, queues: dict[str, Queue], lease_ms: int = 10_000,
                  clock: Callable[[], int] = now_ms, settings: Settings | None = None) -> None:
         self.store = store
         self.queues = queues  # lane -> queue (LANES)
@@ -148,16 +154,15 @@ class Dispatcher:
         Appends push a wake-up onto their shard's list; one thread per shard waits on it (a wait on
         all the shards at once would be a multi-slot command, which a Redis Cluster refuses)."""
         woken = threading.Event()
-        if hasattr(self.store, "wait_wake"):
-            for shard in SHARDS:
-                threading.Thread(target=self._watch, args=(shard, stop, woken), name=f"wake-{shard}",
-                                 daemon=True).start()
+        for shard in SHARDS:
+            threading.Thread(target=self._watch, args=(shard, stop, woken), name=f"wake-{shard}",
+                             daemon=True).start()
         while not stop.is_set():
             try:
                 self.tick()
                 wait = self.seconds_to_next()
                 if wait > 0:
-                    woken.wait(wait if hasattr(self.store, "wait_wake") else min(wait, 0.05))
+                    woken.wait(wait)
                     woken.clear()
             except Exception:  # keep dispatching; Redis may come back
                 log.exception("dispatcher tick failed")

@@ -40,7 +40,7 @@ def run_due(payload: dict, shard: str, job_id: str) -> str:
         log.error("%s: game corrupted, dropping the job: %s", job_id, exc.detail)
         outcome = "corrupted"
     metrics.FOLLOWUPS.labels(payload.get("kind", "?"), outcome).inc()
-    svc.store.finish_due(shard, job_id)
+    svc.due_queue.finish_due(shard, job_id)
     log.debug("%s: %s", job_id, outcome)
     return outcome
 

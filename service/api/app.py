@@ -9,6 +9,7 @@ from flask_smorest import Api
 from service.api import components, docs_page, errors, games, headers, health, limits, operations
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
+from service.eventstore.ports import EventStore
 from service.settings import Settings
 from service.web import page as web_page
 
@@ -37,7 +38,7 @@ class MeowApi(Api):
             self.spec.components.response(r.name, response)
 
 
-def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
+def create_app(settings: Settings | None = None, store: EventStore | None = None) -> Flask:
     from service.wiring import build_service
 
     settings = settings or Settings.from_env()

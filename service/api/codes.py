@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 from service.app.codes import AppCode
 from service.games import registry
-from service.games.kernel.codes import DomainCode
+from service.games.kernel.codes import DomainCode, KernelCode, is_retry_later
 
 
 class ApiCode(DomainCode):
@@ -43,7 +43,7 @@ class ApiCode(DomainCode):
 DECLARED: tuple[type[DomainCode], ...] = (*registry.CODES, AppCode, ApiCode)
 """Every code the service can answer with, by its declaring enum (the rules', the app's, the edge's)."""
 
-_BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's enum (issue 13)
+_BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge's (a game's own: _GAMES_OWN)
     400: ("invalid_json", "malformed_request"),  # malformed_request: refused by the HTTP server (api/refusals.py)
     401: ("unauthorized",),
     403: ("forbidden", "not_a_player"),
@@ -51,10 +51,10 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
     405: ("method_not_allowed",),
     408: ("request_timeout",),
     409: (  # a legal request at the wrong moment: retry after reading the game again
-        "already_exists", "already_passed", "already_seated", "already_started", "announce_grace",
+        "already_exists", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
-        "not_enough_players", "not_passing", "not_started", "not_your_turn", "nothing_to_do", "race_closed",
-        "seat_left", "version_conflict", "wrong_phase", "wrong_step",
+        "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "seat_left", "version_conflict",
+        "wrong_phase",
     ),
     413: ("payload_too_large",),
     414: ("uri_too_long",),
@@ -62,8 +62,8 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
     417: ("expectation_failed",),
     422: (  # never legal as sent
         "card_not_in_hand", "idempotency_key_reused", "illegal_action", "illegal_card",
-        "invalid_action", "invalid_option", "invalid_request", "invalid_seen_step", "invalid_suit",
-        "kind_not_in_hand", "must_choose_suit", "unknown_variant", "weak_idempotency_key",
+        "invalid_action", "invalid_option", "invalid_request", "invalid_suit",
+        "must_choose_suit", "unknown_variant", "weak_idempotency_key",
     ),
     429: ("rate_limited", "too_many_connections", "bots_only_limit"),
     431: ("headers_too_large",),
@@ -73,7 +73,11 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # by value: the edge names no game's
     503: ("not_ready", "store_unavailable"),
     504: ("gateway_timeout",),
 }
-STATUS: Mapping[str, int] = MappingProxyType({c: s for s, codes in _BY_STATUS.items() for c in codes})
+_GAMES_OWN = {c: 409 if is_retry_later(c) else 422
+              for cls in registry.CODES if cls is not KernelCode for c in cls}
+"""A game's own codes (its codes.py): 409 where it marked them ``retry_later``, else 422."""
+STATUS: Mapping[str, int] = MappingProxyType(
+    {**{c: s for s, codes in _BY_STATUS.items() for c in codes}, **{str(c): s for c, s in _GAMES_OWN.items()}})
 STORE_RETRY_AFTER_S = 1
 # refusals answered 429 that carry no Retry-After, because no delay is true for them: a connection
 # over the cap may retry as soon as one of its own connections closes, and a bots-only table over

@@ -31,7 +31,7 @@ class Readyz(MethodView):
     def get(self):
         """Redis is reachable."""
         try:
-            service().store.version("0000000000000000")
+            service().event_log.version("0000000000000000")
         except Exception:  # noqa: BLE001 - any failure means not ready
             return retry_after(problem(ApiCode.NOT_READY, "the event store is not reachable"), STORE_RETRY_AFTER_S)
         return json_response({"status": "ready"})

@@ -14,12 +14,11 @@ from service.games.kernel.presentation import COLOURS, LANGS
 from service.games.kernel.table import BOT_STRENGTHS
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).
-SUITS = tuple(dict.fromkeys(s for g in registry.GAMES for s in g.suits))
+SUITS = registry.SUITS
 ACTION_TYPES = tuple(registry.ACTIONS)
 FIELDS_BY_TYPE = {name: set(a.fields) for name, a in registry.ACTIONS.items()}
 REQUIRED_BY_TYPE = {name: set(a.required) for name, a in registry.ACTIONS.items() if a.required}
-_CARDS = list(dict.fromkeys(g.card_pattern for g in registry.GAMES if g.card_pattern))
-CARD = f"^{_CARDS[0]}$" if len(_CARDS) == 1 else "^(" + "|".join(f"(?:{c})" for c in _CARDS) + ")$"
+CARD = registry.CARD_PATTERN
 MAX_SEQ = 2**53  # JSON-safe; no game gets near it
 
 

@@ -43,7 +43,7 @@ def compact_finished(ctx: AppContext, game_id: str) -> str:
             raise
         if state.status != "finished":
             return "closed"
-        got = ctx.store.compact(game_id, state.version)
+        got = ctx.retention.compact(game_id, state.version)
         if got != "conflict":
             return got
     return "busy"
@@ -63,7 +63,7 @@ def finished_games(ctx: AppContext, page: int = 200) -> Iterator[dict[str, Any]]
 
 def finished_at(ctx: AppContext, game_id: str, version: int) -> int:
     """When the game's last event happened (its match ended), in ms."""
-    last = ctx.store.read_stored(game_id, after=max(version - 1, 0), count=1)
+    last = ctx.event_log.read_stored(game_id, after=max(version - 1, 0), count=1)
     return last[0].event.at if last else 0
 
 
@@ -73,7 +73,7 @@ def sweep(ctx: AppContext, older_than_s: int | None = None) -> dict[str, int]:
     counts: dict[str, int] = {}
     for row in finished_games(ctx):
         gid = row["id"]
-        if ctx.store.form(gid) != "stream" or finished_at(ctx, gid, int(row["version"])) > ctx.clock() - grace_ms:
+        if ctx.retention.form(gid) != "stream" or finished_at(ctx, gid, int(row["version"])) > ctx.clock() - grace_ms:
             continue
         got = compact_finished(ctx, gid)
         counts[got] = counts.get(got, 0) + 1
@@ -122,6 +122,6 @@ def archive(ctx: AppContext, game_id: str, out_dir: str, evict: bool = False) ->
         return Archived(game_id, path, result.events, False, False, detail)
     evicted = False
     if evict:
-        evicted = ctx.store.evict_game(game_id, state.version, state.variant)
+        evicted = ctx.retention.evict_game(game_id, state.version, state.variant)
         ctx.cache.drop(game_id)
     return Archived(game_id, path, result.events, True, evicted)

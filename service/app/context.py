@@ -9,13 +9,25 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from service.app import compute, entropy, meter, snapshots
+from service.app import compute, entropy, meter, snapshots as snapshot_codec
 from service.app.cache import StateCache
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, Stored
-from service.eventstore.contract import EventStore
+from service.eventstore.ports import (
+    AppendFeed,
+    DueQueue,
+    EventLog,
+    EventStore,
+    IdempotencyRecords,
+    Leases,
+    Lobby,
+    Reports,
+    Retention,
+    Snapshots,
+    Tokens,
+)
 from service.games import engine
 from service.games.kernel.state import TableState
 from service.settings import Settings
@@ -32,7 +44,18 @@ class AppContext:
 
     def __init__(self, store: EventStore, settings: Settings | None = None, clock: Callable[[], int] = now_ms,
                  random_bytes: entropy.Entropy = entropy.system) -> None:
-        self.store = store
+        self.store = store  # the whole backend (every port): for the composition root, tests and benches
+        # each part of the application reaches the store through the narrowest port it uses
+        self.event_log: EventLog = store
+        self.append_feed: AppendFeed = store
+        self.due_queue: DueQueue = store
+        self.leases: Leases = store
+        self.tokens: Tokens = store
+        self.idempotency: IdempotencyRecords = store
+        self.snapshots: Snapshots = store
+        self.reports: Reports = store
+        self.lobby_index: Lobby = store
+        self.retention: Retention = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded
@@ -71,7 +94,7 @@ class AppContext:
         it grew again apart from it), so the caller folds from scratch."""
         version = state.version if state is not None else 0
         try:
-            stored = self.store.read_stored(game_id, after=version - 1 if version else 0)
+            stored = self.event_log.read_stored(game_id, after=version - 1 if version else 0)
         except CorruptEvent as exc:
             raise AppError(AppCode.GAME_CORRUPTED, f"event {exc.seq} of this game cannot be read", seq=exc.seq) from exc
         if not version:
@@ -85,11 +108,11 @@ class AppContext:
         nothing folded yet; a snapshot made by other code, or unreadable, is no snapshot."""
         if self.settings.snapshot_every <= 0:
             return None, GENESIS
-        found = self.store.snapshot_get(game_id, at_most)
+        found = self.snapshots.snapshot_get(game_id, at_most)
         if found is None:
             return None, GENESIS
         version, blob = found
-        got = compute.run(lambda: snapshots.decode(blob)) if len(blob) > HEAVY_SNAPSHOT else snapshots.decode(blob)
+        got = compute.run(lambda: snapshot_codec.decode(blob)) if len(blob) > HEAVY_SNAPSHOT else snapshot_codec.decode(blob)
         if got is None or getattr(got[0], "version", None) != version:
             return None, GENESIS
         return got
@@ -101,7 +124,7 @@ class AppContext:
         if every <= 0 or state is None or before // every == state.version // every:
             return
         try:
-            self.store.snapshot_put(game_id, state.version, snapshots.encode(state, head))
+            self.snapshots.snapshot_put(game_id, state.version, snapshot_codec.encode(state, head))
         except Exception:  # the write itself succeeded; the next crossing tries again
             log.warning("snapshot of %s at %d not written", game_id, state.version, exc_info=True)
 

@@ -53,7 +53,7 @@ def origin_tokens(origin: Origin | None) -> dict[str, bytes]:
 
 
 def meta(ctx: AppContext, game_id: str, name: str) -> str | None:
-    raw = ctx.store.token_get(game_id, f"meta:{name}")
+    raw = ctx.tokens.token_get(game_id, f"meta:{name}")
     return raw.decode() if raw is not None else None
 
 
@@ -65,7 +65,7 @@ def _slots(ctx: AppContext, game_id: str) -> list[tuple[str, str, int, str]]:
                                    ("bots-addr", ADDRESS, s.bots_only_per_address, "address")):
         who = meta(ctx, game_id, name)
         if who is not None and cap > 0:
-            out.append((ctx.store.lease_name(kind, who), game_id, cap, whose))
+            out.append((ctx.leases.lease_name(kind, who), game_id, cap, whose))
     return out
 
 
@@ -77,8 +77,8 @@ def take_bots_only_slots(ctx: AppContext, game_id: str, state: TableState) -> li
     taken: list[tuple[str, str]] = []
     now = ctx.clock()
     for name, member, cap, whose in _slots(ctx, game_id):
-        if not ctx.store.lease_acquire(name, member, cap, now, SLOT_TTL_MS):
-            ctx.store.lease_release_many(taken)
+        if not ctx.leases.lease_acquire(name, member, cap, now, SLOT_TTL_MS):
+            ctx.leases.lease_release_many(taken)
             raise AppError(AppCode.BOTS_ONLY_LIMIT,
                            f"this {whose} already runs {cap} tables with bots only: start this one when one "
                            "of them has finished, or sit down at it", limit=cap)
@@ -90,7 +90,7 @@ def match_over(ctx: AppContext, game_id: str) -> None:
     """The match ended: its bots-only slots go back (a no-op for a table that held none). After
     the append: failing here fails nothing (the slot lapses after ``SLOT_TTL_MS``)."""
     try:
-        ctx.store.lease_release_many([(name, member) for name, member, _, _ in _slots(ctx, game_id)])
+        ctx.leases.lease_release_many([(name, member) for name, member, _, _ in _slots(ctx, game_id)])
     except Exception:
         log.warning("bots-only slots of %s not released", game_id, exc_info=True)
 
@@ -98,7 +98,7 @@ def match_over(ctx: AppContext, game_id: str) -> None:
 def round_scored(ctx: AppContext, game_id: str) -> None:
     """A round of a running match was scored: its slots (if it holds any) last another day."""
     try:
-        ctx.store.lease_renew([(name, member) for name, member, _, _ in _slots(ctx, game_id)], ctx.clock(),
+        ctx.leases.lease_renew([(name, member) for name, member, _, _ in _slots(ctx, game_id)], ctx.clock(),
                               SLOT_TTL_MS)
     except Exception:
         log.warning("bots-only slots of %s not renewed", game_id, exc_info=True)
@@ -108,9 +108,9 @@ def note_search(ctx: AppContext, game_id: str, budget_ms: int, granted_ms: int |
     """Record (or clear) the table's notice: its searches get less than its budget because the
     search lane is saturated. It says only the granted time (a fact about the server's load)."""
     if granted_ms is not None and granted_ms < budget_ms:
-        ctx.store.meta_put(game_id, SEARCH, orjson.dumps({"budget_ms": granted_ms, "until": until}))
-    elif ctx.store.token_get(game_id, f"meta:{SEARCH}") is not None:
-        ctx.store.meta_put(game_id, SEARCH, None)
+        ctx.tokens.meta_put(game_id, SEARCH, orjson.dumps({"budget_ms": granted_ms, "until": until}))
+    elif ctx.tokens.token_get(game_id, f"meta:{SEARCH}") is not None:
+        ctx.tokens.meta_put(game_id, SEARCH, None)
 
 
 def notices(ctx: AppContext, game_id: str, state: TableState, now: int) -> list[dict[str, Any]]:
@@ -118,7 +118,7 @@ def notices(ctx: AppContext, game_id: str, state: TableState, now: int) -> list[
     while its searches are shortened (read only for such tables: one field of the token hash)."""
     if state.status != "running" or not any(fu.search_budget_ms(state, s.seat, 1 << 30) for s in state.seats):
         return []
-    raw = ctx.store.token_get(game_id, f"meta:{SEARCH}")
+    raw = ctx.tokens.token_get(game_id, f"meta:{SEARCH}")
     if raw is None:
         return []
     got = orjson.loads(raw)

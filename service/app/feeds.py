@@ -22,13 +22,14 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Protocol
 
 import orjson
 
 from service.app.auth import Caller, caller_after
 from service.app.redaction import Viewer, project_event
 from service.eventstore.contract import SHARDS
+from service.eventstore.ports import AppendFeed, EventLog
 from service.games.kernel.model import Event
 
 log = logging.getLogger("meow.feeds")
@@ -176,10 +177,14 @@ class Subscription:
         self._ready.set()
 
 
+class FeedSource(EventLog, AppendFeed, Protocol):
+    """What a hub reads of the store: the games' events, and the shards' append feed."""
+
+
 class FeedHub:
     """Per process: readers per shard, the watched games, their subscribers."""
 
-    def __init__(self, store: Any, *, buffer: int = 256, block_ms: int = 5000, resync_s: float = 5.0,
+    def __init__(self, store: FeedSource, *, buffer: int = 256, block_ms: int = 5000, resync_s: float = 5.0,
                  shards: Iterable[str] = SHARDS) -> None:
         self.store = store
         self.buffer = buffer

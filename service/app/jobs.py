@@ -76,7 +76,7 @@ def expire_open(ctx: AppContext, game_id: str) -> str:
             raise
         if state.status != "open":
             return "closed"
-        if ctx.store.expire_game(game_id, state.version, state.variant):
+        if ctx.retention.expire_game(game_id, state.version, state.variant):
             ctx.cache.drop(game_id)
             return "expired"
     return "busy"
@@ -91,7 +91,7 @@ def rearm_timer(ctx: AppContext, game_id: str, cmd: object) -> str:
     due = next((d for d in engine.pending_work(state) if d.kind == Kind.TIMER and d.key == cmd.key), None)
     if due is None or due.due_at <= ctx.clock():
         return "closed"
-    ctx.store.schedule(fu.rearmed_timer(game_id, due))
+    ctx.due_queue.schedule(fu.rearmed_timer(game_id, due))
     return "waiting"
 
 
@@ -125,7 +125,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                 answer = max(answer_at or 0, now + took)
                 fairness.note_search(ctx, game_id, budget, granted_ms, answer + ctx.settings.search_idle_ms)
                 if ctx.clock() < answer:  # the answer is due later: written then, this worker is free now
-                    ctx.store.schedule(fu.bot_move(game_id, seat, opened_seq, answer, action, state.version))
+                    ctx.due_queue.schedule(fu.bot_move(game_id, seat, opened_seq, answer, action, state.version))
                     return "searched"
         chosen = None
         outcome = _bot_write(ctx, game_id, state, seat, action)
@@ -161,7 +161,7 @@ def _bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, acti
             return "retry"
         if exc.code == KernelCode.ANNOUNCE_GRACE:
             return "grace"
-        if kind in RACE_TOLERANT and ctx.store.version(game_id) != state.version:
+        if kind in RACE_TOLERANT and ctx.event_log.version(game_id) != state.version:
             return "retry"  # refused against a later state (no precondition): look again; the loop answers
             # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
         raise
@@ -169,7 +169,7 @@ def _bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, acti
 
 def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: int) -> str:
     """Come back shortly, when the other seat's grace is over (never sleep in a worker)."""
-    ctx.store.schedule(fu.deferred_bot(game_id, seat, opened_seq, now, now + GRACE_RETRY_MS))
+    ctx.due_queue.schedule(fu.deferred_bot(game_id, seat, opened_seq, now, now + GRACE_RETRY_MS))
     return "deferred"
 
 

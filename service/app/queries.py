@@ -51,7 +51,7 @@ def events(ctx: AppContext, game_id: str, caller: Caller, after: int, wait_s: fl
     state = ctx.load(game_id)
     after = min(after, state.version)  # nothing lies beyond the version (and Redis ids are bounded)
     if wait_s > 0 and state.version <= after:
-        (waiter or ctx.store.wait)(game_id, after, min(wait_s, ctx.settings.max_wait_s))
+        (waiter or ctx.event_log.wait)(game_id, after, min(wait_s, ctx.settings.max_wait_s))
         state = ctx.load(game_id)
     meter.charge(state.version - after)
     return state, _seen(ctx, game_id, caller, _pages(ctx, game_id, after, state.version, page))
@@ -61,7 +61,7 @@ def _pages(ctx: AppContext, game_id: str, after: int, last: int, page: int) -> I
     """The stored events ``after+1 .. last``, ``page`` at a time; a game that went meanwhile
     (evicted) is not_found rather than a short answer."""
     while after < last:
-        chunk = ctx.store.read_stored(game_id, after=after, count=min(page, last - after))
+        chunk = ctx.event_log.read_stored(game_id, after=after, count=min(page, last - after))
         if not chunk:
             raise not_found()
         yield from chunk
@@ -117,7 +117,7 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: boo
         raise AppError(KernelCode.NOT_FOUND, f"this game has {state.version} events: no event {at} yet")
     base, base_head = ctx.nearest_snapshot(game_id, at - 1)  # event `at` itself is read: its time is the view's now
     after = base.version if base is not None else 0
-    stored = ctx.store.read_stored(game_id, after=after, count=at - after) if at > after else []
+    stored = ctx.event_log.read_stored(game_id, after=after, count=at - after) if at > after else []
     meter.charge(len(stored))
     past, head = compute.run(lambda: fold(base, base_head, stored)) if len(stored) >= compute.HEAVY \
         else fold(base, base_head, stored)
@@ -130,7 +130,7 @@ def state_at(ctx: AppContext, game_id: str, caller: Caller, at: int, record: boo
 def lobby(ctx: AppContext, status: str | None, variant: str | None, cursor: tuple[int, str] | None,
           limit: int) -> tuple[list[dict[str, Any]], str | None]:
     """A lobby page from the per-status indexes: O(page) however many games exist."""
-    rows = [orjson.loads(v) for v in ctx.store.lobby_page(status, variant, cursor, limit + 1)]
+    rows = [orjson.loads(v) for v in ctx.lobby_index.lobby_page(status, variant, cursor, limit + 1)]
     page = rows[:limit]
     nxt = f"{page[-1]['created_at']}:{page[-1]['id']}" if len(rows) > limit else None
     return page, nxt
@@ -141,7 +141,7 @@ def render(ctx: AppContext, out: Outcome, caller: Caller, minimal: bool = False)
     caller's (lean) view, which ``minimal`` (``Prefer: return=minimal``) leaves out."""
     seen_as = viewer(caller)
     body = dict(out.extra)
-    if out.replayed and body.get("token") and ctx.store.token_get(out.game_id, token_hash(body["token"])) is None:
+    if out.replayed and body.get("token") and ctx.tokens.token_get(out.game_id, token_hash(body["token"])) is None:
         body["token"] = None  # a replayed join: its seat has gone, and its token with it
     elif out.extra.get("seat") is not None and caller.seat is None and out.status == 201 and "token" in out.extra:
         seen_as = Viewer(seat=out.extra["seat"])  # the seat just taken (or, replayed, still held)

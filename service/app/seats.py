@@ -31,7 +31,7 @@ def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
     thash = token_hash(token)
     if thash in ctx.settings.audit_token_hashes:
         return Caller("audit", None, thash)
-    record = ctx.store.token_get(game_id, thash)
+    record = ctx.tokens.token_get(game_id, thash)
     if record is None:
         raise unauthorized()
     return caller_from_record(record, thash)
@@ -106,13 +106,13 @@ def leave(ctx: AppContext, game_id: str, caller: Caller, seat: int, idem: Idempo
 def seat_tokens_revoked(ctx: AppContext, game_id: str, seat: int) -> tuple[dict[str, bytes], tuple[str, ...]]:
     """§3.10: the leaver's seat token is revoked; an owner who held that seat stays owner."""
     revoke: list[str] = []
-    seat_hash = ctx.store.token_get(game_id, f"seat:{seat}")
+    seat_hash = ctx.tokens.token_get(game_id, f"seat:{seat}")
     if seat_hash:
         revoke += [seat_hash.decode(), f"seat:{seat}"]
     tokens: dict[str, bytes] = {}
-    owner_hash = ctx.store.token_get(game_id, "owner")
+    owner_hash = ctx.tokens.token_get(game_id, "owner")
     if owner_hash:
-        rec = ctx.store.token_get(game_id, owner_hash.decode())
+        rec = ctx.tokens.token_get(game_id, owner_hash.decode())
         if rec and orjson.loads(rec).get("seat") == seat:
             tokens[owner_hash.decode()] = role_record("owner")
     return tokens, tuple(revoke)
@@ -126,7 +126,7 @@ def start(ctx: AppContext, game_id: str, caller: Caller, idem: Idempotency | Non
     try:
         return write(ctx, game_id, caller, WritePlan(lambda s: StartMatch(), idempotency=idem, precondition=pre))
     except BaseException:
-        ctx.store.lease_release_many(taken)
+        ctx.leases.lease_release_many(taken)
         raise
 
 

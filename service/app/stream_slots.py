@@ -27,9 +27,9 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from service.app.errors import rate_limited
+from service.eventstore.ports import Leases
 
 log = logging.getLogger("meow.streams")
 RETRY_AFTER_S = 5
@@ -56,7 +56,7 @@ class _Batch:
 
 
 class StreamSlots:
-    def __init__(self, store: Any, per_token: int, per_address: int, ttl_ms: int = 30_000,
+    def __init__(self, store: Leases, per_token: int, per_address: int, ttl_ms: int = 30_000,
                  renew_s: float = 10.0, clock: Callable[[], int] = now_ms, retry_s: float = 1.0,
                  retry_cap: int = 50_000) -> None:
         self.store = store

@@ -41,17 +41,17 @@ def report(ctx: AppContext, game_id: str, version: int) -> dict[str, Any]:
         kept = _kept(ctx, game_id, version)  # computed meanwhile by a request of this process
         if kept is not None:
             return kept
-        stored = ctx.store.read_stored(game_id)
+        stored = ctx.event_log.read_stored(game_id)
         meter.charge(len(stored), meter.REPLAY)
         out = compute.run(lambda: audit.verify(list(audit.history_records(stored))).as_dict())
         blob = orjson.dumps({"code": code(), "report": out}, option=orjson.OPT_NON_STR_KEYS)
         if len(blob) <= MAX_REPORT_BYTES and out["events"] == version:
-            ctx.store.report_put(game_id, blob)
+            ctx.reports.report_put(game_id, blob)
         return out
 
 
 def _kept(ctx: AppContext, game_id: str, version: int) -> dict[str, Any] | None:
-    blob = ctx.store.report_get(game_id)
+    blob = ctx.reports.report_get(game_id)
     if blob is None:
         return None
     try:

@@ -77,7 +77,7 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
         """The answer already stored under the caller's key (None without a key or a record)."""
         if idem is None or scoped is None:
             return None
-        prior = ctx.store.idem_get(game_id, scoped)
+        prior = ctx.idempotency.idem_get(game_id, scoped)
         return replay(ctx, game_id, prior, idem) if prior is not None else None
 
     if (answer := stored()) is not None:
@@ -95,7 +95,7 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
             raise
         if out is not None:
             return out
-    raise AppError(AppCode.VERSION_CONFLICT, "the game kept changing; try again", version=ctx.store.version(game_id))
+    raise AppError(AppCode.VERSION_CONFLICT, "the game kept changing; try again", version=ctx.event_log.version(game_id))
 
 
 def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None) -> Outcome | None:
@@ -112,7 +112,7 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
     if plan.extra_from_events:
         extra.update(plan.extra_from_events(events))
     req = _append_request(ctx, game_id, plan, scoped, (state, head), cmd, (events, after), extra)
-    result = ctx.store.append(req)
+    result = ctx.event_log.append(req)
     metrics.APPENDS.labels(result.status).inc()
     if result.ok:
         new_head = orjson.loads(req.payloads[-1])["h"] if req.payloads else head
@@ -182,7 +182,7 @@ def replay(ctx: AppContext, game_id: str, record: bytes, idem: Idempotency) -> O
     """A stored answer as an outcome: its events read back from the stream, its tokens unsealed."""
     answer = read_answer(record, idem)
     state = ctx.load(game_id)
-    events = [s.event for s in ctx.store.read_stored(game_id, after=answer.first - 1,
+    events = [s.event for s in ctx.event_log.read_stored(game_id, after=answer.first - 1,
                                                      count=max(0, answer.last - answer.first + 1))]
     return Outcome(game_id, state, events, answer.status, answer.fields(idem), replayed=True)
 

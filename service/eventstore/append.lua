@@ -1,85 +1,109 @@
 -- Append all events of one command, or nothing.
--- KEYS: 1 stream, 2 due zset, 3 due payload hash, 4 token hash, 5 idempotency key,
---       6 lobby hash, 7 wake list, 8 the shard's feed (game id + new version per append,
---       read by every API process's live-feed hub; capped, auto ids: it is not a game stream),
---       9-16 the lobby indexes (sorted sets by created_at): all, all:<variant>, open, open:<variant>,
---       running, running:<variant>, finished, finished:<variant>,
---       17 the game's compact form (a compacted game takes no more events), 18 its idempotency index
--- ARGV: 1 expected version, 2 event count, 3 has idempotency record (0/1), 4 record,
---       5 record ttl (s), 6 game id, 7 lobby summary ("" = none), 8 follow-up count,
---       9 token count, 10 revoke count, then the events, the follow-ups as
---       (job id, due ms, payload) triples, the tokens as (hash, record) pairs, the revoked hashes,
---       then the listing: "1" status prev-status ("" = a new game) created-at, or "0".
-local expected = tonumber(ARGV[1])
-local n_events = tonumber(ARGV[2])
-if ARGV[3] == "1" then
-  local prior = redis.call("GET", KEYS[5])
+-- KEYS and the head of ARGV are named below, one per line, in the order
+-- service/eventstore/append_args.py builds them (AppendKeys, AppendHead; tests/contract/test_append_args.py
+-- checks that the two agree). Every key is under the game's shard tag: one hash slot.
+local stream = KEYS[1]
+local due = KEYS[2]
+local due_payloads = KEYS[3]
+local tokens = KEYS[4]
+local idem = KEYS[5]
+local lobby = KEYS[6]
+local wake = KEYS[7]
+local feed = KEYS[8]
+local lobby_all = KEYS[9]
+local lobby_all_variant = KEYS[10]
+local lobby_open = KEYS[11]
+local lobby_open_variant = KEYS[12]
+local lobby_running = KEYS[13]
+local lobby_running_variant = KEYS[14]
+local lobby_finished = KEYS[15]
+local lobby_finished_variant = KEYS[16]
+local compact = KEYS[17]
+local idem_index = KEYS[18]
+local expected_version = tonumber(ARGV[1])
+local event_count = tonumber(ARGV[2])
+local has_idem = ARGV[3]
+local idem_record = ARGV[4]
+local idem_ttl_s = tonumber(ARGV[5])
+local game_id = ARGV[6]
+local lobby_row = ARGV[7]
+local followup_count = tonumber(ARGV[8])
+local token_count = tonumber(ARGV[9])
+local revoke_count = tonumber(ARGV[10])
+-- then, from ARGV[11] on: the events, the follow-ups as (job id, due ms, payload) triples, the
+-- tokens as (hash, record) pairs, the revoked hashes, then the listing: "1" status prev-status
+-- ("" = a new game) created-at, or "0".
+-- The feed is the shard's append notifications (game id + new version per append, read by every API
+-- process's live-feed hub; capped, auto ids: it is not a game stream); the lobby indexes are sorted
+-- sets by created_at; a compacted game (its compact form exists) takes no more events.
+if has_idem == "1" then
+  local prior = redis.call("GET", idem)
   if prior then
-    local last = redis.call("XREVRANGE", KEYS[1], "+", "-", "COUNT", 1)
+    local last = redis.call("XREVRANGE", stream, "+", "-", "COUNT", 1)
     local v = 0
     if #last > 0 then v = tonumber(string.match(last[1][1], "^(%d+)")) end
     return {"duplicate", v, prior}
   end
 end
-if redis.call("EXISTS", KEYS[17]) == 1 then
-  return {"conflict", tonumber(redis.call("HGET", KEYS[17], "v"))}
+if redis.call("EXISTS", compact) == 1 then
+  return {"conflict", tonumber(redis.call("HGET", compact, "v"))}
 end
-local last = redis.call("XREVRANGE", KEYS[1], "+", "-", "COUNT", 1)
+local last = redis.call("XREVRANGE", stream, "+", "-", "COUNT", 1)
 local version = 0
 if #last > 0 then version = tonumber(string.match(last[1][1], "^(%d+)")) end
-if version ~= expected then
+if version ~= expected_version then
   return {"conflict", version}
 end
 local i = 11
-for k = 1, n_events do
+for k = 1, event_count do
   version = version + 1
-  redis.call("XADD", KEYS[1], version .. "-0", "e", ARGV[i])
+  redis.call("XADD", stream, version .. "-0", "e", ARGV[i])
   i = i + 1
 end
-if n_events > 0 then
-  redis.call("XADD", KEYS[8], "MAXLEN", "~", 10000, "*", "g", ARGV[6], "v", version)
+if event_count > 0 then
+  redis.call("XADD", feed, "MAXLEN", "~", 10000, "*", "g", game_id, "v", version)
 end
-local n_follow = tonumber(ARGV[8])
-for k = 1, n_follow do
-  local added = redis.call("ZADD", KEYS[2], "NX", ARGV[i + 1], ARGV[i])
-  if added == 1 then redis.call("HSET", KEYS[3], ARGV[i], ARGV[i + 2]) end
+for k = 1, followup_count do
+  local added = redis.call("ZADD", due, "NX", ARGV[i + 1], ARGV[i])
+  if added == 1 then redis.call("HSET", due_payloads, ARGV[i], ARGV[i + 2]) end
   i = i + 3
 end
-if n_follow > 0 then
-  redis.call("LPUSH", KEYS[7], "1")
-  redis.call("LTRIM", KEYS[7], 0, 0)
+if followup_count > 0 then
+  redis.call("LPUSH", wake, "1")
+  redis.call("LTRIM", wake, 0, 0)
 end
-for k = 1, tonumber(ARGV[9]) do
-  redis.call("HSET", KEYS[4], ARGV[i], ARGV[i + 1])
+for k = 1, token_count do
+  redis.call("HSET", tokens, ARGV[i], ARGV[i + 1])
   i = i + 2
 end
-for k = 1, tonumber(ARGV[10]) do
-  redis.call("HDEL", KEYS[4], ARGV[i])
+for k = 1, revoke_count do
+  redis.call("HDEL", tokens, ARGV[i])
   i = i + 1
 end
 if ARGV[i] == "1" then
   local status, prev, score = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-  local at = {open = 11, running = 13, finished = 15}
+  local by_status = {open = {lobby_open, lobby_open_variant}, running = {lobby_running, lobby_running_variant},
+                     finished = {lobby_finished, lobby_finished_variant}}
   if prev == "" then
-    redis.call("ZADD", KEYS[9], score, ARGV[6])
-    redis.call("ZADD", KEYS[10], score, ARGV[6])
+    redis.call("ZADD", lobby_all, score, game_id)
+    redis.call("ZADD", lobby_all_variant, score, game_id)
   end
   if prev ~= status then
-    if at[prev] then
-      redis.call("ZREM", KEYS[at[prev]], ARGV[6])
-      redis.call("ZREM", KEYS[at[prev] + 1], ARGV[6])
+    local was, now = by_status[prev], by_status[status]
+    if was then
+      redis.call("ZREM", was[1], game_id)
+      redis.call("ZREM", was[2], game_id)
     end
-    redis.call("ZADD", KEYS[at[status]], score, ARGV[6])
-    redis.call("ZADD", KEYS[at[status] + 1], score, ARGV[6])
+    redis.call("ZADD", now[1], score, game_id)
+    redis.call("ZADD", now[2], score, game_id)
   end
 end
-if ARGV[3] == "1" then
-  local ttl = tonumber(ARGV[5])
-  redis.call("SET", KEYS[5], ARGV[4], "EX", ttl)
-  redis.call("SADD", KEYS[18], KEYS[5])
-  if redis.call("TTL", KEYS[18]) < ttl then redis.call("EXPIRE", KEYS[18], ttl) end
+if has_idem == "1" then
+  redis.call("SET", idem, idem_record, "EX", idem_ttl_s)
+  redis.call("SADD", idem_index, idem)
+  if redis.call("TTL", idem_index) < idem_ttl_s then redis.call("EXPIRE", idem_index, idem_ttl_s) end
 end
-if ARGV[7] ~= "" then
-  redis.call("HSET", KEYS[6], ARGV[6], ARGV[7])
+if lobby_row ~= "" then
+  redis.call("HSET", lobby, game_id, lobby_row)
 end
 return {"ok", version}

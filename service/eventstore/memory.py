@@ -5,9 +5,11 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import orjson
 
+from service.eventstore.append_args import AppendArgs
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.compact import CompactCache, Compacted, Irregular, pack
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
@@ -34,41 +36,44 @@ class MemoryEventStore:
         self._compact: dict[str, bytes] = {}  # game -> its compact form (its stream is gone)
         self._reports: dict[str, bytes] = {}  # game -> its verify report
         self._compacts = CompactCache()
+        self._wakes: set[str] = set()  # shards with due work added since their last wait_wake
 
     def append(self, req: AppendRequest) -> AppendResult:
         # Encode everything before touching any state, as the Redis store does before its
         # script runs: an unencodable event must leave nothing behind (all or nothing).
-        encoded = req.encoded()
-        payloads = [to_json(f.payload) for f in req.followups]
+        call = AppendArgs.of(req)
+        gid = call.game_id
         with self._lock:
-            if req.game_id in self._compact:  # a compacted game takes no more events
-                return AppendResult("conflict", self._compacted(req.game_id).version)
-            stream = self._streams[req.game_id]
-            if req.idem:
-                prior = self._idem.get((req.game_id, req.idem.key))
+            if gid in self._compact:  # a compacted game takes no more events
+                return AppendResult("conflict", self._compacted(gid).version)
+            stream = self._streams[gid]
+            if call.idem:
+                prior = self._idem.get((gid, call.idem.key))
                 if prior and prior[1] > time.time():
                     return AppendResult("duplicate", len(stream), prior[0])
-            if len(stream) != req.expected_version:
+            if len(stream) != call.expected_version:
                 return AppendResult("conflict", len(stream))
-            stream.extend(encoded)
-            shard = shard_of(req.game_id)
-            for f, payload in zip(req.followups, payloads):
+            stream.extend(call.events)
+            shard = call.shard
+            for f in call.followups:
                 if f.job_id not in self._due[shard]:
                     self._due[shard][f.job_id] = f.due_at
-                    self._payloads[shard][f.job_id] = payload
-            self._tokens[req.game_id].update(req.tokens)
-            for h in req.revoke:
-                self._tokens[req.game_id].pop(h, None)
-            if req.idem:
-                self._idem[(req.game_id, req.idem.key)] = (req.idem.record, time.time() + req.idem.ttl_s)
-            if req.lobby:
-                self._lobby[req.game_id] = req.lobby
-            if req.listing:
-                self._listed[req.game_id] = (req.listing.status, req.listing.variant, req.listing.created_at)
-            if encoded:
+                    self._payloads[shard][f.job_id] = f.payload
+            if call.followups:
+                self._wakes.add(shard)
+            self._tokens[gid].update(call.tokens)
+            for h in call.revoke:
+                self._tokens[gid].pop(h, None)
+            if call.idem:
+                self._idem[(gid, call.idem.key)] = (call.idem.record, time.time() + call.idem.ttl_s)
+            if call.lobby_row:
+                self._lobby[gid] = call.lobby_row
+            if call.listing:
+                self._listed[gid] = (call.listing.status, call.listing.variant, call.listing.created_at)
+            if call.events:
                 self._feed_no += 1
                 feed = self._feed[shard]
-                feed.append((self._feed_no, req.game_id, len(stream)))
+                feed.append((self._feed_no, gid, len(stream)))
                 del feed[:-10000]
             self._lock.notify_all()
             return AppendResult("ok", len(stream))
@@ -257,6 +262,10 @@ class MemoryEventStore:
             key = (-before[0], before[1]) if before else None
             return [self._lobby[gid] for at, gid in rows if key is None or (at, gid) > key][:limit]
 
+    def index_lobby(self) -> int:
+        """Nothing to do: this store has indexed every listing since its first append."""
+        return 0
+
     def expire_game(self, game_id: str, expected_version: int, variant: str) -> bool:
         with self._lock:
             stream = self._streams.get(game_id)
@@ -271,6 +280,8 @@ class MemoryEventStore:
             shard = shard_of(followup.payload["game"])
             self._due[shard].setdefault(followup.job_id, followup.due_at)
             self._payloads[shard].setdefault(followup.job_id, to_json(followup.payload))
+            self._wakes.add(shard)
+            self._lock.notify_all()
 
     def claim_due(self, shard: str, now: int, lease_ms: int, limit: int = 100) -> list[Claimed]:
         with self._lock:
@@ -305,3 +316,20 @@ class MemoryEventStore:
                 del self._inflight[shard][j]
                 self._due[shard][j] = now
             return expired
+
+    def wait_wake(self, shard: str, timeout_s: float) -> bool:
+        deadline = time.monotonic() + max(timeout_s, 0)
+        with self._lock:
+            while shard not in self._wakes:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._lock.wait(left)
+            self._wakes.discard(shard)
+            return True
+
+
+if TYPE_CHECKING:  # mypy checks that this backend implements every port
+    from service.eventstore.ports import EventStore
+
+    _backend: type[EventStore] = MemoryEventStore

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from service.eventstore.append_args import AppendArgs
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.compact import CompactCache, Irregular, pack
 from service.eventstore.contract import (
@@ -51,46 +52,13 @@ class RedisEventStore:
 
     # ------------------------------------------------------------------ writes
     def append(self, req: AppendRequest) -> AppendResult:
-        k, gid = self.keys, req.game_id
-        shard = shard_of(gid)
-        idem_key = k.idem(gid, req.idem.key) if req.idem else k.idem(gid, "-")
-        args: list[Any] = [
-            req.expected_version,
-            len(req.events),
-            "1" if req.idem else "0",
-            req.idem.record if req.idem else b"",
-            req.idem.ttl_s if req.idem else 0,
-            gid,
-            req.lobby or b"",
-            len(req.followups),
-            len(req.tokens),
-            len(req.revoke),
-        ]
-        args += req.encoded()
-        for f in req.followups:
-            args += [f.job_id, f.due_at, to_json(f.payload)]
-        for h, rec in req.tokens.items():
-            args += [h, rec]
-        args += list(req.revoke)
-        listing = req.listing
-        args += ["1", listing.status, listing.prev_status or "", listing.created_at] if listing else ["0"]
-        keys = [
-            k.stream(gid),
-            k.due(shard),
-            k.payloads(shard),
-            k.tokens(gid),
-            idem_key,
-            k.lobby(shard),
-            k.wake(shard),
-            k.feed(shard),
-            *k.lobby_indexes(shard, listing.variant if listing else "-"),
-            k.compact(gid),
-            k.idem_index(gid),
-        ]
+        call = AppendArgs.of(req)
+        named, args = call.keys(self.keys), call.argv()
+        keys = list(named)
         if self.wait_replicas <= 0:
             out = self._append(keys=keys, args=args)
         else:
-            out = self._append_replicated(keys, args, idem_key if req.idem else None)
+            out = self._append_replicated(keys, args, named.idem if req.idem else None)
         status = out[0].decode() if isinstance(out[0], bytes) else out[0]
         return AppendResult(status, int(out[1]), out[2] if len(out) > 2 else None)
 
@@ -403,3 +371,9 @@ def _s(x: Any) -> str:
 
 def _seq(stream_id: Any) -> int:
     return int(_s(stream_id).split("-", 1)[0])
+
+
+if TYPE_CHECKING:  # mypy checks that this backend implements every port
+    from service.eventstore.ports import EventStore
+
+    _backend: type[EventStore] = RedisEventStore

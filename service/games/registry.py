@@ -25,6 +25,19 @@ assert len(BY_VARIANT) == sum(len(g.variants) for g in GAMES), "two games serve 
 assert KERNEL not in BY_NAME, f"a game may not be named {KERNEL!r}: it keys the table commands' upcasters"
 CODES: tuple[type[DomainCode], ...] = (KernelCode, *(g.codes for g in GAMES if g.codes is not DomainCode))
 """The rules' refusal codes: the kernel's and every game's own (service/api/codes.py maps each)."""
+SUITS: tuple[str, ...] = tuple(dict.fromkeys(s for g in GAMES for s in g.suits))
+"""Every suit a ``called_suit`` may name, in any game."""
+
+
+def card_pattern(games: Iterable[Game]) -> str:
+    """One anchored regex matching a card id of any of these games (an action's ``card``)."""
+    found = list(dict.fromkeys(g.card_pattern for g in games if g.card_pattern))
+    if len(found) == 1:
+        return f"^{found[0]}$"
+    return "^(" + "|".join(f"(?:{p})" for p in found) + ")$" if found else "^$"
+
+
+CARD_PATTERN = card_pattern(GAMES)
 
 
 def _merged_actions() -> dict[str, ActionSpec]:

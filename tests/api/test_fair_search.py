@@ -10,16 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from rq.exceptions import DuplicateJobError
 
 from service.api.app import create_app
-from service.eventstore.contract import SHARDS, shard_of
+from service.eventstore.contract import shard_of
 from service.eventstore.memory import MemoryEventStore
-from service.games import registry
 from service.settings import Settings
 from tests.api.conftest import Clock, Table, auth
 from tests.api.spec_check import SpecCheckingClient
-from workers.dispatcher import Dispatcher
+from tools.search_lane import SearchLane
 
 AUDIT = hashlib.sha256(b"audit-secret").hexdigest()
 
@@ -52,75 +50,11 @@ def _bots_table(table: Table, address: str, strength: str = "hard", options: dic
     return {**g, "start": started}
 
 
-class FakeQueue:
-    """An RQ queue as the dispatcher uses it: unique job ids, a count of jobs not yet taken."""
-
-    def __init__(self) -> None:
-        self.jobs: list[tuple[dict, str, str]] = []
-        self.connection = self.serializer = None
-
-    def enqueue_call(self, func: str, args: tuple, job_id: str, **_: Any) -> None:
-        if any(j[2] == job_id for j in self.jobs):
-            raise DuplicateJobError(job_id)
-        self.jobs.append(args)
-
-    @property
-    def count(self) -> int:
-        return len(self.jobs)
-
-
-class Lane:
-    """One dispatcher, one fast worker (instant) and one search worker whose searches take exactly
-    the time they are given, on the test clock."""
-
-    def __init__(self, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.table, self.clock, self.svc = table, table.clock, table.service
-        self.queues = {"fast": FakeQueue(), "search": FakeQueue()}
-        self.dispatcher = Dispatcher(self.svc.store, self.queues, 600_000, clock=self.clock)  # type: ignore[arg-type]
-        self.given: dict[str, list[int]] = {}  # game -> the search time of each of its searches
-        self.gaps: dict[str, list[int]] = {}  # game -> ms from each bot turn's opening to its move
-        self.svc.pause = lambda s: self.clock.advance(round(s * 1000))  # (a worker held until its answer time)
-        lane = self
-
-        def choose_for(state: Any, seat: int, budget_ms: int | None = None) -> Any:
-            easy = registry.of(state).bots["easy"]
-
-            def policy(view: Any, rng: Any) -> dict:
-                lane.given.setdefault(state.id, []).append(budget_ms or 0)
-                lane.clock.advance(budget_ms or 0)  # the search takes its time on the lane
-                return easy(view, rng)
-            return policy
-
-        monkeypatch.setattr("service.app.bots.choose_for", choose_for)
-
-    def run_until(self, done: Any, limit: int = 20_000) -> None:
-        for _ in range(limit):
-            if done():
-                return
-            self.dispatcher.tick()
-            ran = self._drain("fast")
-            if self.queues["search"].jobs:
-                self._run(*self.queues["search"].jobs.pop(0))
-            elif not ran:
-                nxt = [n for n in (self.svc.store.next_due(s) for s in SHARDS) if n is not None]
-                self.clock.now = max(self.clock.now + 1, min(nxt, default=self.clock.now + 10))
-        raise AssertionError("the simulation did not finish")
-
-    def _drain(self, lane: str) -> int:
-        ran = 0
-        while self.queues[lane].jobs:
-            self._run(*self.queues[lane].jobs.pop(0))
-            ran += 1
-        return ran
-
-    def _run(self, payload: dict, shard: str, job_id: str) -> None:
-        store, gid = self.svc.store, payload["game"]
-        before = store.version(gid)
-        if self.svc.run_followup(payload) == "moved":
-            opened = store.read(gid, after=payload["opened_seq"] - 1)[0].at
-            move = next(e for e in store.read(gid, after=before) if e.seat == payload["seat"])
-            self.gaps.setdefault(gid, []).append(move.at - opened)
-        store.finish_due(shard, job_id)
+def _lane(table: Table, monkeypatch: pytest.MonkeyPatch) -> SearchLane:
+    """The search lane (tools/search_lane.py) of ``table``'s service, on the test clock."""
+    lane = SearchLane(table.service, table.clock, table.clock.advance)
+    monkeypatch.setattr("service.app.bots.choose_for", lane.choose_for)
+    return lane
 
 
 def test_a_hard_bot_keeps_its_budget_beside_ten_max_budget_tables_of_another_owner(
@@ -129,7 +63,7 @@ def test_a_hard_bot_keeps_its_budget_beside_ten_max_budget_tables_of_another_own
     flood = [_bots_table(fair, "10.1.1.1", options={"hard_bot_budget_ms": cap, "bot_delay_ms": {"hard": [0, 0]}})["id"]
              for _ in range(10)]
     victim = _bots_table(fair, "10.2.2.2", options={"hard_bot_budget_ms": 200, "bot_delay_ms": {"hard": [0, 0]}})["id"]
-    lane = Lane(fair, monkeypatch)
+    lane = _lane(fair, monkeypatch)
     lane.run_until(lambda: len(lane.gaps.get(victim, ())) >= 12)
     s = fair.service.settings
     bound = 200 + 2 * s.search_slice_ms + 2 * s.search_min_ms  # its own budget plus a small bound
@@ -147,7 +81,7 @@ def test_a_hard_bot_keeps_its_budget_beside_ten_max_budget_tables_of_another_own
 def test_the_view_notice_appears_only_while_the_search_lane_is_saturated(
         fair: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = _bots_table(fair, "10.3.3.3", options={"hard_bot_budget_ms": 400, "bot_delay_ms": {"hard": [0, 0]}})["id"]
-    lane = Lane(fair, monkeypatch)
+    lane = _lane(fair, monkeypatch)
     seen: list[Any] = []
     lane.run_until(lambda: seen.append(fair.view(gid).get("notices")) or len(lane.gaps.get(gid, ())) >= 6)
     assert set(lane.given[gid]) == {400} and seen == [None] * len(seen)  # alone: its whole budget, no notice

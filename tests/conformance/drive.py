@@ -39,7 +39,7 @@ DEFER_MS = 250  # a bot that cannot move yet comes back this much later (jobs.GR
 
 @dataclass(frozen=True)
 class Profile:
-    """How hard a playout looks: the suite's is cheap, bench/conformance.py's deeper."""
+    """How hard a playout looks: the suite's is cheap, tests/conformance/deep.py's deeper."""
 
     round_commands: int = 6000  # a round that has not ended within this many commands stalled
     max_rounds: int = 200  # a match that has not ended within this many rounds stalled
@@ -56,7 +56,7 @@ class Profile:
 
 @dataclass
 class Tally:
-    """What a playout did: the figures bench/conformance.py prints."""
+    """What a playout did: the figures tests/conformance/deep.py prints."""
 
     games: int = 0
     commands: int = 0

@@ -1,6 +1,7 @@
 """The redaction oracle over every registered variant (tests/conformance/redaction.py and
 redaction_api.py), and leaks planted in every game that it must catch. Variants and games come
-from the registry: a new game is covered with no edit here. Deeper runs: bench/fault_redaction.py."""
+from the registry: a new game is covered with no edit here. Deeper runs:
+tests/conformance/redaction_faults.py (bench/faults.py)."""
 from __future__ import annotations
 
 import dataclasses

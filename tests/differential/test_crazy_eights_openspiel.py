@@ -1,5 +1,5 @@
 """Crazy Eights against OpenSpiel (open_spiel pinned in the dev extra): the same deals, every
-decision's legal actions, the final hands and scores compared (bench/openspiel_c8.py). A rule
+decision's legal actions, the final hands and scores compared (tools/openspiel_c8.py). A rule
 broken on purpose must make the comparison fail."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pyspiel
 import pytest
 
 import service.games.crazy_eights.actions as actions
-from bench.openspiel_c8 import Mismatch, cases, run_cases
+from tools.openspiel_c8 import Mismatch, cases, run_cases
 
 GAMES = 600
 

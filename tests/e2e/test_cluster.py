@@ -4,19 +4,16 @@ API processes and two workers (each with its dispatcher), RQ's queues on their o
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 
 import pytest
 import requests
 
-from tests.e2e.conftest import AUDIT, ROOT, _free_port, _wait_ready, start_api
+from tests.e2e.conftest import AUDIT
+from tools.stack import live_stack
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0, "penalty_limit": 50}
 
@@ -27,37 +24,9 @@ def _auth(token: str | None) -> dict:
 
 @pytest.fixture(scope="module")
 def fleet(redis_cluster, redis_url: str) -> Iterator[list[str]]:
-    import redis
-
-    prefix = f"meowtest-cl-{uuid.uuid4().hex[:8]}"
-    env = dict(os.environ, REDIS_URL=redis_cluster.url, MEOW_QUEUE_URL=redis_url, MEOW_KEY_PREFIX=prefix,
-               MEOW_QUEUE=prefix, MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT)
-    ports = [_free_port(), _free_port()]
-    procs = [start_api(env, port, workers=1) for port in ports]
-    procs += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT) for _ in range(2)]
-    bases = [f"http://127.0.0.1:{p}" for p in ports]
-    try:
-        for base in bases:
-            _wait_ready(base, procs)
-        yield bases
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        from service.redis_urls import cluster_client
-
-        c = cluster_client(redis_cluster.url)
-        for key in c.scan_iter(match=f"*{prefix}*", count=1000, target_nodes=c.ALL_NODES):
-            c.delete(key)
-        c.close()
-        q = redis.Redis.from_url(redis_url)
-        for key in q.scan_iter(match=f"*{prefix}*", count=1000):
-            q.delete(key)
-        q.close()
+    with live_stack(redis_cluster.url, queue_url=redis_url, apis=2, api_workers=1, workers=2, tag="cl", audit=AUDIT,
+                    full_speed_bots=False) as stack:
+        yield stack.bases
 
 
 def test_a_prsi_match_plays_to_the_end_on_the_cluster_across_two_apis_and_two_workers(fleet, redis_cluster) -> None:

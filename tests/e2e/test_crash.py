@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.e2e.conftest import ROOT, _free_port, _wait_ready, start_api
+from tools import stack
 
 # no ace follow-up and no skip: every bot turn is exactly one command, so a duplicate would show
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0, "ace_plays_again": False,
@@ -26,16 +25,15 @@ class Crashable:
         self.redis_url = redis_url
         self.marker = tmp / "held-jobs"
         self.env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=self.prefix, MEOW_QUEUE=self.prefix,
-                        PYTHONPATH=ROOT, MEOW_FAULT_PAUSE_MS="4000", MEOW_FAULT_MARKER=str(self.marker))
-        port = _free_port()
+                        PYTHONPATH=stack.ROOT, MEOW_FAULT_PAUSE_MS="4000", MEOW_FAULT_MARKER=str(self.marker))
+        port = stack.free_port()
         self.base = f"http://127.0.0.1:{port}"
-        self.web = start_api(self.env, port, workers=1)
+        self.web = stack.start_api(self.env, port, workers=1)
         self.workers: list[subprocess.Popen] = []
-        _wait_ready(self.base, [self.web])
+        stack.wait_ready(self.base, [self.web])
 
     def worker(self, cls: str) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"],
-                                env={**self.env, "MEOW_WORKER_CLASS": cls}, cwd=ROOT)
+        proc = stack.start_worker({**self.env, "MEOW_WORKER_CLASS": cls})
         self.workers.append(proc)
         return proc
 
@@ -49,20 +47,8 @@ class Crashable:
         raise AssertionError("no bot job started")
 
     def close(self, redis_url: str) -> None:
-        import redis
-
-        for p in [self.web, *self.workers]:
-            if p.poll() is None:
-                p.terminate()
-        for p in [self.web, *self.workers]:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        client = redis.Redis.from_url(redis_url)
-        for key in client.scan_iter(match=f"*{self.prefix}*", count=1000):
-            client.delete(key)
-        client.close()
+        stack.stop([self.web, *self.workers])
+        stack.delete_keys(redis_url, self.prefix)
 
 
 @pytest.fixture

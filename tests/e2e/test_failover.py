@@ -9,10 +9,7 @@ table finishes; every move acknowledged with 200 is in the final history, event 
 Kill rounds with figures: bench/fault_failover.py."""
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -23,7 +20,8 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from tests.e2e.conftest import AUDIT, ROOT, _free_port, _wait_ready, start_api
+from tests.e2e.conftest import AUDIT
+from tools.stack import live_stack
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
         "match_end_mode": "single_round", "turn_timeout_s": None}
@@ -39,35 +37,15 @@ class Fleet:
 
 @pytest.fixture(scope="module")
 def fleet(redis_url: str) -> Iterator[Fleet]:
-    import redis
-
     from service.embedded_cluster import LocalCluster
 
     cluster = LocalCluster.start(3, replicas=1, node_timeout_ms=1000)
-    prefix = f"meowtest-fo-{uuid.uuid4().hex[:8]}"
-    env = dict(os.environ, REDIS_URL=cluster.url, MEOW_QUEUE_URL=redis_url, MEOW_KEY_PREFIX=prefix,
-               MEOW_QUEUE=prefix, MEOW_AUDIT_TOKENS=AUDIT, PYTHONPATH=ROOT, MEOW_WAIT_REPLICAS="1",
-               MEOW_WAIT_TIMEOUT_MS="300", MEOW_RATE_LIMITS="off")
-    port = _free_port()
-    procs = [start_api(env, port, workers=1),
-             subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT)]
-    base = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(base, procs)
-        yield Fleet(base, cluster, prefix)
+        with live_stack(cluster.url, queue_url=redis_url, api_workers=1, tag="fo", audit=AUDIT, full_speed_bots=False,
+                        MEOW_WAIT_REPLICAS="1", MEOW_WAIT_TIMEOUT_MS="300", MEOW_RATE_LIMITS="off") as stack:
+            yield Fleet(stack.base, cluster, stack.prefix)
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
         cluster.stop()
-        q = redis.Redis.from_url(redis_url)
-        for key in q.scan_iter(match=f"*{prefix}*", count=1000):
-            q.delete(key)
-        q.close()
 
 
 @dataclass(eq=False)

@@ -11,14 +11,14 @@ import uuid
 
 import requests
 
-from tests.e2e.conftest import ROOT, _free_port
+from tools.stack import ROOT, free_port
 
 
 def test_meow_run_prints_the_url_of_the_page(redis_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import redis
 
     prefix = f"meowtest-run-{uuid.uuid4().hex[:8]}"
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, REDIS_URL=redis_url, PORT=str(port), MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
                MEOW_DATA_DIR=str(tmp_path), WEB_CONCURRENCY="1", PYTHONPATH=ROOT)
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run"], env=env, cwd=ROOT,

@@ -5,7 +5,8 @@ through nginx (deploy/nginx/meow.conf, with MEOW_TRUSTED_PROXIES naming it).
 
 The API's connection pool is scaled down with the attack (MEOW_WEB_CONNECTIONS: 100 per process,
 two processes): a thousand slow connections exhaust it when nothing cuts or caps them, as 23,000
-exhausted the default one in the review. The timeouts are 2 s. The attacker: bench/slow_clients.py.
+exhausted the default one in the review. The timeouts are 2 s. The attacker: tools/slow_clients.py
+(bench/slow_clients.py measures with it).
 """
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.slow_clients import Attack, Victim, hold, raise_fd_limit
 from service.games import registry
-from tests.e2e.conftest import Stack, _free_port, live_stack
+from tests.e2e.conftest import Stack, live_stack
 from tools import nginx
+from tools.slow_clients import Attack, Victim, hold, raise_fd_limit
+from tools.stack import free_port
 
 SLOW = 1000
 TIMEOUT_S = 2
@@ -40,7 +42,7 @@ def _front(stack: Stack, shape: str) -> Iterator[int]:
     if shape == "gunicorn":
         yield api
         return
-    port = _free_port()
+    port = free_port()
     with nginx.serve(f"127.0.0.1:{api}", port, connections=4 * SLOW,
                      client_header_timeout=f"{TIMEOUT_S}s", client_body_timeout=f"{TIMEOUT_S}s",
                      **{"limit_conn meow_address": "8", "limit_conn meow_prefix": "40"}):

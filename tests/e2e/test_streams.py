@@ -2,20 +2,16 @@
 other tables' work. Real Redis, real gunicorn (gevent, as `meow run` serves) and real workers."""
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 import requests
 
-from tests.e2e.conftest import ROOT, _free_port, _wait_ready, start_api
+from tools.stack import live_stack
 
 SSE = {"Accept": "text/event-stream"}
 
@@ -26,46 +22,15 @@ class Fleet:
     env: dict
 
 
-def _cleanup(redis_url: str, prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    for key in client.scan_iter(match=f"*{prefix}*", count=1000):
-        client.delete(key)
-    client.close()
-
-
-def _stop(procs: list[subprocess.Popen]) -> None:
-    for p in procs:
-        p.terminate()
-    for p in procs:
-        try:
-            p.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            p.kill()
-
-
 @pytest.fixture(scope="module")
 def fleet(redis_url: str) -> Iterator[Fleet]:
     """Two API processes (one gevent worker each) and the workers `meow run` starts: a fast one
     with the dispatcher and a search one."""
-    prefix = f"meowtest-streams-{uuid.uuid4().hex[:8]}"
-    env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix, PYTHONPATH=ROOT,
-               MEOW_MAX_STREAMS_PER_TOKEN="2", MEOW_MAX_STREAMS_PER_ADDRESS="150", MEOW_SSE_HEARTBEAT_S="1",
-               MEOW_MAX_BOT_BUDGET_MS="2000", MEOW_OPEN_GAME_TTL_S="4", MEOW_RATE_CREATES_PER_ADDRESS="20/minute")
-    ports = [_free_port(), _free_port()]
-    procs = [start_api(env, port, workers=1) for port in ports]
-    procs.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "fast"], env=env, cwd=ROOT))
-    procs.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "search,fast",
-                                   "--no-dispatcher"], env=env, cwd=ROOT))
-    bases = [f"http://127.0.0.1:{port}" for port in ports]
-    try:
-        for base in bases:
-            _wait_ready(base, procs)
-        yield Fleet(bases, env)
-    finally:
-        _stop(procs)
-        _cleanup(redis_url, prefix)
+    with live_stack(redis_url, apis=2, api_workers=1, workers=[["--queues", "fast"], ["--queues", "search,fast",
+                    "--no-dispatcher"]], tag="streams", full_speed_bots=False, MEOW_MAX_STREAMS_PER_TOKEN="2",
+                    MEOW_MAX_STREAMS_PER_ADDRESS="150", MEOW_SSE_HEARTBEAT_S="1", MEOW_MAX_BOT_BUDGET_MS="2000",
+                    MEOW_OPEN_GAME_TTL_S="4", MEOW_RATE_CREATES_PER_ADDRESS="20/minute") as stack:
+        yield Fleet(stack.bases, stack.env)
 
 
 def _session() -> requests.Session:

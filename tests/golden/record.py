@@ -1,33 +1,42 @@
-"""Record golden histories: `python -m tests.golden.record [preset ...]` (bots-only matches, in memory).
+"""Record golden histories: `python -m tests.golden.record preset ...` (bots-only matches, in memory).
 
 Golden files must replay to identical states forever: re-record only on purpose, never to make
 a test pass after a rules change (add an upcaster instead).
+
+A preset's setup comes from its golden file when it has one (the options its ``CreateMatch``
+recorded that differ from the preset's defaults, and its bot seats), so nothing here names a game;
+a new preset is recorded with ``--bots N --options JSON`` (default: 3 bots, the preset's defaults).
 """
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from pathlib import Path
+from typing import Any
 
+from service.games import registry
 from tests.api.conftest import Clock, Table
 
 HERE = Path(__file__).parent
-SETUP = {
-    "prsi": (3, {"penalty_limit": 50}),
-    "mau-mau-classic": (3, {"penalty_limit": 50}),
-    "mau-mau-classic-full": (3, {"penalty_limit": 50}),
-    "prsi-traditional": (3, {}),
-    "sakapuss": (3, {"rounds": 2, "pass_timeout_s": 5, "slap_window_ms": 1000, "max_pass_steps_per_round": 40}),
-    "crazy-eights": (3, {"use_special_cards": True, "reshuffle": True, "max_draw_cards": 3, "bot_strength": "medium"}),
-}
 
 
-def play(preset: str) -> dict:
+def recorded_setup(preset: str) -> tuple[int, dict[str, Any]] | None:
+    """(bot seats, options that differ from the preset's defaults) of the preset's golden file."""
+    path = HERE / f"{preset}.json"
+    if not path.exists():
+        return None
+    history = json.loads(path.read_text())["history"]
+    options = history[0]["command"]["options"]
+    defaults = registry.preset_defaults(preset)
+    bots = sum(1 for e in history if e["type"] == "SeatJoined")
+    return bots, {k: v for k, v in options.items() if defaults.get(k) != v}
+
+
+def play(preset: str, bots: int, options: dict[str, Any]) -> dict:
     from service.api.app import create_app
     from service.eventstore.memory import MemoryEventStore
     from service.settings import Settings
 
-    bots, options = SETUP[preset]
     app = create_app(Settings(), store=MemoryEventStore())
     clock = Clock()
     app.extensions["meow.service"].clock = clock
@@ -48,12 +57,18 @@ def play(preset: str) -> dict:
             "expected": {"scores": view["scores"], "standings": view["standings"]}}
 
 
-def main(presets: list[str]) -> None:
-    for preset in presets or ["prsi"]:
-        golden = play(preset)
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("presets", nargs="+", choices=sorted(registry.BY_VARIANT))
+    ap.add_argument("--bots", type=int, help="bot seats of a preset without a golden file (default 3)")
+    ap.add_argument("--options", type=json.loads, help="option overrides of a preset without a golden file")
+    args = ap.parse_args()
+    for preset in args.presets:
+        bots, options = recorded_setup(preset) or (args.bots or 3, args.options or {})
+        golden = play(preset, bots, options)
         (HERE / f"{preset}.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
         print(f"{preset}: {len(golden['history'])} events")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -8,33 +8,35 @@ import zlib
 
 import pytest
 
-from bench import engine as playouts
 from service.app import snapshots
-from service.games import engine
+from service.games import engine, registry
+from tests.conformance import engine_checks
+from tests.conformance.drive import playout
+from tests.conformance.mixes import mix_for, seat_counts, variants
 
 
 def _states(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Some states of a conformance playout of every registered variant (its smallest table)."""
     seen: list = []
-    real = playouts.outcome
+    real = engine_checks.decided
     rng = random.Random(7)
 
-    def keep(state, cmd, ctx):
-        d = real(state, cmd, ctx)
-        if rng.random() < 0.03:
+    def keep(state, cmd, now, tag, skip=0):
+        d = real(state, cmd, now, tag, skip)
+        if rng.random() < 0.1:
             seen.append(d.state)
         return d
 
-    monkeypatch.setattr(playouts, "outcome", keep)
-    for preset in playouts.SHEDDING:
-        playouts.playout(preset, random.Random(1), 3, 1)
-    playouts.sakapuss_playout(random.Random(1), 4, 1)
+    monkeypatch.setattr(engine_checks, "decided", keep)
+    for variant in variants():
+        playout(mix_for(variant, seat_counts(variant)[0], 0), 1)
     return seen
 
 
 def test_every_game_state_round_trips(monkeypatch: pytest.MonkeyPatch) -> None:
     states = _states(monkeypatch)
-    kinds = {type(s).__name__ for s in states}
-    assert len(states) > 20 and {"Match", "SakapussMatch"} <= kinds
+    kinds = {type(s) for s in states}
+    assert len(states) > 20 and {g.state_type for g in registry.GAMES} <= kinds
     for s in states:
         back, head = snapshots.decode(snapshots.encode(s, "abc"))
         assert back == s and head == "abc"

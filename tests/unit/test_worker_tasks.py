@@ -13,6 +13,7 @@ from workers import tasks
 class FakeService:
     def __init__(self, outcome: object) -> None:
         self.store = MemoryEventStore()
+        self.due_queue = self.store  # the port run_due finishes the job through
         self.outcome = outcome
 
     def run_followup(self, payload: dict) -> str:

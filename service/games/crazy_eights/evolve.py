@@ -4,44 +4,25 @@ Dealt and drawn cards come from the events' private parts (``to_seat``), the sto
 secret of each ShuffleCommitted: the server folds the full events; the views redact."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
-
-from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, ScoreEntry, rep, round_of
+from service.games.crazy_eights.state import OVER, PLAY, SCORING, EightsMatch, Hand, rep, round_of
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold, seat_left, table_handlers
+from service.games.kernel.fold import Fold, new_table, round_from_data, seat_left, seeds_with, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import rep_round
+from service.games.kernel.state import frozen_map as fz, rep_event as _rnd
 from service.games.shedding.cards import SUIT
 
 FOLD = Fold()
 HANDLERS = FOLD.handlers
 on = FOLD.on
-table_handlers(FOLD)  # SeatJoined, TimedOut, MatchEnded, SeedsRevealed
-
-
-def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
-    return MappingProxyType(dict(d))
-
+table_handlers(FOLD, scored=OVER)  # SeatJoined, TimedOut, RoundScored (one hand: then OVER), MatchEnded, SeedsRevealed
 
 evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
 replay = FOLD.replay
 
 
-def _rnd(m: EightsMatch, e: Event, **kw: Any) -> EightsMatch:
-    return rep_round(m, e.seq, kw)
-
-
 @on("MatchCreated")
 def _created(_m: None, e: Event) -> EightsMatch:
-    d = e.data
-    return EightsMatch(
-        id=d["game_id"], variant=d["variant"], name=d.get("name"),
-        options=MappingProxyType(dict(d["options"])), max_players=d["max_players"], status="open",
-        version=e.seq, seats=(), round_no=0, dealer=None, rnd=None, scores=(), standings=(),
-        match_seed=e.secret.get("match_seed", ""), match_seed_commitment=d["match_seed_commitment"],
-        shuffle_seeds=(), created_at=e.at)
+    return new_table(EightsMatch, e)
 
 
 on("SeatLeft")(seat_left)  # replaced by a bot once the match runs
@@ -59,8 +40,7 @@ def _round_started(m: EightsMatch, e: Event) -> EightsMatch:
 
 @on("ShuffleCommitted")
 def _shuffled(m: EightsMatch, e: Event) -> EightsMatch:
-    seeds = m.shuffle_seeds + ((e.seq, e.secret["seed"]),) if "seed" in e.secret else m.shuffle_seeds
-    m = rep(m, shuffle_seeds=seeds)
+    m = rep(m, shuffle_seeds=seeds_with(m, e))
     return _rnd(m, e, stock=tuple(e.secret["order"]))
 
 
@@ -102,9 +82,7 @@ def _played(m: EightsMatch, e: Event) -> EightsMatch:
                 suit=SUIT[card], plays=rnd.plays + 1, drawn=0, passes=0)
 
 
-@on("SuitCalled")
-def _called(m: EightsMatch, e: Event) -> EightsMatch:
-    return _rnd(m, e, suit=e.data["suit"])
+on("SuitCalled")(round_from_data(suit="suit"))
 
 
 @on("CardDrawn")
@@ -134,14 +112,8 @@ def _reshuffled(m: EightsMatch, e: Event) -> EightsMatch:
     return _rnd(m, e, stock=rnd.stock + rnd.discard[:-1], discard=rnd.discard[-1:])
 
 
-@on("DrawOwed")
-def _owed(m: EightsMatch, e: Event) -> EightsMatch:
-    return _rnd(m, e, owed=e.data["count"])
-
-
-@on("DirectionReversed")
-def _reversed(m: EightsMatch, e: Event) -> EightsMatch:
-    return _rnd(m, e, direction=e.data["direction"])
+on("DrawOwed")(round_from_data(owed="count"))
+on("DirectionReversed")(round_from_data(direction="direction"))
 
 
 @on("TurnPassed")
@@ -157,13 +129,3 @@ def _ended(m: EightsMatch, e: Event) -> EightsMatch:
     return _rnd(m, e, phase=SCORING, phase_seq=e.seq, phase_at=e.at, end_reason=d["reason"],
                 winner=d.get("winner"), deadline=None)
 
-
-@on("RoundScored")
-def _scored(m: EightsMatch, e: Event) -> EightsMatch:
-    d = e.data
-    totals = {int(k): v for k, v in d["totals"].items()}
-    seats = tuple(rep(s, total=totals[s.seat]) if s.seat in totals else s for s in m.seats)
-    entry = ScoreEntry(d["round"], tuple((int(k), v) for k, v in d["points"].items()),
-                       tuple(sorted(totals.items())))
-    return rep(m, version=e.seq, seats=seats, scores=m.scores + (entry,),
-               rnd=rep(m.rnd, phase=OVER, phase_seq=e.seq, phase_at=e.at))

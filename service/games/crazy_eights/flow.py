@@ -6,6 +6,7 @@ from typing import Any
 from service.games.crazy_eights.rules import DRAW_TWO, EIGHT, REVERSE, SKIP, hand_size, penalty, step
 from service.games.crazy_eights.state import EightsMatch
 from service.games.crazy_eights.tx import Tx, choice, shuffle
+from service.games.kernel.standings import shared_ranks, standing_row
 from service.games.kernel.table import end_match as kernel_end_match
 from service.games.shedding.cards import RANK, RANKS, build_deck
 
@@ -51,14 +52,9 @@ def deal_round(tx: Tx, round_no: int) -> None:
     start_turn(tx, first)
 
 
-def deadline(m: EightsMatch, at: int) -> int | None:
-    t = m.options.get("turn_timeout_s")
-    return None if t is None else at + int(t) * 1000
-
-
 def start_turn(tx: Tx, seat: int) -> None:
     m = tx.m
-    tx.emit("TurnStarted", None, {"seat": seat, "turn_id": m.rnd.turn_id + 1, "deadline": deadline(m, tx.at)})
+    tx.emit("TurnStarted", None, {"seat": seat, "turn_id": m.rnd.turn_id + 1, "deadline": tx.after("turn_timeout_s")})
 
 
 def end_hand(tx: Tx, reason: str, winner: int | None) -> None:
@@ -83,16 +79,7 @@ def standings(m: EightsMatch) -> list[dict[str, Any]]:
     """Highest score first (0 is the best); equal scores share a rank."""
     seats = m.rnd.seats if m.rnd is not None else m.active_seats()
     ordered = sorted(seats, key=lambda s: (-m.seats[s].total, s))
-    out: list[dict[str, Any]] = []
-    rank, prev = 0, None
-    for i, s in enumerate(ordered):
-        total = m.seats[s].total
-        if total != prev:
-            rank, prev = i + 1, total
-        seat = m.seats[s]
-        out.append({"seat": s, "name": seat.name, "kind": seat.kind, "rank": rank, "total": total,
-                    "replaced": s in m.replaced})
-    return out
+    return [standing_row(m, s, rank) for s, rank in shared_ranks(ordered, lambda s: m.seats[s].total)]
 
 
 def end_match(tx: Tx, reason: str) -> None:

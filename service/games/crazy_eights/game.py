@@ -1,31 +1,27 @@
 """Crazy Eights (OpenSpiel's rules, docs/games/crazy-eights.md) as one registry entry."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
-from service.games.crazy_eights import playout
+from service.games.crazy_eights import options, playout
 from service.games.crazy_eights.bots import easy, medium
 from service.games.crazy_eights.decide import decide
 from service.games.crazy_eights.evolve import evolve
 from service.games.crazy_eights.faces import FACES, SUIT_FACES
-from service.games.crazy_eights.options import VARIANT, catalog_entry, defaults, resolve
 from service.games.crazy_eights.resample import resample
 from service.games.crazy_eights.spec import SPEC
 from service.games.crazy_eights.state import EightsMatch, cards_in_play
-from service.games.crazy_eights.views import legal_actions, pending_work, private_view, public_view, seat_view
+from service.games.crazy_eights.views import legal_actions, pending_work, private_view, public_view
 from service.games.crazy_eights.words import WORDS
-from service.games.kernel.events import with_table_events
 from service.games.kernel.game import Game
 from service.games.kernel.presentation import Presentation
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 
-EVENT_TYPES = with_table_events({
+EVENT_TYPES = {
     "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "SuitCalled": 1,
     "CardDrawn": 1, "DrawShortfall": 1, "StockReshuffled": 1, "DrawOwed": 1, "TurnSkipped": 1,
     "DirectionReversed": 1, "TurnPassed": 1, "HandsRevealed": 1,
-})
+}
 ACTIONS = MappingProxyType({t: SHEDDING_ACTIONS[t] for t in ("play", "draw", "pass")})
 """The shedding games' play, draw and pass: the same wire shape and commands (a play's ``announce``
 is refused here: Crazy Eights has no announcement)."""
@@ -34,44 +30,26 @@ COMMANDS = MappingProxyType({n: r for n, r in SHEDDING.commands.items() if r.com
 """The borrowed commands keep the shedding games' wire names and versions, and their upcasters."""
 COMMAND_UPCASTERS = MappingProxyType({k: fn for k, fn in SHEDDING.command_upcasters.items() if k[0] in COMMANDS})
 
-
-def _defaults(variant: str) -> dict[str, Any]:
-    return defaults()
-
-
-def _resolve(variant: str, overrides: Mapping[str, Any] | None,
-             max_players: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    return resolve(overrides, max_players)
-
-
-def _catalogue() -> list[dict[str, Any]]:
-    return [catalog_entry()]
-
-
 GAME = Game(
     name="crazy_eights",
-    variants=(VARIANT,),
     state_type=EightsMatch,
     decide=decide,
     evolve=evolve,
     legal_actions=legal_actions,
     public_view=public_view,
     private_view=private_view,
-    seat_view=seat_view,
     pending_work=pending_work,
     actions=ACTIONS,
     commands=COMMANDS,
     command_upcasters=COMMAND_UPCASTERS,
-    event_types=MappingProxyType(EVENT_TYPES),
-    preset_defaults=_defaults,
-    resolve_options=_resolve,
-    catalogue=_catalogue,
+    event_types=EVENT_TYPES,
+    options=options,
+    spec=SPEC,
+    presentation=Presentation(FACES, SUIT_FACES, WORDS),
     bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose}),
     playout=playout,
     card_pattern=SHEDDING.card_pattern,  # its cards are the shedding games' ids (copy 0 only)
-    suits=("C", "D", "H", "S"),
-    spec=SPEC,
-    presentation=Presentation(FACES, SUIT_FACES, WORDS),
+    suits=SHEDDING.suits,
     cards_in_play=cards_in_play,
     resample=resample,
 )

@@ -5,13 +5,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from service.games.kernel.state import ScoreEntry, Seat, TableState, rep
+from service.games.kernel.state import SCORING, ScoreEntry, Seat, TableState, rep, round_of
 
 PLAY = "play"  # someone's turn
-SCORING = "scoring"  # the hand is over, the scoring job is due (§2.8 step 1)
 OVER = "over"  # scored: the match has ended
 
-__all__ = ["OVER", "PLAY", "SCORING", "EightsMatch", "Hand", "ScoreEntry", "Seat", "cards_in_play", "rep"]
+__all__ = ["OVER", "PLAY", "SCORING", "EightsMatch", "Hand", "ScoreEntry", "Seat", "cards_in_play", "rep", "round_of"]
 
 
 @dataclass(frozen=True)
@@ -41,20 +40,9 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class EightsMatch(TableState):
+class EightsMatch(TableState[Hand]):
     """A whole Crazy Eights match (one hand; ``intermission_deadline`` stays None): the table
-    (``TableState``) and the current hand; a fold of its events."""
-
-    rnd: Hand | None
-    replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over
-
-
-def round_of(m: EightsMatch) -> Hand:
-    """``m.rnd`` where a hand must be under way: every in-hand event, action, turn view and timer
-    follows a deal, and a hand stays in ``rnd`` from its deal until the next one."""
-    rnd = m.rnd
-    assert rnd is not None, "no hand has been dealt"
-    return rnd
+    (``TableState``, its ``rnd`` the hand in play) and nothing else; a fold of its events."""
 
 
 def cards_in_play(m: EightsMatch) -> Counter[str] | None:

@@ -1,7 +1,6 @@
 """Per-viewer projection (§2.4): the public view, a seat's own part, a bot's input, follow-ups."""
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from service.games.crazy_eights.actions import legal_actions
@@ -9,8 +8,9 @@ from service.games.crazy_eights.rules import EIGHT
 from service.games.crazy_eights.state import PLAY, SCORING, EightsMatch
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
+from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.turn_timer import turn_due, turn_key
-from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
+from service.games.kernel.views import Due
 from service.games.shedding.cards import RANK, sort_hand
 
 
@@ -21,11 +21,7 @@ def _live(m: EightsMatch) -> bool:
 def _seats(m: EightsMatch) -> list[dict[str, Any]]:
     rnd = m.rnd
     hands = rnd.hands if rnd is not None and _live(m) else {}
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
-             "state": "absent" if s.absent and s.state == "active" else s.state,
-             "hand_count": len(hands.get(s.seat, ())),
-             "score": s.total, "timeouts": s.timeouts,
-             "removal_deadline": s.removal_deadline if s.absent else None} for s in m.seats]
+    return [seat_row(s, len(hands.get(s.seat, ())), s.total) for s in m.seats]
 
 
 def _table(m: EightsMatch) -> dict[str, Any] | None:
@@ -52,16 +48,7 @@ def public_view(m: EightsMatch, now: int, record: bool = False) -> dict[str, Any
         assert rnd is not None  # a phase is the hand's
         turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline,
                 "draws_left": max(int(m.options["max_draw_cards"]) - rnd.drawn, 0) if not rnd.owed else 0}
-    return {
-        "id": m.id, "variant": m.variant, "name": m.name, "options": plain(m.options),
-        "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
-        "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
-        "announcements": [], "armed": None,
-        "scores": scores_json(m), "standings": standings_json(m),
-        "end_reason": m.end_reason, "intermission_deadline": None,
-        "match_seed_commitment": m.match_seed_commitment,
-        "record": None,
-    }
+    return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn)
 
 
 def private_view(m: EightsMatch, seat: int, now: int) -> dict[str, Any]:
@@ -71,23 +58,15 @@ def private_view(m: EightsMatch, seat: int, now: int) -> dict[str, Any]:
     return {"seat": seat, "hand": sort_hand(hand), "legal_actions": legal_actions(m, seat, now)}
 
 
-def seat_view(m: EightsMatch, seat: int, now: int) -> SeatView:
-    """A bot's view, through the same projection as a human's (DESIGN rule 3)."""
-    priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
-                    hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]))
-
-
 def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:
-    """What the dispatcher should schedule now: a bot's move, the turn timer, the scoring."""
-    if m is None or m.status != "running" or m.rnd is None:
-        return ()
+    """What the dispatcher should schedule now: the scoring (the kernel's), a bot's move, the turn timer."""
+    return follow_ups(m, _turn_work)
+
+
+def _turn_work(m: EightsMatch) -> tuple[Due, ...]:
     rnd = m.rnd
-    if rnd.phase == SCORING:
-        return (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
-    if rnd.phase != PLAY:
-        return absence_work(m)
+    if rnd is None or rnd.phase != PLAY:
+        return ()
     seat = rnd.current
     out: list[Due] = []
     st = m.seats[seat]
@@ -97,4 +76,4 @@ def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:
     due = turn_due(m)
     if due is not None:
         out.append(Due(Kind.TIMER, turn_key(m), due, seat, rnd.turn_seq))
-    return tuple(out) + absence_work(m)
+    return tuple(out)

@@ -17,6 +17,21 @@ class DomainCode(StrEnum):
     names this one)."""
 
 
+_LATER: set[DomainCode] = set()
+
+
+def retry_later(*codes: DomainCode) -> None:
+    """Mark a game's own codes as a legal request at the wrong moment (the API answers 409: read
+    the game again and retry); a game's other codes are never legal as sent (422). So a game's
+    codes.py says everything the HTTP edge needs (service/api/codes.py derives their statuses)."""
+    _LATER.update(codes)
+
+
+def is_retry_later(code: DomainCode) -> bool:
+    """Whether ``retry_later`` marked this code."""
+    return code in _LATER
+
+
 class KernelCode(DomainCode):
     """Codes the kernel raises, and those several games share (a game declares only its own)."""
 

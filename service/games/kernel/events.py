@@ -22,11 +22,3 @@ END_OF_MATCH = "SeedsRevealed"
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Rewrites one stored body of (game, type, version v) into version v + 1."""
-
-
-def with_table_events(own: Mapping[str, int]) -> dict[str, int]:
-    """A game's full table: the table events plus its own (a clash is a bug)."""
-    clash = set(TABLE_EVENTS) & set(own)
-    if clash:
-        raise ValueError(f"event types listed twice: {sorted(clash)}")
-    return {**TABLE_EVENTS, **own}

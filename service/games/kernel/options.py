@@ -1,7 +1,7 @@
 """Option machinery every game shares (§8): typed specs, the basic type checks, refusals."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,19 @@ def check_basic(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
             return "must be an integer or null"
         return None if within(v, spec.lo, spec.hi) else f"must be in [{spec.lo}, {spec.hi}] or null"
     return "unknown type"
+
+
+def check_delays(v: Any, spec: OptionSpec, strengths: Sequence[str]) -> str | None:
+    """§8.3 ``bot_delay_ms``: each of the game's bot ``strengths`` mapped to ``[min, max]`` ms within the spec."""
+    if not isinstance(v, dict):
+        return "must map strength to [min, max]"
+    for key, pair in v.items():
+        if key not in strengths:
+            return f"unknown strength {key!r}"
+        if (not isinstance(pair, list) or len(pair) != 2 or not all(is_int(x) for x in pair)
+                or not spec.lo <= pair[0] <= pair[1] <= spec.hi):
+            return f"{key}: must be [min, max] with {spec.lo} <= min <= max <= {spec.hi}"
+    return None
 
 
 def parent_on(spec: OptionSpec, specs: Mapping[str, OptionSpec], resolved: Mapping[str, Any]) -> bool:

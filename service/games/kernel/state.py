@@ -1,14 +1,22 @@
-"""Frozen state shared by every game: fast copies of frozen dataclasses, seats, scored rounds."""
+"""Frozen state shared by every game: fast copies of frozen dataclasses, seats, scored rounds,
+and the table (``TableState``) every game's match is."""
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
 _new = object.__new__
 _set = object.__setattr__
+
+SCORING = "scoring"
+"""The phase of a round that is over and waits for its scoring job (ROUND_OVER, §2.8 step 1)."""
+INTERMISSION = "intermission"
+"""The phase of a scored round while the next deal waits (§2.8 step 4)."""
 
 
 _FIELDS: dict[type, frozenset[str]] = {}
@@ -53,6 +61,11 @@ def rep_round(m: Any, seq: int, changes: Mapping[str, Any]) -> Any:
     return new
 
 
+def rep_event(m: Any, e: Any, **changes: Any) -> Any:
+    """``rep_round`` for the in-round event ``e``: ``m.rnd`` with ``changes``, the version ``e.seq``."""
+    return rep_round(m, e.seq, changes)
+
+
 def rep_version(m: Any, seq: int) -> Any:
     """evolve's step for an event that changes nothing but the version."""
     md = m.__dict__.copy()
@@ -89,14 +102,21 @@ class ScoreEntry:
     totals: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class TableState:
-    """The table every game's state is: the fields the application and the kernel read of any
-    game (identity, options, lifecycle, seats, scores, seeds), whatever the game keeps besides.
+def frozen_map(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """A read-only copy of a mapping (a state's hands, passes, parasites: frozen, DESIGN rule 4)."""
+    return MappingProxyType(dict(d))
 
-    Each game's match class inherits it and adds its own round and rules; the application types
-    a loaded state as ``TableState`` and reaches the rest only through the game's registry entry.
-    Its fields are keyword-only, so a game's own fields keep their order and their defaults.
+
+@dataclass(frozen=True, kw_only=True)
+class TableState(Generic[R]):
+    """The table every game's state is: the fields the application and the kernel read of any
+    game (identity, options, lifecycle, seats, scores, seeds, the round in play ``rnd`` of the
+    game's round type ``R``), whatever the game keeps besides.
+
+    Each game's match class inherits it (``TableState[Hand]``) and adds only its own fields; the
+    application types a loaded state as ``TableState`` and reaches the rest only through the
+    game's registry entry. Its fields are keyword-only, so a game's own fields keep their order
+    and their defaults. The kernel's fold (kernel/fold.py) folds these fields for every game.
     """
 
     id: str
@@ -118,7 +138,18 @@ class TableState:
     end_reason: str | None = None
     seeds_revealed: bool = False
     created_at: int = 0  # the time of MatchCreated (ms), for the lobby
+    rnd: R | None  # the round in play (or just ended): from its deal until the next one; None before
+    replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over (K-15, kernel seat_left)
+    rules_version: int = 1  # MatchCreated.rules_version (kernel/table.py RULES_VERSION); 1 when absent
 
     def active_seats(self) -> tuple[int, ...]:
         """§2.1: seats that have not left, are not eliminated and are not waiting."""
         return tuple(s.seat for s in self.seats if s.state == "active")
+
+
+def round_of(m: TableState[R]) -> R:
+    """``m.rnd`` where a round must be under way: every in-round event, turn, action, view of a
+    step and timer follows a deal, and a round stays in ``rnd`` from its deal until the next one."""
+    rnd = m.rnd
+    assert rnd is not None, "no round has been dealt"
+    return rnd

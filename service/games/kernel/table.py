@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from service.games.kernel import randomness
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Autopilot, Context, CreateMatch, Event, JoinSeat, RuleViolation
+from service.games.kernel.state import INTERMISSION, SCORING
 from service.games.kernel.tx import Tx
 
 # The behaviour version a new match is played under, recorded in its MatchCreated. A rules fix that
@@ -56,13 +57,13 @@ def round_jobs(score_round: Callable[[Any], None],
 
 def require_scoring(m: Any, round_no: int) -> None:
     """§2.8 step 2: a scoring job acts only while that round waits in ROUND_OVER."""
-    if m.status != "running" or m.rnd is None or m.rnd.phase != "scoring" or round_no != m.round_no:
+    if m.status != "running" or m.rnd is None or m.rnd.phase != SCORING or round_no != m.round_no:
         raise RuleViolation(KernelCode.NOTHING_TO_DO, "no round waits to be scored")
 
 
 def require_intermission(m: Any, round_no: int) -> None:
     """§2.8 step 5: a deal job acts only from INTERMISSION into the next round."""
-    if m.status != "running" or m.rnd is None or m.rnd.phase != "intermission" or round_no != m.round_no + 1:
+    if m.status != "running" or m.rnd is None or m.rnd.phase != INTERMISSION or round_no != m.round_no + 1:
         raise RuleViolation(KernelCode.NOTHING_TO_DO, "no round waits to be dealt")
 
 

@@ -67,6 +67,12 @@ class Tx:
         self.seed_i += 1
         return seed
 
+    def after(self, option: str) -> int | None:
+        """The time (ms) ``option``, a table option in seconds, from now; None when the option is
+        null or not set (a table without that timer): every deadline an event records (§2.7)."""
+        secs = self.state.options.get(option)
+        return None if secs is None else self.at + int(secs) * 1000
+
     def emit(self, type_: str, seat: int | None, data: Mapping[str, Any],
              to_seat: Mapping[int, Mapping[str, Any]] = EMPTY,
              secret: Mapping[str, Any] = EMPTY, round_: int | None = None) -> None:

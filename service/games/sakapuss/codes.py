@@ -2,7 +2,7 @@
 kernel's (service/games/kernel/codes.py)."""
 from __future__ import annotations
 
-from service.games.kernel.codes import DomainCode
+from service.games.kernel.codes import DomainCode, retry_later
 
 
 class SakapussCode(DomainCode):
@@ -12,3 +12,6 @@ class SakapussCode(DomainCode):
     NOT_PASSING = "not_passing"  # K-6: a slap while no round is passing (RESOLVE, ROUND_OVER, INTERMISSION)
     RACE_CLOSED = "race_closed"  # the slap window has closed
     WRONG_STEP = "wrong_step"  # a pass for a step that is not the open one
+
+
+retry_later(SakapussCode.ALREADY_PASSED, SakapussCode.NOT_PASSING, SakapussCode.RACE_CLOSED, SakapussCode.WRONG_STEP)

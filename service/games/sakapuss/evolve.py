@@ -5,63 +5,23 @@ chance-deck order from ``secret``: the server folds the full events; views redac
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from types import MappingProxyType
-from typing import Any
-
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold, seat_left, table_handlers
+from service.games.kernel.fold import Fold, new_table, seat_left, seeds_with, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import rep_round, rep_version
-from service.games.sakapuss.state import (
-    INTERMISSION,
-    PASSING,
-    SCORING,
-    SLAP_RACE,
-    Race,
-    SakapussMatch,
-    ScoreEntry,
-    SRound,
-    rep,
-    round_of,
-)
+from service.games.kernel.state import frozen_map as fz, rep_event as _rnd
+from service.games.sakapuss.state import PASSING, SCORING, SLAP_RACE, Race, SakapussMatch, SRound, rep, round_of
 
 FOLD = Fold()
 HANDLERS = FOLD.handlers
 on = FOLD.on
-table_handlers(FOLD)  # SeatJoined, TimedOut, MatchEnded, SeedsRevealed: as every game folds them
-
-
-def fz(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
-    return MappingProxyType(dict(d))
-
-
-def evolve(state: SakapussMatch | None, event: Event) -> SakapussMatch:
-    """Apply one event; unknown types only bump the version."""
-    fn = HANDLERS.get(event.type)
-    if fn is None:
-        return rep_version(state, event.seq)
-    return fn(state, event)
-
-
-def replay(events: Iterable[Event]) -> SakapussMatch | None:
-    return FOLD.replay(events)
-
-
-def _rnd(m: SakapussMatch, e: Event, **kw: Any) -> SakapussMatch:
-    return rep_round(m, e.seq, kw)  # rep(m, version=e.seq, rnd=rep(m.rnd, **kw)), two dict copies
+table_handlers(FOLD)  # SeatJoined, TimedOut, RoundScored, MatchEnded, SeedsRevealed: as every game folds them
+evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
+replay = FOLD.replay
 
 
 @on("MatchCreated")
 def _created(_m: None, e: Event) -> SakapussMatch:
-    d = e.data
-    return SakapussMatch(
-        id=d["game_id"], variant=d["variant"], name=d.get("name"),
-        options=MappingProxyType(dict(d["options"])), max_players=d["max_players"],
-        status="open", version=e.seq, seats=(), round_no=0, dealer=None, kinds=(),
-        chance_deck=(), parasites=fz({}), rnd=None, scores=(), intermission_deadline=None,
-        standings=(), match_seed=e.secret.get("match_seed", ""),
-        match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at)
+    return new_table(SakapussMatch, e, kinds=(), chance_deck=(), parasites=fz({}))
 
 
 on("SeatLeft")(seat_left)  # replaced by a bot once the match runs
@@ -82,9 +42,7 @@ def _round_started(m: SakapussMatch, e: Event) -> SakapussMatch:
 
 @on("ShuffleCommitted")
 def _shuffled(m: SakapussMatch, e: Event) -> SakapussMatch:
-    seeds = m.shuffle_seeds
-    if "seed" in e.secret:
-        seeds = seeds + ((e.seq, e.secret["seed"]),)
+    seeds = seeds_with(m, e)
     if e.data.get("what") == "chance_deck":
         return rep(m, version=e.seq, shuffle_seeds=seeds, chance_deck=tuple(e.secret["order"]))
     return rep(m, version=e.seq, shuffle_seeds=seeds)
@@ -176,14 +134,3 @@ def _round_ended(m: SakapussMatch, e: Event) -> SakapussMatch:
     return _rnd(m, e, phase=SCORING, phase_seq=e.seq, phase_at=e.at, race=None, passes=fz({}),
                 end_reason=e.data["reason"], winner=e.data.get("winner"), step_deadline=None)
 
-
-@on("RoundScored")
-def _scored(m: SakapussMatch, e: Event) -> SakapussMatch:
-    d = e.data
-    totals = {int(k): v for k, v in d["totals"].items()}
-    seats = tuple(rep(s, total=totals[s.seat]) if s.seat in totals else s for s in m.seats)
-    entry = ScoreEntry(d["round"], tuple((int(k), v) for k, v in d["points"].items()),
-                       tuple(sorted(totals.items())))
-    return rep(m, version=e.seq, seats=seats, scores=m.scores + (entry,),
-               intermission_deadline=d.get("intermission_deadline"),
-               rnd=rep(m.rnd, phase=INTERMISSION, phase_seq=e.seq, phase_at=e.at))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel import randomness
+from service.games.kernel.standings import shared_ranks, standing_row
 from service.games.kernel.table import end_match as kernel_end_match
 from service.games.sakapuss.state import SakapussMatch
 from service.games.sakapuss.tx import Tx, choice, shuffle
@@ -62,7 +63,7 @@ def deal_round(tx: Tx, round_no: int) -> None:
     hands: dict[int, list[str]] = {s: [] for s in seq}
     for i, card in enumerate(order):
         hands[seq[i % len(seq)]].append(card)
-    deadline = tx.at + int(o["pass_timeout_s"]) * 1000
+    deadline = tx.after("pass_timeout_s")
     tx.emit("CardsDealt", None, {"hand_sizes": {str(s): len(h) for s, h in hands.items()},
                                  "step": 1, "deadline": deadline},
             to_seat={s: {"cards": sorted(h)} for s, h in hands.items()})
@@ -75,7 +76,7 @@ def score_round(tx: Tx) -> None:
     totals = {s: m.parasite_total(s) for s in seats}
     points = {s: totals[s] - m.seats[s].total for s in seats}
     ends = m.round_no >= int(m.options["rounds"])
-    deadline = None if ends else tx.at + int(m.options["round_intermission_s"]) * 1000
+    deadline = None if ends else tx.after("round_intermission_s")
     tx.emit("RoundScored", None, {
         "round": m.round_no, "points": {str(s): p for s, p in points.items()},
         "totals": {str(s): t for s, t in totals.items()},
@@ -94,16 +95,8 @@ def standings(m: SakapussMatch) -> list[dict[str, Any]]:
         return (m.seats[s].total, len(m.parasites.get(s, ())) if by_cards else 0)
 
     ordered = sorted(seats, key=lambda s: (key(s), s))
-    out = []
-    rank = 0
-    prev: Any = None
-    for i, s in enumerate(ordered):
-        if key(s) != prev:
-            rank, prev = i + 1, key(s)
-        seat = m.seats[s]
-        out.append({"seat": s, "name": seat.name, "kind": seat.kind, "rank": rank, "total": seat.total,
-                    "parasite_cards": len(m.parasites.get(s, ())), "replaced": s in m.replaced})
-    return out
+    return [standing_row(m, s, rank, parasite_cards=len(m.parasites.get(s, ())))
+            for s, rank in shared_ranks(ordered, key)]
 
 
 def end_match(tx: Tx, reason: str) -> None:

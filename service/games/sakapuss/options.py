@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.games.kernel.options import OptionSpec, check_basic as check_value, copy as _copy, resolve_specs, within
+from service.games.kernel.one_preset import defaults_of, option
+from service.games.kernel.option_catalogue import one_preset_entry
+from service.games.kernel.options import OptionSpec, check_basic as check_value, resolve_specs, within
 from service.games.kernel.table import BOT_STRENGTHS
 
 VARIANT = "sakapuss"
@@ -13,52 +15,48 @@ PARASITES = {"lice": [1, 1, 2, 2, 3, 3], "fleas": [1, 1, 2, 2, 3, 3], "ticks": [
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,19}$")
 
 
-def _s(name: str, typ: str, default: Any, **kw: Any) -> OptionSpec:
-    return OptionSpec(name, typ, default, default, **kw)
-
-
 SPECS: tuple[OptionSpec, ...] = (
     # §8.2
-    _s("min_players", "int", 3, lo=3, hi=5),
-    _s("max_players", "int", 5, lo=3, hi=5),
-    _s("cat_kinds_total", "int", 5, lo=3, hi=5),
-    _s("cats_per_kind", "int", 4, lo=4, hi=4),
-    _s("kinds_selection", "enum", "random_fixed_per_match",
+    option("min_players", "int", 3, lo=3, hi=5),
+    option("max_players", "int", 5, lo=3, hi=5),
+    option("cat_kinds_total", "int", 5, lo=3, hi=5),
+    option("cats_per_kind", "int", 4, lo=4, hi=4),
+    option("kinds_selection", "enum", "random_fixed_per_match",
        values=("random_fixed_per_match", "random_per_round")),
-    _s("parasite_kinds", "names", ["lice", "fleas", "ticks"]),
-    _s("parasite_cards", "parasites", PARASITES, lo=1, hi=10),
-    _s("insecticides_per_kind", "int", 2, lo=0, hi=4),
-    _s("shower_cards", "int", 1, lo=0, hi=2),
-    _s("rounds", "int", 10, lo=1, hi=30),
-    _s("pass_direction", "enum", "left", values=("left", "right")),
-    _s("pass_timeout_s", "int", 15, lo=5, hi=120),
-    _s("auto_pass_policy", "enum", "random", values=("random",)),
-    _s("allow_slap_before_first_pass", "bool", True),
-    _s("slap_window_ms", "int", 3000, lo=1000, hi=10000),
-    _s("slap_grace_steps", "int", 1, lo=0, hi=1),
-    _s("last_slapper_draws", "int", 1, lo=0, hi=5),
-    _s("false_slap_draws", "int", 2, lo=0, hi=5),
-    _s("false_slap_mode", "enum", "void_race_continue",
+    option("parasite_kinds", "names", ["lice", "fleas", "ticks"]),
+    option("parasite_cards", "parasites", PARASITES, lo=1, hi=10),
+    option("insecticides_per_kind", "int", 2, lo=0, hi=4),
+    option("shower_cards", "int", 1, lo=0, hi=2),
+    option("rounds", "int", 10, lo=1, hi=30),
+    option("pass_direction", "enum", "left", values=("left", "right")),
+    option("pass_timeout_s", "int", 15, lo=5, hi=120),
+    option("auto_pass_policy", "enum", "random", values=("random",)),
+    option("allow_slap_before_first_pass", "bool", True),
+    option("slap_window_ms", "int", 3000, lo=1000, hi=10000),
+    option("slap_grace_steps", "int", 1, lo=0, hi=1),
+    option("last_slapper_draws", "int", 1, lo=0, hi=5),
+    option("false_slap_draws", "int", 2, lo=0, hi=5),
+    option("false_slap_mode", "enum", "void_race_continue",
        values=("void_race_continue", "both_penalties_end_round")),
-    _s("non_slappers_policy", "enum", "all_draw", values=("all_draw", "one_random")),
-    _s("max_pass_steps_per_round", "int", 200, lo=20, hi=1000),
-    _s("tie_break", "enum", "shared", values=("shared", "fewer_parasite_cards")),
-    _s("leaver_policy", "enum", "replace_with_bot", values=("replace_with_bot",)),
-    _s("bot_min_reaction_ms", "int", 350, lo=350, hi=5000),
+    option("non_slappers_policy", "enum", "all_draw", values=("all_draw", "one_random")),
+    option("max_pass_steps_per_round", "int", 200, lo=20, hi=1000),
+    option("tie_break", "enum", "shared", values=("shared", "fewer_parasite_cards")),
+    option("leaver_policy", "enum", "replace_with_bot", values=("replace_with_bot",)),
+    option("bot_min_reaction_ms", "int", 350, lo=350, hi=5000),
     # §8.3 (those that apply: no turn timeout, no bot_delay_ms)
-    _s("bot_seats", "int", 0, lo=0, hi=4),
-    _s("bot_strength", "enum", "medium", values=BOT_STRENGTHS),
-    _s("max_consecutive_timeouts", "int", 3, lo=1, hi=10),
-    _s("absent_policy", "enum", "default_actions", values=("default_actions", "bot_autopilot")),
-    _s("absent_removal_s", "int", 300, lo=60, hi=3600),
-    _s("round_intermission_s", "int", 5, lo=0, hi=60),
+    option("bot_seats", "int", 0, lo=0, hi=4),
+    option("bot_strength", "enum", "medium", values=BOT_STRENGTHS),
+    option("max_consecutive_timeouts", "int", 3, lo=1, hi=10),
+    option("absent_policy", "enum", "default_actions", values=("default_actions", "bot_autopilot")),
+    option("absent_removal_s", "int", 300, lo=60, hi=3600),
+    option("round_intermission_s", "int", 5, lo=0, hi=60),
 )
 SPEC_BY_NAME = {s.name: s for s in SPECS}
 
 
 def defaults() -> dict[str, Any]:
     """§8.4: the full default option set of the ``sakapuss`` preset."""
-    return {s.name: _copy(s.classic) for s in SPECS}
+    return defaults_of(SPECS)
 
 
 def _check(spec: OptionSpec, v: Any, resolved: Mapping[str, Any]) -> str | None:
@@ -110,18 +108,7 @@ def resolve(overrides: Mapping[str, Any] | None,
     return resolve_specs(defaults(), SPEC_BY_NAME, overrides, max_players, _check, _cross)
 
 
-def catalog_entry(strengths: list[str]) -> dict[str, Any]:
-    """GET /v1/variants: the ``sakapuss`` preset with its option schema and player range."""
-    d = defaults()
-    options = []
-    for s in SPECS:
-        item: dict[str, Any] = {"name": s.name, "type": s.type, "default": _copy(d[s.name])}
-        if s.lo is not None:
-            item["range"] = [s.lo, s.hi]
-        if s.values and s.type == "enum":
-            item["enum"] = list(s.values)
-        if s.parent:  # §8.5 rules 3-5: dropped while the parent is off
-            item["parent"] = {"option": s.parent[0], "value": s.parent[1]}
-        options.append(item)
-    return {"name": VARIANT, "game": VARIANT, "min_players": d["min_players"],
-            "max_players": d["max_players"], "options": options, "bot_strengths": strengths}
+def catalog_entry(strengths: Sequence[str] = BOT_STRENGTHS) -> dict[str, Any]:
+    """GET /v1/variants: the ``sakapuss`` preset with its option schema and player range (its
+    booleans and enums list no ``range``)."""
+    return one_preset_entry(VARIANT, SPECS, strengths, bools=None, enum_range=False)

@@ -69,7 +69,7 @@ def resolve_step(tx: Tx) -> None:
     d = direction(m)
     targets = {g: neighbour(rnd.seats, g, d) for g in rnd.seats}
     stale = rnd.resolved + 1 + rnd.voided >= int(m.options["max_pass_steps_per_round"])
-    deadline = None if stale else tx.at + int(m.options["pass_timeout_s"]) * 1000
+    deadline = None if stale else tx.after("pass_timeout_s")
     tx.emit("PassesResolved", None, {
         "step": rnd.step, "next_step": None if stale else rnd.step + 1, "deadline": deadline,
         "targets": {str(g): t for g, t in targets.items()}},
@@ -162,7 +162,7 @@ def resolve_race(tx: Tx) -> None:
         "race_id": race.id, "first_slapper": first, "valid": valid, "grace": graced,
         "order": list(race.slaps), "draws": [{"seat": s, "count": c, "reason": why} for s, c, why in draws],
         "reopened_step": rnd.step if reopen else None,
-        "deadline": tx.at + int(o["pass_timeout_s"]) * 1000 if reopen else None})
+        "deadline": tx.after("pass_timeout_s") if reopen else None})
     for s, count, why in draws:
         for _ in range(count):
             draw_chance(tx, s, why)

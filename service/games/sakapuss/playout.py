@@ -323,7 +323,7 @@ def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int
 
 
 def play_random(g: Sakapuss, rng: random.Random) -> int:
-    """The policy of bench/engine.py ``sakapuss_playout`` to the end of the match: among the
+    """The core's random policy to the end of the match (meow-sim in bench/engine.py): among the
     legal actions of all seats (seat by seat, each slap kept with probability SLAP_P) one
     uniformly at random; when there is none, the due follow-up fires. Draws from ``rng``
     exactly as that loop would over ``legal``, so both pick the same actions."""

@@ -6,12 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from service.games.kernel.state import ScoreEntry, Seat, TableState, rep
+from service.games.kernel.state import INTERMISSION, SCORING, ScoreEntry, Seat, TableState, rep, round_of
 
 PASSING = "passing"
 SLAP_RACE = "slap_race"
-SCORING = "scoring"  # ROUND_OVER (§2.8 step 1)
-INTERMISSION = "intermission"
 LIVE = frozenset({PASSING, SLAP_RACE})
 
 __all__ = [
@@ -29,6 +27,7 @@ __all__ = [
     "complete",
     "parasite_value",
     "rep",
+    "round_of",
 ]
 
 
@@ -87,26 +86,16 @@ class SRound:
 
 
 @dataclass(frozen=True)
-class SakapussMatch(TableState):
-    """The whole Sakapuss match: the table (``TableState``), its cats, chance deck, parasites and
-    the current round; a fold of its events."""
+class SakapussMatch(TableState[SRound]):
+    """The whole Sakapuss match: the table (``TableState``, its ``rnd`` the current round), its
+    cats, chance deck and parasites; a fold of its events."""
 
     kinds: tuple[str, ...]  # cat kinds in play
     chance_deck: tuple[str, ...]  # index 0 is the top (server-private order)
     parasites: Mapping[int, tuple[str, ...]]  # per seat, in acquisition order (public)
-    rnd: SRound | None
-    replaced: tuple[int, ...] = ()  # seats whose human left and a bot took over (K-15)
 
     def parasite_total(self, seat: int) -> int:
         return sum(parasite_value(c) for c in self.parasites.get(seat, ()))
-
-
-def round_of(m: SakapussMatch) -> SRound:
-    """``m.rnd`` where a round must be under way: every in-round event, action, view of a step
-    and timer follows a deal, and a round stays in ``rnd`` from its deal until the next one."""
-    rnd = m.rnd
-    assert rnd is not None, "no round has been dealt"
-    return rnd
 
 
 def race_of(rnd: SRound) -> Race:

@@ -5,16 +5,16 @@ import hashlib
 import hmac
 import math
 from statistics import NormalDist
-from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
-from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
+from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
+from service.games.kernel.views import Due
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.commands import cat_id
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
-from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete, race_of
+from service.games.sakapuss.state import LIVE, PASSING, SLAP_RACE, SakapussMatch, complete, race_of, round_of
 
 
 def _cards(hand: tuple[str, ...]) -> list[str]:
@@ -24,11 +24,7 @@ def _cards(hand: tuple[str, ...]) -> list[str]:
 def _seats(m: SakapussMatch) -> list[dict[str, Any]]:
     rnd = m.rnd
     hands = rnd.hands if rnd is not None and m.status == "running" and rnd.phase in LIVE else {}
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
-             "state": "absent" if s.absent and s.state == "active" else s.state,
-             "timeouts": s.timeouts, "removal_deadline": s.removal_deadline if s.absent else None,
-             "hand_count": len(hands.get(s.seat, ())),
-             "score": m.parasite_total(s.seat) if m.rnd is not None else s.total,
+    return [{**seat_row(s, len(hands.get(s.seat, ())), m.parasite_total(s.seat) if m.rnd is not None else s.total),
              "parasites": list(m.parasites.get(s.seat, ()))} for s in m.seats]
 
 
@@ -71,17 +67,7 @@ def public_view(m: SakapussMatch, now: int, record: bool = False) -> dict[str, A
         assert rnd is not None
         race = race_of(rnd)
         turn = {"seat": None, "deadline": race.deadline, "race": race.id}
-    return {
-        "id": m.id, "variant": m.variant, "name": m.name, "options": plain(m.options),
-        "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
-        "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
-        "announcements": [], "armed": None,
-        "scores": scores_json(m), "standings": standings_json(m),
-        "end_reason": m.end_reason,
-        "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
-        "match_seed_commitment": m.match_seed_commitment,
-        "record": None,
-    }
+    return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn)
 
 
 def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
@@ -95,16 +81,6 @@ def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
     return {"seat": seat, "hand": _cards(hand), "passed_kind": passed,
             "pass_log": [{"step": i + 1, "passed": p, "received": r} for i, (p, r) in enumerate(log)],
             "legal_actions": legal_actions(m, seat, now)}
-
-
-def seat_view(m: SakapussMatch, seat: int, now: int) -> SeatView:
-    """A bot's input through the same projection as a human's (§7.1, DESIGN rule 3)."""
-    priv = private_view(m, seat, now)
-    return SeatView(seat=seat, now=now, public=MappingProxyType(public_view(m, now)),
-                    hand=tuple(priv["hand"]),
-                    legal_actions=tuple(MappingProxyType(a) for a in priv["legal_actions"]),
-                    own=MappingProxyType({"passed_kind": priv["passed_kind"],
-                                          "pass_log": tuple(MappingProxyType(x) for x in priv["pass_log"])}))
 
 
 # §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and
@@ -136,22 +112,18 @@ def bot_delay_ms(m: SakapussMatch, seat: int, opened_seq: int, race: bool) -> in
 
 
 def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
-    """§2.6(4), §2.8, §7.1(3): scoring, the next deal, step/race timers and bot reactions."""
-    if m is None or m.status != "running" or m.rnd is None:
-        return ()
-    rnd = m.rnd
-    absent = absence_work(m) if any(s.absent for s in m.seats) else ()
-    if rnd.phase == SCORING:
-        return (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absent
-    if rnd.phase == INTERMISSION:
-        at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        return (Due(Kind.DEAL, str(m.round_no + 1), at, None, rnd.phase_seq),) + absent
+    """§2.6(4), §2.8, §7.1(3): scoring and the next deal (the kernel's), step/race timers and bot reactions."""
+    return follow_ups(m, _live_work)
+
+
+def _live_work(m: SakapussMatch) -> tuple[Due, ...]:
+    rnd = round_of(m)
     out: list[Due] = []
     if rnd.phase == PASSING:
         # an open step has a deadline: the stale step that sets none ends the round in the same command
         assert rnd.step_deadline is not None
         out.append(Due(Kind.TIMER, pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
-        if absent and absent_missing(m):  # K-12: absent seats pass with no waiting
+        if any(s.absent for s in m.seats) and absent_missing(m):  # K-12: absent seats pass with no waiting
             out.append(Due(Kind.TIMER, absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
         waiting = [s for s in rnd.seats if s not in rnd.passes]
         opened, at, race = rnd.step_opened_seq, rnd.step_opened_at, False
@@ -161,11 +133,11 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
         waiting = [s for s in rnd.seats if s not in open_race.slaps]
         opened, at, race = open_race.opened_seq, open_race.opened_at, True
     else:
-        return absent
+        return ()
     for s in waiting:
         if (m.seats[s].kind == "bot" and m.seats[s].state == "active") or autopiloted(m, s):
             out.append(Due(Kind.BOT, bot_key(s, opened), at + bot_delay_ms(m, s, opened, race), s, opened))
-    return tuple(out) + absent
+    return tuple(out)
 
 
 __all__ = [
@@ -175,5 +147,4 @@ __all__ = [
     "pending_work",
     "private_view",
     "public_view",
-    "seat_view",
 ]

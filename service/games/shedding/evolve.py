@@ -1,9 +1,7 @@
 """evolve handlers for the table and the deal (§2.1-§3.2, §3.10); shedding/fold.py assembles the fold."""
 from __future__ import annotations
 
-from types import MappingProxyType
-
-from service.games.kernel.fold import Fold, new_seat, table_handlers
+from service.games.kernel.fold import Fold, new_seat, new_table, table_handlers
 from service.games.kernel.model import Event
 from service.games.kernel.views import plain
 from service.games.shedding.cards import RANK
@@ -22,7 +20,7 @@ from service.games.shedding.state import (
 
 TABLE = Fold()
 on = TABLE.on
-table_handlers(TABLE)
+table_handlers(TABLE)  # SeatJoined, TimedOut, RoundScored, MatchEnded, SeedsRevealed
 
 
 def _r(m: Match, e: Event, rnd: Round) -> Match:
@@ -45,16 +43,8 @@ def _set_hand(rnd: Round, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, 
 
 @on("MatchCreated")
 def _created(_m: Match | None, e: Event) -> Match:
-    d = e.data
-    opts = dict(d["options"])
-    return Match(id=d["game_id"], variant=d["variant"], name=d.get("name"),
-                 options=MappingProxyType(opts), rules=rules_from_options(opts),
-                 plain_options=plain(opts),
-                 max_players=d["max_players"], status="open", version=e.seq, seats=(), round_no=0,
-                 dealer=None, rnd=None, scores=(), intermission_deadline=None, standings=(),
-                 match_seed=e.secret.get("match_seed", ""),
-                 match_seed_commitment=d["match_seed_commitment"], shuffle_seeds=(), created_at=e.at,
-                 rules_version=int(d.get("rules_version", 1)))
+    opts = dict(e.data["options"])
+    return new_table(Match, e, rules=rules_from_options(opts), plain_options=plain(opts))
 
 
 @on("SeatWaiting")
@@ -65,6 +55,12 @@ def _waiting(m: Match, e: Event) -> Match:
 @on("SeatActivated")
 def _activated(m: Match, e: Event) -> Match:
     return rep(m, version=e.seq, seats=_seat(m, e.data["seat"], state="active", total=e.data["total"]))
+
+
+@on("SeatEliminated")
+def _eliminated(m: Match, e: Event) -> Match:
+    """§5.8: a seat over the penalty limit is out from this round on."""
+    return rep(m, version=e.seq, seats=_seat(m, e.data["seat"], state="eliminated", elim_round=e.round))
 
 
 @on("SeatLeft")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.absence import present
-from service.games.kernel.fold import Fold
+from service.games.kernel.fold import Fold, round_from_data
 from service.games.kernel.model import Event, seat_of
 from service.games.shedding import inference
 from service.games.shedding.cards import RANK
@@ -168,9 +168,7 @@ def _skipped(m: Match, e: Event) -> Match:
     return rep_round(m, e.seq, {"pending_skip": False})
 
 
-@on("DirectionReversed")
-def _reversed(m: Match, e: Event) -> Match:
-    return rep_round(m, e.seq, {"direction": e.data["direction"]})
+on("DirectionReversed")(round_from_data(direction="direction"))
 
 
 @on("TurnPassed")

@@ -104,7 +104,7 @@ def _finish_scoring(tx: Tx, pts: dict[int, int], totals: dict[int, int], values:
         ends = len(pts) - len(out) <= 1
     else:
         ends = mode == "single_round" or bool(out)
-    deadline = None if ends else tx.at + int(m.options["round_intermission_s"]) * 1000
+    deadline = None if ends else tx.after("round_intermission_s")
     tx.emit("RoundScored", None, {"round": m.round_no, "points": {str(s): p for s, p in pts.items()},
                                   "totals": {str(s): t for s, t in totals.items()},
                                   "intermission_deadline": deadline})

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from service.games.kernel.events import with_table_events
-from service.games.kernel.game import ActionSpec, Game
+from service.games.kernel.game import ActionSpec, Game, Presets
 from service.games.kernel.presentation import Presentation
 from service.games.shedding import playout
 from service.games.shedding.actions import legal_actions
@@ -20,13 +19,13 @@ from service.games.shedding.state import Match, cards_in_play
 from service.games.shedding.views import pending_work, private_view, public_view, seat_view
 from service.games.shedding.words import WORDS
 
-EVENT_TYPES = with_table_events({
+EVENT_TYPES = {
     "SeatWaiting": 1, "SeatActivated": 1, "HandsRevealed": 1, "SeatEliminated": 1,
     "StarterTurned": 1, "StarterCovered": 1, "TurnStarted": 1, "CardPlayed": 1, "SuitCalled": 1,
     "CardDrawn": 1, "StockReshuffled": 1, "DrawShortfall": 1, "PenaltyTaken": 1,
     "SkipAccepted": 1, "TurnSkipped": 1, "DirectionReversed": 1, "TurnPassed": 1,
     "AnnouncementMade": 1, "AnnouncementArmed": 1, "AnnouncementMissed": 1, "ChallengeMade": 1,
-})
+}
 
 _FLAG = frozenset({"announce"})
 ACTIONS = MappingProxyType({
@@ -40,21 +39,18 @@ ACTIONS = MappingProxyType({
 
 GAME = Game(
     name="shedding",
-    variants=tuple(PRESET_BASE),
     state_type=Match,
     decide=decide,
     evolve=evolve,
     legal_actions=legal_actions,
     public_view=public_view,
     private_view=private_view,
-    seat_view=seat_view,
+    bot_view=seat_view,  # with the round's record
     pending_work=pending_work,
     actions=ACTIONS,
     commands=COMMANDS,
-    event_types=MappingProxyType(EVENT_TYPES),
-    preset_defaults=preset_defaults,
-    resolve_options=resolve_options,
-    catalogue=variants_catalog,
+    event_types=EVENT_TYPES,
+    options=Presets(tuple(PRESET_BASE), preset_defaults, resolve_options, variants_catalog),
     bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}),
     searching=frozenset({"hard"}),
     playout=playout,

@@ -4,7 +4,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.games.kernel.options import OptionSpec, check_basic, is_int
+from service.games.kernel.option_catalogue import BOOLS, option_item
+from service.games.kernel.options import OptionSpec, check_basic, check_delays, is_int
+from service.games.kernel.table import BOT_STRENGTHS
 from service.games.shedding.cards import RANKS
 
 UNSUPPORTED: dict[str, Any] = {"announce_penalty_requires_challenge": True}
@@ -24,7 +26,7 @@ def check_value(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = N
     if t == "points":
         return _check_points(v, spec)
     if t == "delays":
-        return _check_delays(v, spec)
+        return check_delays(v, spec, BOT_STRENGTHS)
     return check_basic(spec, v, resolved)
 
 
@@ -39,18 +41,6 @@ def _check_points(v: Any, spec: OptionSpec) -> str | None:
         return "must map ranks to integers"
     if any(not is_int(p) or not spec.lo <= p <= spec.hi for p in v.values()):
         return f"every value must be an integer in [{spec.lo}, {spec.hi}]"
-    return None
-
-
-def _check_delays(v: Any, spec: OptionSpec) -> str | None:
-    if not isinstance(v, dict):
-        return "must map strength to [min, max]"
-    for key, pair in v.items():
-        if key not in ("easy", "medium", "hard"):
-            return f"unknown strength {key!r}"
-        if (not isinstance(pair, list) or len(pair) != 2 or not all(is_int(x) for x in pair)
-                or not spec.lo <= pair[0] <= pair[1] <= spec.hi):
-            return f"{key}: must be [min, max] with {spec.lo} <= min <= max <= {spec.hi}"
     return None
 
 
@@ -90,28 +80,10 @@ def _name(errors: list[dict[str, Any]], involved: tuple[str, ...], explicit: set
 
 
 def catalog_option(spec: OptionSpec, default: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """GET /v1/variants: one option's type, default and accepted range.
+    """GET /v1/variants: one option's type, default and accepted range (kernel/option_catalogue.py;
+    a rank or a list of ranks ranges over the ranks, a boolean over the values this engine supports)."""
+    bools = [v for v in BOOLS if UNSUPPORTED.get(spec.name) is not v]
+    return option_item(spec, default, defaults["max_players"], bools=bools, ranges=_RANKED)
 
-    ``range`` is ``[min, max]`` for numbers (for ``points`` and ``delays`` the bounds of each
-    value, for ``string`` of its length) and the list of accepted values otherwise."""
-    t = spec.type
-    item: dict[str, Any] = {"name": spec.name, "type": t, "default": default}
-    if t in ("int", "int_or_null", "float", "points", "delays"):
-        hi = defaults["max_players"] - 1 if spec.name == "bot_seats" else spec.hi
-        item["range"] = [spec.lo, hi]
-    elif t == "string":
-        item["range"] = [1, 40]
-    elif t == "bool":
-        item["range"] = [v for v in (False, True) if UNSUPPORTED.get(spec.name) is not v]
-    elif t == "enum":
-        item["range"] = list(spec.values)
-        item["enum"] = list(spec.values)
-    elif t in ("rank", "ranks"):
-        item["range"] = list(RANKS)
-    elif t == "null":
-        item["range"] = [None]
-    if t == "int_or_null":
-        item["nullable"] = True
-    if spec.parent:
-        item["parent"] = {"option": spec.parent[0], "value": spec.parent[1]}
-    return item
+
+_RANKED = {"rank": RANKS, "ranks": RANKS}

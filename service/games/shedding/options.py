@@ -7,6 +7,7 @@ from typing import Any
 
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
+from service.games.kernel.option_catalogue import preset_entry
 from service.games.kernel.options import OptionError, OptionSpec, clean_strings, copy as _copy, drop_switched_off
 from service.games.kernel.table import BOT_STRENGTHS  # re-exported
 from service.games.shedding.cards import RANKS
@@ -215,7 +216,5 @@ def variants_catalog() -> list[dict[str, Any]]:
     for name, (_col, _extra, game) in PRESET_BASE.items():
         defaults = PRESETS[name]
         options = [catalog_option(spec_for(name, s.name), defaults[s.name], defaults) for s in SPECS]
-        out.append({"name": name, "game": game, "min_players": defaults["min_players"],
-                    "max_players": defaults["max_players"], "options": options,
-                    "bot_strengths": list(BOT_STRENGTHS)})
+        out.append(preset_entry(name, game, defaults, options, BOT_STRENGTHS))
     return out

@@ -524,7 +524,7 @@ def command_tuple(a: Mapping[str, Any]) -> Action:
 
 
 def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int:
-    """One match to the end with the benchmark's policy (bench/engine.py ``playout``): the current
+    """One match to the end with the core's random policy (meow-sim in bench/engine.py): the current
     seat takes a uniformly random action among those that close or continue its turn (an
     announcement only when nothing else is listed). Returns the number of moves."""
     sim = SheddingSim(options, players, RngChance(rng))

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.model import Autopilot, DealRound, FireTimer, JoinSeat, LeaveSeat, RuleViolation, ScoreRound, StartMatch
+from service.games.kernel.model import Autopilot, RuleViolation
+from service.games.kernel.routing import table_commands
 from service.games.kernel.table import Rulebook, seat_exists
 from service.games.shedding.commands import ACTIONS
 from service.games.shedding.decide import decide_seat_action, refuse
@@ -36,12 +37,8 @@ def _autopilot(tx: Tx, cmd: Autopilot) -> None:
 
 
 RULEBOOK = Rulebook(
-    tx=Tx,
-    seat=dict.fromkeys(ACTIONS.values(), _seat_action),
-    table={JoinSeat: join, StartMatch: start, LeaveSeat: leave, ScoreRound: score, DealRound: deal,
-           FireTimer: fire},
-    check_seat=check_seat,
-    autopilot=_autopilot,
+    tx=Tx, seat=dict.fromkeys(ACTIONS.values(), _seat_action), check_seat=check_seat, autopilot=_autopilot,
+    table=table_commands(join=join, start=start, leave=leave, score=score, deal=deal, fire=fire),
     unknown=_unknown,
 )
 decide = RULEBOOK.decide

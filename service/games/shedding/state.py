@@ -6,15 +6,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from service.games.kernel.state import ScoreEntry, Seat, TableState, rep, rep_round, rep_version  # noqa: F401
+from service.games.kernel.state import (  # noqa: F401  (re-exported for the game modules)
+    INTERMISSION,
+    SCORING,
+    ScoreEntry,
+    Seat,
+    TableState,
+    rep,
+    rep_round,
+    rep_version,
+    round_of,
+)
 
 PLAY = "play"
 RESPOND_SEVEN = "respond_seven"
 RESPOND_SKIP = "respond_skip"
 AFTER_DRAW = "after_draw"
 ACE_FOLLOWUP = "ace_followup"
-SCORING = "scoring"
-INTERMISSION = "intermission"
 TURN_PHASES = frozenset({PLAY, RESPOND_SEVEN, RESPOND_SKIP, AFTER_DRAW, ACE_FOLLOWUP})
 
 
@@ -202,21 +210,12 @@ class Round:
 
 
 @dataclass(frozen=True)
-class Match(TableState):
-    """The whole match: the table (``TableState``), its rules and the current round; a fold of its events."""
+class Match(TableState[Round]):
+    """The whole match: the table (``TableState``, its ``rnd`` the current round) and its rules;
+    a fold of its events."""
 
     rules: Rules
-    rnd: Round | None
     plain_options: Mapping[str, Any] | None = None  # JSON-ready copy of options, built once (views)
-    rules_version: int = 1  # MatchCreated.rules_version (common.RULES_VERSION); 1 when absent
-
-
-def round_of(m: Match) -> Round:
-    """``m.rnd`` where a round must be under way: every in-round event, turn, action and timer
-    follows a deal, and a round stays in ``rnd`` from its deal until the next one."""
-    rnd = m.rnd
-    assert rnd is not None, "no round has been dealt"
-    return rnd
 
 
 def cards_in_play(m: Match) -> Counter[str] | None:

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation, StartMatch
+from service.games.kernel.lobby import start_when_seated
+from service.games.kernel.model import JoinSeat, LeaveSeat, RuleViolation
 from service.games.kernel.table import admit, round_jobs
 from service.games.shedding.core import next_active
 from service.games.shedding.flow import deal_round, end_match, score_round
@@ -23,14 +24,7 @@ def join(tx: Tx, cmd: JoinSeat) -> None:
         tx.emit("SeatWaiting", seat, data)
 
 
-def start(tx: Tx, cmd: StartMatch) -> None:
-    """§5.9: the creator starts with at least min_players seats; round 1 is dealt at once."""
-    m = tx.state
-    if m.status != "open":
-        raise RuleViolation(KernelCode.ALREADY_STARTED, "the match has already started")
-    if len(m.active_seats()) < int(m.options["min_players"]):
-        raise RuleViolation(KernelCode.NOT_ENOUGH_PLAYERS, "not enough seats are taken")
-    deal_round(tx, 1)
+start = start_when_seated(deal_round)  # §5.9: the creator starts with at least min_players seats
 
 
 def leave(tx: Tx, cmd: LeaveSeat) -> None:

@@ -43,16 +43,10 @@ def draw_cards(tx: Tx, seat: int, k: int, reason: str) -> None:
         k -= n
 
 
-def turn_deadline(tx: Tx) -> int | None:
-    """§2.7/§3.7 step 6: turn_timeout_s from now, or null when the table has no turn timeout."""
-    t = tx.state.options.get("turn_timeout_s")
-    return None if t is None else tx.at + int(t) * 1000
-
-
 def start_turn(tx: Tx, seat: int, phase: str) -> None:
     """§3.7 step 6: a new turn id and TurnStarted with its deadline."""
     tx.emit("TurnStarted", seat, {"seat": seat, "turn_id": tx.state.rnd.turn_id + 1, "phase": phase,
-                                  "deadline": turn_deadline(tx)})
+                                  "deadline": tx.after("turn_timeout_s")})
 
 
 def advance(tx: Tx, frm: int, check_limit: bool = True) -> None:
@@ -74,4 +68,4 @@ def advance(tx: Tx, frm: int, check_limit: bool = True) -> None:
         n = next_active(tx.state, n, d)
     phase = RESPOND_SEVEN if rnd.pending_draw > 0 else PLAY
     tx.emit("TurnStarted", n, {"seat": n, "turn_id": turn_id + 1, "phase": phase,
-                               "deadline": turn_deadline(tx)})
+                               "deadline": tx.after("turn_timeout_s")})

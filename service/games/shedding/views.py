@@ -7,23 +7,20 @@ from typing import Any
 
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.due import Kind, bot_key
+from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.turn_timer import turn_key
-from service.games.kernel.views import Due, SeatView, absence_work, plain as _plain, scores_json, standings_json
+from service.games.kernel.views import Due, SeatView, plain as _plain
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import sort_hand
 from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
-from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
+from service.games.shedding.state import TURN_PHASES, Match, Move, record_items, round_of
 from service.games.shedding.timeouts import turn_due
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
     rnd = m.rnd if m.status == "running" else None
-    return [{"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength,
-             "state": "absent" if s.absent and s.state == "active" else s.state,
-             "hand_count": len(hand_of(rnd, s.seat)) if rnd is not None else 0,
-             "score": s.total, "timeouts": s.timeouts,
-             "removal_deadline": s.removal_deadline if s.absent else None} for s in m.seats]
+    return [seat_row(s, len(hand_of(rnd, s.seat)) if rnd is not None else 0, s.total) for s in m.seats]
 
 
 def _table(m: Match) -> dict[str, Any] | None:
@@ -117,18 +114,10 @@ def public_view(m: Match, now: int, record: bool = False) -> dict[str, Any]:
     turn = None
     if running and rnd is not None and phase in TURN_PHASES:
         turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline}
-    return {
-        "id": m.id, "variant": m.variant, "name": m.name, "options": _options(m),
-        "status": m.status, "phase": phase, "round": m.round_no, "version": m.version,
-        "seats": _seats(m), "table": _table(m) if m.status != "open" else None, "turn": turn,
-        "announcements": _announcements(m, now) if running else [],
-        "armed": rnd.armed if running and rnd is not None else None,
-        "scores": scores_json(m), "standings": standings_json(m),
-        "end_reason": m.end_reason,
-        "intermission_deadline": m.intermission_deadline if phase == INTERMISSION else None,
-        "match_seed_commitment": m.match_seed_commitment,
-        "record": _record(m) if record else None,
-    }
+    return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn, options=_options(m),
+                          announcements=_announcements(m, now) if running else [],
+                          armed=rnd.armed if running and rnd is not None else None,
+                          record=_record(m) if record else None)
 
 
 def _options(m: Match) -> Mapping[str, Any]:
@@ -154,17 +143,14 @@ def seat_view(m: Match, seat: int, now: int) -> SeatView:
 
 
 def pending_work(m: Match | None) -> tuple[Due, ...]:
-    """§2.8, §2.7 and §7.1(3): what the dispatcher should schedule for the current state."""
-    if m is None or m.status != "running" or m.rnd is None:
-        return ()
-    rnd = m.rnd
-    if rnd.phase == SCORING:
-        return (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
-    if rnd.phase == INTERMISSION:
-        at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        return (Due(Kind.DEAL, str(m.round_no + 1), at, None, rnd.phase_seq),) + absence_work(m)
+    """§2.8, §2.7 and §7.1(3): scoring and the next deal (the kernel's), a bot's move, the turn timer."""
+    return follow_ups(m, _turn_work)
+
+
+def _turn_work(m: Match) -> tuple[Due, ...]:
+    rnd = round_of(m)
     if rnd.phase not in TURN_PHASES:
-        return absence_work(m)
+        return ()
     seat = rnd.current
     out: list[Due] = []
     st = m.seats[seat]
@@ -177,4 +163,4 @@ def pending_work(m: Match | None) -> tuple[Due, ...]:
     timer = turn_due(m)
     if timer is not None:
         out.append(Due(Kind.TIMER, turn_key(m), timer, seat, rnd.turn_seq))
-    return tuple(out) + absence_work(m) if any(s.absent for s in m.seats) else tuple(out)
+    return tuple(out)

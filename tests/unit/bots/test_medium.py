@@ -1,12 +1,12 @@
 """The medium bot follows the RULES §7.3 decision chain, step by step, in crafted situations."""
 import random
 
-from bench.tournament import play_round
 from service.games.engine import decide, legal_actions, seat_view
 from service.games.shedding.bots import easy
 from service.games.shedding.bots.medium import choose
 from service.games.shedding.commands import Play
 from tests.unit.rules.helpers import Game, apply, crafted, to_command
+from tools.engine_table import play_round
 
 OPP7 = ["2S:1", "3S:1", "4S:1", "5S:1", "6S:1", "10S:1", "QS:1"]
 

@@ -14,12 +14,13 @@ from service.games.kernel.model import Context, DealRound, FireTimer, JoinSeat, 
 from service.games.registry import resolve_options
 from service.games.shedding.cards import RANKS, SHORT
 from service.games.shedding.commands import Play
+from service.games.shedding.game import GAME as SHEDDING_GAME
 from service.games.shedding.options import CLASSIC_POINTS, CLASSIC_RANKS, PRSI_POINTS
 from service.games.shedding.state import TURN_PHASES
 
 from .helpers import Game, deck_of, to_command
 
-SHEDDING = ("mau-mau-classic", "mau-mau-classic-full", "prsi", "prsi-traditional")
+SHEDDING = SHEDDING_GAME.variants  # every preset the shedding games serve
 MATCHES = {"mau-mau-classic": 120, "mau-mau-classic-full": 120, "prsi": 160, "prsi-traditional": 240}
 CHUNKS = 2
 MAX_ROUNDS = 120

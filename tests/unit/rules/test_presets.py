@@ -8,12 +8,13 @@ from service.games.kernel.model import RuleViolation, ScoreRound
 from service.games.registry import resolve_options, variants_catalog
 from service.games.sakapuss.commands import PassCard, Slap
 from service.games.shedding.commands import AcceptSkip, Draw, Play, TakePenalty
+from service.games.shedding.game import GAME as SHEDDING_GAME
 from service.games.shedding.options import PRESETS, OptionError
 from service.games.shedding.state import PLAY, RESPOND_SKIP
 
 from .helpers import Game, crafted
 
-SHEDDING = ("mau-mau-classic", "mau-mau-classic-full", "prsi", "prsi-traditional")
+SHEDDING = SHEDDING_GAME.variants  # every preset the shedding games serve
 TRAD = "prsi-traditional"
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from service.api.codes import status_of
 from service.app.redaction import Viewer, project_event
-from service.games import engine
+from service.games import engine, registry
 from service.games.kernel.model import DealRound, JoinSeat, RuleViolation, ScoreRound, StartMatch
 from service.games.registry import preset_defaults, resolve_options, variants_catalog
 from service.games.sakapuss.bots import easy as sakapuss_easy
@@ -36,7 +36,7 @@ def test_options_defaults_catalog_and_validation():
     assert d["round_intermission_s"] == 5 and d["pass_timeout_s"] == 15 and d["rounds"] == 10
     assert "bot_delay_ms" not in d and "turn_timeout_s" not in d
     names = [v["name"] for v in variants_catalog()]
-    assert "sakapuss" in names and "prsi" in names
+    assert "sakapuss" in names and set(names) == set(registry.BY_VARIANT)
     resolved, warnings = resolve_options("sakapuss", {"round_intermission_s": 0, "pass_timeout_s": 5}, 4)
     assert resolved["round_intermission_s"] == 0 and resolved["max_players"] == 4 and warnings == []
     with pytest.raises(RuleViolation) as info:

@@ -1,6 +1,6 @@
 """Differential playouts: the Sakapuss playout core against the event engine, move for move.
 
-Each match is driven through ``engine.decide``/``evolve`` (as bench/engine.py does) and through
+Each match is driven through ``engine.decide``/``evolve`` (as the application does) and through
 ``service.games.sakapuss.playout`` with the same actions. The random outcomes the engine recorded (its
 shuffles' orders, the dealer and cat kinds, auto-passed cards, the ``one_random`` pick) are
 fed to the sim as the Fisher-Yates indices and choices it draws. After every command both
@@ -299,7 +299,7 @@ def conserved(g: Sakapuss) -> None:
 
 
 def bench_policy(g: Sakapuss, rng: random.Random) -> int:
-    """bench/engine.py's sakapuss_playout loop, written over the sim's legal/act/advance."""
+    """``play_random``'s policy (meow-sim in bench/engine.py), written over the sim's legal/act/advance."""
     moves = 0
     while g.status == "running":
         options = [(s, a) for s in range(g.n) for a in g.legal(s) if a != SLAP or rng.random() < 0.02]

@@ -21,10 +21,11 @@ from service.games.kernel.table import RULES_VERSION
 from service.games.registry import resolve_options
 from service.games.shedding import playout as shedding
 from service.games.shedding.commands import AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.shedding.game import GAME as SHEDDING_GAME
 from service.games.shedding.playout import SheddingSim, action_of, command_tuple
 from tests.unit.rules.test_playout import option_mixes
 
-SHEDDING = ("prsi", "mau-mau-classic", "mau-mau-classic-full", "prsi-traditional")
+SHEDDING = SHEDDING_GAME.variants  # every preset the shedding games serve
 SIMPLE = {"draw": Draw, "pass": Pass, "take_penalty": TakePenalty, "accept_skip": AcceptSkip,
           "announce": Announce}
 

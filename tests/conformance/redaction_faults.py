@@ -1,5 +1,7 @@
 """Fault scenario: the redaction oracle over many random games of every registered variant, and
-leaks planted in each variant's game that it must catch.
+leaks planted in each variant's game that it must catch. A program of the test suite (it drives the
+suite's oracle), run by bench/faults.py as ``python -m tests.conformance.redaction_faults --json``
+(the benches import nothing of tests/: tests/test_no_cross_imports.py).
 
 The oracle is tests/conformance/redaction.py and redaction_api.py (docs/reliability.md, "The
 redaction oracle"): on the in-memory store, each game of random humans (2-3) and easy bots (0-2),
@@ -28,7 +30,7 @@ from tests.conformance.redaction_api import play
 
 
 def redaction_oracle(variant: str, games: int, steps: int, out: Any) -> Any:
-    """``out`` is a bench.faults.Outcome: one trial per game of ``variant``; then its planted leaks."""
+    """``out`` is an ``Outcome``: one trial per game of ``variant``; then its planted leaks."""
     t0 = time.perf_counter()
     figures: Counter = Counter()
     for seed in range(games):
@@ -106,3 +108,43 @@ def redaction(games: int, steps: int, make_outcome: Callable[[str], Any]) -> lis
     return [redaction_oracle(v, games, steps, make_outcome(f"redaction oracle, {v}, random games of up to "
                                                            f"{steps} moves, and planted leaks"))
             for v in registry.BY_VARIANT]
+
+
+@dataclasses.dataclass
+class Outcome:
+    """One scenario's row, as bench/faults.py reports it (its fields, handed over as JSON)."""
+
+    scenario: str
+    trials: int = 0
+    ok: int = 0
+    failures: list[str] = dataclasses.field(default_factory=list)
+    statuses: Counter = dataclasses.field(default_factory=Counter)
+    seconds: float = 0.0
+    note: str = ""
+
+    def fail(self, why: str) -> None:
+        if len(self.failures) < 10:
+            self.failures.append(why)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200, help="random games of each variant")
+    ap.add_argument("--steps", type=int, default=120, help="moves of its humans per game at most")
+    ap.add_argument("--json", action="store_true", help="one JSON list of the rows (for bench/faults.py)")
+    args = ap.parse_args(argv)
+    rows = redaction(args.games, args.steps, Outcome)
+    if args.json:
+        print(json.dumps([{**vars(r), "statuses": dict(r.statuses)} for r in rows]))
+        return
+    for r in rows:
+        print(f"{r.scenario}: {r.ok} of {r.trials} clean, {dict(r.statuses)}, {r.seconds:.1f} s")
+        for why in r.failures:
+            print("FAILED", why)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,4 +1,5 @@
-"""Benchmark: the engine conformance suite's deeper profile (tests/conformance, docs/testing.md).
+"""The engine conformance suite's deeper profile (tests/conformance, docs/testing.md): a program of
+the test suite, run by hand (it was bench/conformance.py; the benches import nothing of tests/).
 
 Plays every registered variant at every seat count it admits, under many seeded option mixes,
 with every check at every step (a full replay after every command, every legal action tried every
@@ -8,7 +9,7 @@ refused, the refusal rate of the mix generator, and wall time; then every failur
 that rebuilds it (``playout(mix_for(variant, seats, seed), seed)``). Exits non-zero on a failure;
 never on time.
 
-    python -m bench.conformance [--mixes 10] [--variants prsi,sakapuss] [--quick]
+    python -m tests.conformance.deep [--mixes 10] [--variants prsi,sakapuss] [--quick]
 """
 from __future__ import annotations
 

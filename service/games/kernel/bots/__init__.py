@@ -1,0 +1,1 @@
+"""The bots every game may use without writing its own."""
