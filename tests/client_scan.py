@@ -8,6 +8,7 @@ import ast
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -124,17 +125,48 @@ def read_js(text: str) -> Said:
     return said
 
 
+_LOOKUPS = frozenset(n for n in dir(Mapping) if not n.startswith("_")) | {"__getitem__", "__contains__"}
+
+
+def _data_strings(tree: ast.AST) -> list[str]:
+    """The string constants Python code reads data with or compares data to: a subscript, a dict
+    key, a Mapping method's argument (``.get("x")``), a comparison's operand, an element of a
+    literal collection (a skip list), a constant's value (``X = "..."``). An argument to any other
+    call (``add_parser("play")``, ``Text("...")``) is not a datum."""
+    out: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            out.append(node.slice)
+        elif isinstance(node, ast.Dict):
+            out += [k for k in node.keys if k is not None]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOOKUPS:
+            out += node.args
+        elif isinstance(node, ast.Compare):
+            out += [node.left, *node.comparators]
+        elif isinstance(node, (ast.Set, ast.List, ast.Tuple)):
+            out += node.elts
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant):
+            out.append(node.value)
+    strings = []
+    for node in out:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                strings.append(sub.value)
+    return strings
+
+
 def read_py(text: str) -> Said:
-    """Attributes, keyword arguments, string constants (every string may be a pattern too)."""
-    said = Said(prose=text)
-    for node in ast.walk(ast.parse(text)):
+    """Attributes and keyword arguments are names; the string constants that read or compare data
+    are strings; every string constant may be a pattern (``re.compile``)."""
+    tree = ast.parse(text)
+    said = Said(prose=text, strings=_data_strings(tree))
+    for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             said.names.add(node.attr)
         elif isinstance(node, ast.keyword) and node.arg:
             said.names.add(node.arg)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            said.strings.append(node.value)
-    said.patterns = list(said.strings)
+            said.patterns.append(node.value)
     return said
 
 
@@ -161,7 +193,7 @@ def read_json(text: str) -> Said:
 def read_markup(text: str) -> Said:
     """CSS and HTML: each part of a class name, attribute value or selector is a key."""
     bare = re.sub(r"/\*.*?\*/|<!--.*?-->", " ", text, flags=re.S)
-    return Said(keys={k for k in re.findall(r"[A-Za-z][A-Za-z0-9_]*", bare)}, prose=text)
+    return Said(keys=set(re.findall(r"[A-Za-z][A-Za-z0-9_]*", bare)), prose=text)
 
 
 READERS = {".js": read_js, ".py": read_py, ".json": read_json, ".css": read_markup, ".html": read_markup,

@@ -61,23 +61,32 @@ def _game_components() -> set[str]:
 
     games = {_camel(g.name) for g in registry.GAMES}
     game_events = {t for g in registry.GAMES for t in g.event_types} - set(TABLE_EVENTS)
-    names = set()
-    for name in spec_components():
-        if any(name.startswith(g) for g in games) or name in ("Table", "Turn", "Record", "Options", "LegalAction"):
-            names.add(name)
-        elif any(name == f"{_camel(a)}{part}" for a in registry.ACTIONS for part in ("Action", "Request")):
-            names.add(name)
-        elif any(name.startswith(t) for t in game_events):
-            names.add(name)
-    return names
+    actions = {f"{_camel(a)}{part}" for a in registry.ACTIONS for part in ("Action", "Request")}
+    unions = {"Table", "Turn", "Record", "Options", "LegalAction"}  # oneOf the games' own
+    return {name for name in spec_components()
+            if name in unions | actions or any(name.startswith(p) for p in games | game_events)}
+
+
+def _marks(schema: Any, out: set[str]) -> set[str]:
+    """The vocabulary of the spec's display marks (``x-meow-*`` values: card, suit, row, seat, ...)."""
+    if isinstance(schema, dict):
+        for k, v in schema.items():
+            if k.startswith("x-meow") and isinstance(v, str):
+                out.add(v)
+            _marks(v, out)
+    elif isinstance(schema, list):
+        for v in schema:
+            _marks(v, out)
+    return out
 
 
 @cache
 def kernel_names() -> frozenset[str]:
     """The names the API documents for every game: every property of a component no game
-    contributes; of Seat and You (the common fields plus every game's extras) the required ones."""
+    contributes; of Seat and You (the common fields plus every game's extras) the required ones;
+    and the vocabulary of the display marks every game's fields carry."""
     schemas = spec_components()
-    out: set[str] = set()
+    out: set[str] = _marks(schemas, set())
     for name, schema in schemas.items():
         if name in _game_components():
             continue
