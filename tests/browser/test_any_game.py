@@ -1,12 +1,14 @@
-"""The table renders a game it has never heard of from its view alone: a Crazy Eights view (the
-shape of its spec: play{card, called_suit}, draw, pass; a `suit` to follow, `draws_left` in the
-turn) served to the real page through Playwright's routing. Every legal action becomes a control
-carrying exactly its JSON, an eight's four suit calls sit behind the card, and a click POSTs the
-entry as it is."""
+"""The table renders a game it has never heard of from its view and its catalogue entry alone: a
+Crazy Eights view (the shape of its spec: play{card, called_suit}, draw, pass; a `suit` to follow,
+`draws_left` in the turn) served to the real page through Playwright's routing, told in the words
+of the server's catalogue. Every legal action becomes a control carrying exactly its JSON, an
+eight's four suit calls sit behind the card, and a click POSTs the entry as it is."""
 from __future__ import annotations
 
 import json
 from typing import Any
+
+import requests
 
 GID = "c8c8c8c8c8c8c8c8"
 EIGHTS = [{"type": "play", "card": "8C:0", "called_suit": s} for s in ("C", "D", "H", "S")]
@@ -31,7 +33,13 @@ def _view(version: int, legal: list[dict]) -> dict:
     }
 
 
-def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
+def _words(base: str, variant: str, lang: str) -> dict[str, str]:
+    catalogue = requests.get(f"{base}/v1/variants", timeout=10).json()["variants"]
+    return next(e for e in catalogue if e["name"] == variant)["words"][lang]
+
+
+def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any, live: Any) -> None:
+    words = _words(live.base, "crazy-eights", "en")
     posted: list[dict] = []
 
     def game(route: Any) -> None:
@@ -55,7 +63,7 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
 
     assert shown() == [{"type": "play", "card": "KH:0"}, {"type": "draw"}, {"type": "pass"}]
     assert page.get_attribute("[data-card='5S:0']", "data-action") is None  # not legal: shown, not a control
-    assert page.locator("[data-testid=actions] button").all_inner_texts() == ["Draw", "Pass"]
+    assert page.locator("[data-testid=actions] button").all_inner_texts() == [words["action.draw"], words["action.pass"]]
     eight = page.locator("[data-testid=hand] [data-card='8C:0']")
     assert eight.get_attribute("data-choices") == "4"
     eight.focus()
@@ -67,10 +75,10 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
     assert page.evaluate("() => document.activeElement.dataset.card") == "8C:0"  # and back to its card
     page.keyboard.press("Enter")
     assert [json.loads(a) for a in choices.evaluate_all("els => els.map(e => e.dataset.action)")] == EIGHTS
-    assert "call \u2660 S" in choices.nth(3).inner_text()  # the suit by symbol and letter
+    assert "\u2660 S" in choices.nth(3).inner_text()  # the suit by symbol and letter
     facts = page.inner_text("[data-testid=table-facts]")
-    assert "\u2665 H" in facts and "Stock" in facts  # the suit to follow, by symbol and letter
-    assert "draws left: 3" in page.inner_text("[data-testid=turn]")
+    assert "\u2665 H" in facts and words["field.stock_count"] in facts  # the suit to follow, by symbol and letter
+    assert f"{words['field.draws_left']}: 3" in page.inner_text("[data-testid=turn]")
     assert page.get_attribute("[data-testid=top-card]", "data-card") == "5H:0"
     choices.nth(3).click()
     page.wait_for_selector("[data-testid=table][data-version='12']")
