@@ -162,7 +162,7 @@ def card_ids() -> tuple[str, ...]:
     ids = [str(c["id"]) for c in _catalogue_cards() if c.get("id")]
     if not ids:  # the catalogue's cards are not served yet: the games' own suits and ranks
         ranks = sorted(w for w in card_data()[0] if w not in {s for g in registry.GAMES for s in g.suits})
-        ids = [f"{r}{s}:0" for g in registry.GAMES for s in g.suits for r in ranks]
+        ids = [f"{r}{s}{copy}" for g in registry.GAMES for s in g.suits for r in ranks for copy in ("", ":0")]
     return tuple(ids)
 
 

@@ -110,7 +110,7 @@ export function tablePanel(game, v) {
   if (!table) return h("section", { class: "felt", "aria-label": t("table.title") }, h("p", {}, t("table.not_dealt")));
   const top = [], notes = [], rows = [];
   for (const f of fields(game, "table", table)) {
-    if (!present(f.value) || ["none", "seat"].includes(f.mark.show)) continue;
+    if (!present(f.value) || f.value === false || ["none", "seat"].includes(f.mark.show)) continue; // a false flag: no news
     const label = game.fieldLabel(f.name);
     if (f.mark.show === "top" && (f.mark.kind === "card" || f.mark.kind === "cards")) {
       top.push(h("div", { class: "pile" }, h("span", { class: "label" }, label),
