@@ -9,13 +9,16 @@ from service.games.crazy_eights import playout
 from service.games.crazy_eights.bots import easy, medium
 from service.games.crazy_eights.decide import decide
 from service.games.crazy_eights.evolve import evolve
+from service.games.crazy_eights.faces import FACES, SUIT_FACES
 from service.games.crazy_eights.options import VARIANT, catalog_entry, defaults, resolve
 from service.games.crazy_eights.resample import resample
 from service.games.crazy_eights.spec import SPEC
 from service.games.crazy_eights.state import EightsMatch, cards_in_play
 from service.games.crazy_eights.views import legal_actions, pending_work, private_view, public_view, seat_view
+from service.games.crazy_eights.words import WORDS
 from service.games.kernel.events import with_table_events
 from service.games.kernel.game import Game
+from service.games.kernel.presentation import Presentation
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 
 EVENT_TYPES = with_table_events({
@@ -68,6 +71,7 @@ GAME = Game(
     card_pattern=SHEDDING.card_pattern,  # its cards are the shedding games' ids (copy 0 only)
     suits=("C", "D", "H", "S"),
     spec=SPEC,
+    presentation=Presentation(FACES, SUIT_FACES, WORDS),
     cards_in_play=cards_in_play,
     resample=resample,
 )

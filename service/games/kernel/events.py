@@ -16,6 +16,9 @@ TABLE_EVENTS: Mapping[str, int] = {
     "TimedOut": 1,
 }
 """Written by every game (their payloads may still differ by game)."""
+END_OF_MATCH = "SeedsRevealed"
+"""The last event of every match (after MatchEnded): a feed ends on it (GET /v1/variants
+``end_event``, docs/clients.md)."""
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Rewrites one stored body of (game, type, version v) into version v + 1."""

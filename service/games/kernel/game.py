@@ -15,6 +15,7 @@ from service.games.kernel.codes import DomainCode
 from service.games.kernel.commands import CommandUpcaster, Recorded
 from service.games.kernel.events import Upcaster
 from service.games.kernel.model import Context, Event
+from service.games.kernel.presentation import Presentation
 from service.games.kernel.spec import GameSpec
 from service.games.kernel.table import Decided
 from service.games.kernel.views import Due, SeatView
@@ -54,10 +55,12 @@ class Game:
     bots: Mapping[str, Policy]  # strength -> choose(SeatView, rng, ...); "easy" plays absent seats
     playout: ModuleType  # the mutable, event-free core for simulations (bots, benchmarks)
     searching: frozenset[str] = frozenset()  # strengths that take a clock and a time budget
-    card_pattern: str | None = None  # a card id in a ``play`` action (regex, for the API schema)
+    card_pattern: str | None = None  # a hand card id in an action's ``card`` (regex, for the API schema)
     suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
     spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)
+    presentation: Presentation | None = None
+    """Its card faces, suits and words for clients (kernel/presentation.py, docs/clients.md)."""
     commands: Mapping[str, Recorded] = field(default_factory=lambda: MappingProxyType({}))
     """Its seat commands by wire name, with their versions (DESIGN rule 11; kernel/commands.py): the
     name a history records, never the class name. Every action's command must be listed."""

@@ -11,12 +11,13 @@ from typing import Any
 from service.games.kernel.absence import autopiloted
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
+from service.games.sakapuss.commands import cat_id
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import INTERMISSION, LIVE, PASSING, SCORING, SLAP_RACE, SakapussMatch, complete, race_of
 
 
 def _cards(hand: tuple[str, ...]) -> list[str]:
-    return [f"cat:{k}" for k in hand]
+    return [cat_id(k) for k in hand]
 
 
 def _seats(m: SakapussMatch) -> list[dict[str, Any]]:
