@@ -149,7 +149,7 @@ def card_data() -> tuple[frozenset[str], frozenset[str]]:
     for card in _catalogue_cards():
         cid = str(card.get("id", ""))
         words |= {cid, *(p for p in cid.split(":") if p and not p.isdigit())}
-        for key in ("label", "rank", "value", "suit", "colour", "color"):
+        for key in ("label", "rank", "value", "suit"):  # a colour is a hint of the kernel's palette
             if isinstance(card.get(key), str) and card[key]:
                 words.add(card[key])
         if isinstance(card.get("symbol"), str) and card["symbol"]:

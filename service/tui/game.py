@@ -46,7 +46,8 @@ class Game:
         self.words: dict[str, str] = all_words.get(self.lang) or all_words.get("en") or {}
         self.faces = {c["id"]: c for c in self.entry.get("cards") or [] if isinstance(c, dict) and "id" in c}
         self.suits = {s["id"]: s for s in self.entry.get("suits") or [] if isinstance(s, dict) and "id" in s}
-        self.marks: dict = self.entry.get("view") or {}
+        marks = self.entry.get("marks") or self.entry.get("view") or {}  # docs/clients.md: `view`, with `you`
+        self.marks: dict = {**marks, "you": marks.get("you") or marks.get("own") or {}}
         self.end_event: str | None = self.entry.get("end_event")
 
     # ---- words ---------------------------------------------------------------------------
@@ -137,7 +138,7 @@ class Game:
             key = key.rsplit(":", 1)[0]
 
     def card_label(self, card: str) -> str:
-        """`10♠S` (label, suit symbol and id: it reads without colour), `🐈 k2`, or the id."""
+        """`10♠S` (label, suit symbol and id: it reads without colour), an icon and its label, or the id."""
         f = self.face(card)
         if f.suit:
             return f"{f.label}{self.suit_label(f.suit)}"

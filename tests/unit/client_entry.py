@@ -1,7 +1,7 @@
-"""A catalogue entry shaped as docs/clients.md says (cards, suits, view marks, words, end_event),
-for the clients' unit tests: a made-up game ("any") with suited cards and a suitless token card,
-so the tests show that a client draws whatever the data describes. tests/api/test_clients_data.py
-checks that every real entry has the same shape."""
+"""A catalogue entry shaped as GET /v1/variants serves it (docs/clients.md: cards, suits, marks,
+words, end_event), for the clients' unit tests: a made-up game ("any") with suited cards and a
+suitless token card, so the tests show that a client draws whatever the data describes.
+tests/unit/test_client_entry.py checks that every real entry has the same shape."""
 from __future__ import annotations
 
 SUITS = [{"id": "H", "symbol": "♥", "colour": "red"}, {"id": "D", "symbol": "♦", "colour": "red"},
@@ -34,7 +34,7 @@ WORDS = {
 ENTRY = {
     "name": "any", "game": "any", "min_players": 2, "max_players": 5, "options": [], "bot_strengths": ["easy"],
     "cards": CARDS, "suits": SUITS,
-    "view": {
+    "marks": {
         "table": {"top_card": {"show": "top", "kind": "card", "scope": "public"},
                   "called_suit": {"show": "top", "kind": "suit", "scope": "public"},
                   "pending_draw": {"show": "row", "kind": "int", "scope": "public"},
@@ -52,7 +52,7 @@ ENTRY = {
                  "draws_left": {"show": "row", "kind": "int", "scope": "public"},
                  "step": {"show": "row", "kind": "int", "scope": "public"}},
         "seat": {"parasites": {"show": "seat", "kind": "cards", "scope": "seat"}},
-        "you": {"pass_log": {"show": "row", "kind": "object", "scope": "private"}},
+        "own": {"pass_log": {"show": "row", "kind": "table", "scope": "private"}},
         "actions": {"play": {"card": {"show": "card", "kind": "card"}, "called_suit": {"show": "arg", "kind": "suit"},
                              "announce": {"show": "arg", "kind": "bool"}},
                     "draw": {}, "take_penalty": {}, "announce": {},

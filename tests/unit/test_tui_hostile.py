@@ -92,7 +92,7 @@ class HostileServer:
         for fixed in ("version", "status"):  # what the client's flow reads (`status`: it is also in the title)
             self.view[fixed] = view[fixed]
         game = entry()
-        self.catalogue = {**Hostile()(game), "name": self.view["variant"], "view": game["view"],
+        self.catalogue = {**Hostile()(game), "name": self.view["variant"], "marks": game["marks"],
                           "end_event": game["end_event"]}
         self.posted: list[dict] = []
         events_hostile = Hostile()  # the view's own memo lists only the view's strings
