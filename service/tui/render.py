@@ -143,7 +143,7 @@ def table_lines(game: Game, view: dict) -> list[str]:
     top, notes, rows = [], [], []
     for k, v, m in game.fields("table", view.get("table") or {}):
         show, kind = m.get("show"), m.get("kind", "")
-        if not _present(v) or v is False or show in ("none", "seat", "timer"):
+        if v in (None, [], {}, False, "") or show in ("none", "seat", "timer"):  # nothing to tell (a zero, a false flag)
             continue
         label = game.field_label(k)
         if show == "top":
