@@ -11,7 +11,8 @@ from service.games.shedding.words import WORDS as SHEDDING
 _SHARED_EVENTS = ("StarterTurned", "TurnStarted", "CardPlayed", "SuitCalled", "CardDrawn", "DrawShortfall",
                   "StockReshuffled", "TurnSkipped", "DirectionReversed", "TurnPassed", "HandsRevealed")
 _SHARED = frozenset({*(f"event.{e}" for e in _SHARED_EVENTS), "action.play", "action.draw", "action.pass",
-                     "arg.called_suit", "phase.play", "end.blocked",
+                     "arg.called_suit", "arg.announce.true", "arg.announce.false",
+                     "phase.play", "end.blocked",
                      *(f"field.{f}" for f in ("top_card", "called_suit", "pending_draw", "direction", "stock_count",
                                               "discard_count", "dealer"))})
 _SHARED_PREFIXES = ("card.", "label.", "suit.", "direction.")
