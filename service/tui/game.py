@@ -61,12 +61,12 @@ class Game:
         if not isinstance(text, str):
             return otherwise if otherwise is not None else words(key.rsplit(".", 1)[-1])
 
-        def fill(m: re.Match[str]) -> str:
-            path, kind = m.group(1), m.group(2)
-            value = _at(self.view.get("options"), path[8:]) if path.startswith("options.") else _at(thing or {}, path)
-            return DASH if value is None else self.read(value, kind or (read_as or {}).get(path, ""))
+        return PLACEHOLDER.sub(lambda m: self._filled(m.group(1), m.group(2), thing or {}, read_as or {}), text)
 
-        return PLACEHOLDER.sub(fill, text)
+    def _filled(self, path: str, kind: str | None, thing: dict, read_as: dict[str, str]) -> str:
+        """One placeholder: ``{path}`` or ``{path:kind}`` (a placeholder with no kind: ``read_as``)."""
+        value = _at(self.view.get("options"), path[8:]) if path.startswith("options.") else _at(thing, path)
+        return DASH if value is None else self.read(value, kind or read_as.get(path, ""))
 
     def read(self, value: Any, kind: str = "") -> str:
         """A value by its kind: a seat's name, a card or suit by its face, a word, or as it is."""

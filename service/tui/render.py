@@ -237,7 +237,7 @@ def event_line(game: Game, event: dict) -> str | None:
     if game.quiet(kind):
         return None
     thing = dict(event.get("data") or {})
-    if event.get("seat") is not None:
+    if thing.get("seat") is None and event.get("seat") is not None:  # the data's seat, else the event's
         thing["seat"] = event["seat"]
     seat = thing.get("seat")
     who = f"{game.seat_name(seat)}: " if seat is not None else ""

@@ -166,7 +166,7 @@ export function scoresPanel(game, v) {
 export function describeEvent(game, ev) {
   if (game.quiet(ev.type)) return null;
   const thing = { ...(ev.data || {}) };
-  if (ev.seat !== null && ev.seat !== undefined) thing.seat = ev.seat;
+  if ((thing.seat === null || thing.seat === undefined) && ev.seat !== null && ev.seat !== undefined) thing.seat = ev.seat;
   const who = thing.seat !== undefined && thing.seat !== null ? `${game.seatName(thing.seat)}: ` : "";
   return game.tell(`event.${ev.type}`, thing, `${who}${humanize(ev.type)}`);
 }
