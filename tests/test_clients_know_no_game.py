@@ -48,11 +48,11 @@ def _props(schema: Any, out: set[str]) -> set[str]:
 
 @cache
 def spec_components() -> dict[str, Any]:
+    """openapi.yaml's schemas (the committed spec: tests/test_architecture.py keeps it current)."""
     import yaml
 
-    from service.cli import openapi_yaml
-
-    return yaml.safe_load(openapi_yaml())["components"]["schemas"]
+    text = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["components"]["schemas"]
 
 
 def _game_components() -> set[str]:
