@@ -25,14 +25,22 @@ export function fields(game, part, obj, marks = null) {
   return out;
 }
 
-function cardsOf(game, items, cls = "small") {
+function cardViews(game, items, cls = "small") {
   return [].concat(items).map((c) => cardView(game, String(c), { class: cls }));
 }
 
-// A value as a node or text, by its kind: cards as cards, the rest in words.
+// A list of objects as a small table, its columns labelled by the game's words.
+function smallTable(game, name, rows, attrs = {}) {
+  const cols = Object.keys(rows[0]);
+  return h("table", { class: "small-table", ...attrs }, h("caption", {}, game.fieldLabel(name)),
+    h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, game.fieldLabel(c))))),
+    h("tbody", {}, rows.map((row) => h("tr", {}, cols.map((c) => h("td", {}, game.read(row[c])))))));
+}
+
+// A value as a node or text, by its kind: cards as cards, a list of objects as a table, the rest in words.
 function shown(game, f) {
-  if (f.mark.kind === "card") return cardsOf(game, f.value);
-  if (f.mark.kind === "cards") return cardsOf(game, f.value);
+  if (f.mark.kind === "card" || f.mark.kind === "cards") return cardViews(game, f.value);
+  if (Array.isArray(f.value) && f.value.length && typeof f.value[0] === "object") return smallTable(game, f.name, f.value);
   return game.readField(f.name, f.value, f.mark.kind);
 }
 
@@ -72,7 +80,7 @@ function seatFacts(game, v, s) {
       if (!present(x)) continue;
       out.push(h("span", { class: "seat-extra", "data-field": f.name }, `${label}: `,
         f.mark.kind === "cards" || f.mark.kind === "card" || (Array.isArray(x) && f.mark.kind === "")
-          ? cardsOf(game, x) : game.readField(f.name, x, f.mark.kind)));
+          ? cardViews(game, x) : game.readField(f.name, x, f.mark.kind)));
     } else if (Array.isArray(f.value) ? f.value.includes(s.seat) : f.value === s.seat) { // a badge
       const n = Array.isArray(f.value) ? f.value.indexOf(s.seat) + 1 : 1;
       out.push(h("span", { class: "badge", "data-field": f.name }, game.tell(`field.${f.name}`, { n }, humanize(f.name))));
@@ -137,10 +145,7 @@ export function ownExtra(game, key, value) {
   const label = game.fieldLabel(key);
   if (Array.isArray(value)) {
     if (typeof value[0] !== "object") return h("p", { "data-testid": `you-${key}` }, `${label}: `, shown(game, { name: key, value, mark }));
-    const cols = Object.keys(value[0]);
-    return h("table", { class: "small-table", "data-testid": `you-${key}` }, h("caption", {}, label),
-      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, game.fieldLabel(c))))),
-      h("tbody", {}, value.map((row) => h("tr", {}, cols.map((c) => h("td", {}, String(row[c])))))));
+    return smallTable(game, key, value, { "data-testid": `you-${key}` });
   }
   if (typeof value === "object") return h("p", { "data-testid": `you-${key}` }, game.tell(`field.${key}`, value, label));
   return h("p", { "data-testid": `you-${key}` }, `${label}: `, shown(game, { name: key, value, mark }));

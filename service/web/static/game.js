@@ -55,7 +55,9 @@ export class Game {
       case "": case "int": case "text": case "ms":
         return typeof value === "boolean" ? this.yesNo(value) : typeof value === "object" ? JSON.stringify(value) : String(value);
       case "object": return JSON.stringify(value);
-      default: return this.has(`${kind}.${value}`) ? this.words[`${kind}.${value}`] : String(value);
+      default:
+        if (typeof value === "object") return JSON.stringify(value);
+        return this.has(`${kind}.${value}`) ? this.words[`${kind}.${value}`] : String(value);
     }
   }
 
