@@ -130,14 +130,14 @@ def action_types() -> frozenset[str]:
 
 def _catalogue_cards() -> Iterable[dict[str, Any]]:
     for entry in registry.variants_catalog():
-        cards = entry.get("cards") or {}
-        yield from (cards.get("faces") or cards.get("cards") or []) if isinstance(cards, dict) else cards
+        yield from entry["cards"]
 
 
 @cache
 def card_data() -> tuple[frozenset[str], frozenset[str]]:
-    """(card words: every card id, each part of an id, each rank or value and suit a card shows;
-    the suit symbols), from the catalogue, the games' suits and the rank options' ranges."""
+    """(card words: every card id of the catalogue, each part of an id, each label (a rank or value)
+    and suit a card shows, every suit a game names; the symbols of the cards and suits), from the
+    catalogue, the games' suits and the rank options' ranges."""
     words: set[str] = set()
     symbols: set[str] = set()
     for g in registry.GAMES:
@@ -146,24 +146,21 @@ def card_data() -> tuple[frozenset[str], frozenset[str]]:
         for opt in entry["options"]:
             if opt["type"] in ("rank", "ranks"):
                 words |= {str(r) for r in opt["range"]}
+        for suit in entry["suits"]:
+            words.add(suit["id"])
+            symbols.add(suit["symbol"])
     for card in _catalogue_cards():
-        cid = str(card.get("id", ""))
+        cid = str(card["id"])
         words |= {cid, *(p for p in cid.split(":") if p and not p.isdigit())}
-        for key in ("label", "rank", "value", "suit"):  # a colour is a hint of the kernel's palette
-            if isinstance(card.get(key), str) and card[key]:
-                words.add(card[key])
-        if isinstance(card.get("symbol"), str) and card["symbol"]:
+        words |= {card[k] for k in ("label", "suit") if isinstance(card.get(k), str)}  # a colour is only a hint
+        if card.get("symbol"):
             symbols.add(card["symbol"])
-    return frozenset(w for w in words if w), frozenset(symbols)
+    return frozenset(w for w in words if w), frozenset(s for s in symbols if s)
 
 
 @cache
 def card_ids() -> tuple[str, ...]:
-    ids = [str(c["id"]) for c in _catalogue_cards() if c.get("id")]
-    if not ids:  # the catalogue's cards are not served yet: the games' own suits and ranks
-        ranks = sorted(w for w in card_data()[0] if w not in {s for g in registry.GAMES for s in g.suits})
-        ids = [f"{r}{s}{copy}" for g in registry.GAMES for s in g.suits for r in ranks for copy in ("", ":0")]
-    return tuple(ids)
+    return tuple(str(c["id"]) for c in _catalogue_cards())
 
 
 def _recognises_cards(pattern: str) -> bool:
@@ -223,6 +220,7 @@ def test_the_forbidden_sets_come_from_the_registry_and_leave_the_kernel_alone() 
     for common in ("status", "seats", "turn", "hand", "legal_actions", "version", "hand_count", "score"):
         assert common in kernel_names(), common
     assert len(card_ids()) >= 52 and card_data()[0] >= {s for g in registry.GAMES for s in g.suits}
+    assert len(card_data()[1]) >= 5  # the suits' symbols and the suitless cards' icons
 
 
 def _one(pool: Iterable[str], pick: Any = min) -> str:
@@ -241,11 +239,13 @@ def _one(pool: Iterable[str], pick: Any = min) -> str:
     (".py", 'import re\nZ = re.compile(r"^(10|[2-9JQKA])([{suits}])$")'),
     (".json", '{{"event.{event}": "something"}}'),
     (".json", '{{"rank.{card}": "something"}}'),
+    (".js", 'export const logo = "{symbol} meow";'),
+    (".css", '.card.suit-{suit} {{ color: red; }}'),
 ])
 def test_the_guard_catches_a_planted_violation(suffix: str, template: str) -> None:
     cards = card_data()[0]
     suits = "".join(sorted({s for g in registry.GAMES for s in g.suits}))
     text = template.format(field=_one(f for f in game_fields() if "_" in f), action=_one(action_types()),
                            event=_one(event_types()), game=_one(game_names()), suit=_one(set(suits)),
-                           suits=suits, card=_one(c for c in cards if c not in suits))
+                           suits=suits, card=_one(c for c in cards if c not in suits), symbol=_one(card_data()[1]))
     assert findings(READERS[suffix](text)), text

@@ -138,7 +138,8 @@ class Game:
             key = key.rsplit(":", 1)[0]
 
     def card_label(self, card: str) -> str:
-        """`10♠S` (label, suit symbol and id: it reads without colour), an icon and its label, or the id."""
+        """A card by its face: label, suit symbol and suit id (it reads without colour), an icon and its
+        label, or the id."""
         f = self.face(card)
         if f.suit:
             return f"{f.label}{self.suit_label(f.suit)}"

@@ -43,7 +43,7 @@ def free_actions(game: Game, hand: list[str], actions: Iterable[dict]) -> list[d
 
 
 def _arg(game: Game, action: dict, key: str) -> str | None:
-    """One field of an action in words (`call ♠S (spades)`), or None for one not shown."""
+    """One field of an action in the game's words (`arg.<field>`), or None for one not shown."""
     value = action.get(key)
     mark = game.action_mark(action.get("type", ""), key)
     if mark.get("show") in ("card", "none"):
@@ -56,7 +56,7 @@ def _arg(game: Game, action: dict, key: str) -> str | None:
 
 
 def action_label(game: Game, action: dict) -> str:
-    """`Draw`, `Take the penalty`, `Play 7♥H (call ♠S (spades))`: the game's words for it."""
+    """An action in the game's words: its type's (`action.<type>`), its card's face, its arguments."""
     kind = action.get("type", "?")
     text = game.tell(f"action.{kind}", action, words(kind))
     card = game.card_of(action)
@@ -67,7 +67,7 @@ def action_label(game: Game, action: dict) -> str:
 
 
 def choice_label(game: Game, action: dict, siblings: list[dict]) -> str:
-    """What tells one of a card's actions from the others: `call ♠S (spades)`, `say “Mau”`."""
+    """What tells one of a card's actions from the others: the words of the fields that differ."""
     keys = sorted({k for a in siblings for k in a} - {"type"})
     varying = [k for k in keys if len({repr(a.get(k)) for a in siblings}) > 1]
     parts = []

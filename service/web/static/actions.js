@@ -22,7 +22,7 @@ export function typeLabel(game, type) {
   return game.tell(`action.${type}`, {});
 }
 
-// The words for the fields a control does not show by itself: "call ♠ S (spades)", "say “Mau”".
+// The words for the fields a control does not show by itself (the game's `arg.<field>`).
 export function extras(game, action) {
   const out = [];
   for (const [k, v] of Object.entries(action)) {
@@ -36,7 +36,7 @@ export function extras(game, action) {
   return out;
 }
 
-// The whole label: "Play queen of hearts · call ♠ S (spades)".
+// The whole label: the action's words, its card's spoken name, its arguments' words.
 export function describe(game, action) {
   const card = game.cardOf(action);
   const head = card !== null ? `${typeLabel(game, action.type)} ${game.cardName(card)}` : typeLabel(game, action.type);
