@@ -100,10 +100,13 @@ class TableApp(App[None]):
     async def connect(self) -> None:
         try:
             self.seat = await open_table(self.client, self.plan)
-            self.catalogue = await self.client.variants()
         except (ApiError, ValueError) as exc:
             self.show_error(exc)
             return
+        try:
+            self.catalogue = await self.client.variants()
+        except ApiError as exc:  # no faces, marks or words: the view is still drawn, as it is
+            self.show_error(exc)
         await self.fetch()
         self.feed.last_id = int(self.view.get("version") or 0)
         self.feed.end_event = self.game.end_event  # the match's last event, as the catalogue names it
@@ -196,6 +199,8 @@ class TableApp(App[None]):
             entry = next((e for e in self.catalogue if e.get("name") == view.get("variant")), {})
             self.game = Game(entry)
         self.game.view = view
+        if view.get("status") == "finished":
+            self.feed.over = True  # the view says the match is over: no stream is reopened after this one
         self.selected = min(self.selected, max(0, len(self.hand) - 1))
         if self.choosing and not all(a in self.legal for a in self.choosing):
             self.choosing = None
