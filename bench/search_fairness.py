@@ -60,6 +60,7 @@ def simulate(flood: int, moves: int) -> list[int]:
     from service.eventstore.contract import SHARDS
     from service.eventstore.memory import MemoryEventStore
     from service.games import registry
+    from service.games.kernel.due import Lane
     from service.settings import Settings
     from workers.dispatcher import Dispatcher
 
@@ -96,7 +97,7 @@ def simulate(flood: int, moves: int) -> list[int]:
         return policy
 
     bots.choose_for = choose_for
-    queues = {"fast": _Queue(), "search": _Queue()}
+    queues = {lane: _Queue() for lane in Lane}
     dispatcher = Dispatcher(svc.store, queues, 600_000, clock=lambda: clock[0])  # type: ignore[arg-type]
     gaps: list[int] = []
 
@@ -112,11 +113,11 @@ def simulate(flood: int, moves: int) -> list[int]:
     while len(gaps) < moves:
         dispatcher.tick()
         ran = 0
-        while queues["fast"].jobs:
-            run(*queues["fast"].jobs.pop(0))
+        while queues[Lane.FAST].jobs:
+            run(*queues[Lane.FAST].jobs.pop(0))
             ran += 1
-        if queues["search"].jobs:
-            run(*queues["search"].jobs.pop(0))
+        if queues[Lane.SEARCH].jobs:
+            run(*queues[Lane.SEARCH].jobs.pop(0))
         elif not ran:
             nxt = [n for n in (svc.store.next_due(s) for s in SHARDS) if n is not None]
             clock[0] = max(clock[0] + 1, min(nxt, default=clock[0] + 10))

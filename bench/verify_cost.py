@@ -10,7 +10,8 @@ as a worker would), then:
 1. In-process, the verify of that game: computed every time (what the service did before: the
    kept report dropped before each call) against the first call and the kept report after it
    (medians of ``--repeat`` calls, ms), and what a GET of its history and events?after=0 cost
-   in cost units (service/app/meter.py).
+   in cost units (service/app/meter.py); and what `meow verify` costs on that history (ms): its
+   standard-library checks alone (``--independent``) and with the engine's replay.
 2. Live, gunicorn as `make run` serves it (gevent, 2 workers, rate limits at their defaults)
    from this tree and, with ``--before DIR``, from another checkout of the service (the code
    before this change): the view latency of another game (a spectator, from 127.0.0.2, 20 per
@@ -83,6 +84,7 @@ def median_ms(fn: Any, repeat: int) -> float:
 def in_process(svc: Any, gid: str, repeat: int) -> None:
     from service.app import meter, queries
     from service.app.compaction import ARCHIVIST
+    from service.verifier.check import verify as independent_verify
 
     def drop() -> None:
         svc.store.r.delete(svc.store.keys.report(gid))
@@ -101,7 +103,7 @@ def in_process(svc: Any, gid: str, repeat: int) -> None:
     kept = median_ms(lambda: queries.verify(svc, gid, ARCHIVIST), repeat * 10)
     kept_units = m.units
     m = meter.start()
-    list(queries.history(svc, gid, ARCHIVIST)[1])
+    records = list(queries.history(svc, gid, ARCHIVIST)[1])
     history_units = m.units
     m = meter.start()
     list(queries.events(svc, gid, ARCHIVIST, 0, 0)[1])
@@ -111,6 +113,10 @@ def in_process(svc: Any, gid: str, repeat: int) -> None:
     print(f"verify, first call (computed, kept):  {first:8.1f} ms   {first_units} cost units")
     print(f"verify, kept report (after):          {kept:8.2f} ms   {kept_units // (repeat * 10)} cost units")
     print(f"history: {history_units} cost units; events?after=0: {events_units} cost units", flush=True)
+    independent = median_ms(lambda: independent_verify(records, replay=False), repeat)
+    replayed = median_ms(lambda: independent_verify(records), repeat)
+    print(f"meow verify of its history: independent checks (chain, commitments, permutations) {independent:.1f} ms; "
+          f"with the engine replay {replayed:.1f} ms", flush=True)
 
 
 class Server:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+from service.games.kernel.due import Lane
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meow")
@@ -17,13 +19,14 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
     w = sub.add_parser("worker", help="an RQ worker with the follow-up dispatcher")
     w.add_argument("--burst", action="store_true")
-    w.add_argument("--queues", default="fast,search",
-                   help="lanes to take work from, in priority order: fast (scoring, deals, timers, easy and "
-                        "medium bots) and search (hard bots); default fast,search")
+    lanes = ",".join(Lane)
+    w.add_argument("--queues", default=lanes,
+                   help=f"lanes to take work from, in priority order: {Lane.FAST} (scoring, deals, timers, easy "
+                        f"and medium bots) and {Lane.SEARCH} (hard bots); default {lanes}")
     w.add_argument("--no-dispatcher", action="store_true", help="do not run the due-set dispatcher in this worker")
-    v = sub.add_parser("verify", help="check a finished game's history (file or URL) independently")
-    v.add_argument("source", help="a history JSON/NDJSON file, or the URL of GET /v1/games/{id}/history")
-    v.add_argument("--token", help="bearer token for a URL")
+    from service.verifier.cli import add_arguments as add_verify
+
+    add_verify(sub.add_parser("verify", help="check a finished game's history (file or URL) independently"))
     ci = sub.add_parser("cluster-init", help="form a Redis Cluster of fresh nodes: primaries and their replicas "
                                              "(docker-compose.cluster.yml)")
     ci.add_argument("nodes", nargs="+", metavar="HOST:PORT",
@@ -56,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "verify":
         from service.verifier.cli import main as verify_main
 
-        return verify_main(args.source, args.token)
+        return verify_main(args.source, args.token, replay=not args.independent)
     if args.cmd == "cluster-init":
         from service.embedded_cluster import init_cluster
 
@@ -173,9 +176,9 @@ def run() -> int:
     web = subprocess.Popen([
         sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
         "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-", "service.api.app:create_app()"], env=env)
-    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "fast"], env=env)
+    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.FAST], env=env)
                for _ in range(settings.fast_workers)]
-    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "search,fast",
+    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", f"{Lane.SEARCH},{Lane.FAST}",
                                   "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
     print(f"meow: play in the browser at {page_url(settings.port)}", flush=True)
     print(f"meow: API on http://127.0.0.1:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "

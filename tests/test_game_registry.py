@@ -18,8 +18,8 @@ from service.games.kernel.game import Game
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_DIR = ROOT / "service" / "games"
 VERIFIER = ROOT / "service" / "verifier"
-# the independent verifier re-implements the rules on purpose (docs/audit.md): it is not the service,
-# and test_the_verifier_keys_on_the_record_not_on_a_game says what it may know
+# the independent verifier's driver is not the service (docs/audit.md): test_the_verifier_keys_on_the_record_not_on_a_game
+# says what it may know, and tests/test_game_verifiers.py holds the games' own verifier modules
 OUTSIDE = [p for p in (ROOT / "service").rglob("*.py")
            if p.relative_to(ROOT / "service").parts[0] not in ("games", "verifier")] + list((ROOT / "workers").rglob("*.py"))
 
@@ -98,10 +98,10 @@ def test_nothing_outside_the_games_names_a_game(path: Path):
 
 
 def test_the_verifier_keys_on_the_record_not_on_a_game():
-    """The verifier re-implements the documented shuffles and chain (it knows card ids, event
-    types and each shuffle's ``what``), but it takes all of them from the record: it branches on
-    no game's or variant's name, names no state type and imports no game package (it reaches the
-    rules only through service.games.engine, for the replay check)."""
+    """The verifier's driver re-implements the documented chain and shuffle and leaves each game's
+    cards to the game's own verifier module, which it finds by file: it branches on no game's or
+    variant's name, names no state type and imports no game package (it reaches the rules only
+    through service.games.engine and service.app.audit, for the replay check)."""
     assert {str(p.relative_to(ROOT)): v for p in VERIFIER.rglob("*.py") if (v := scan(p))} == {}
 
 

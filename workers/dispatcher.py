@@ -14,12 +14,13 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.eventstore.contract import SHARDS
+from service.games.kernel.due import Lane
 from service.settings import Settings
 from workers.fair import FairLine
 
 log = logging.getLogger("meow.dispatcher")
 TASK = "workers.tasks.run_due"
-LANES = ("fast", "search")  # a follow-up's payload names its lane ("lane"); absent means fast
+LANES: tuple[Lane, ...] = tuple(Lane)  # a follow-up's payload names its lane ("lane"); absent means fast
 
 
 def now_ms() -> int:
@@ -37,7 +38,7 @@ class Dispatcher:
                  clock: Callable[[], int] = now_ms, settings: Settings | None = None) -> None:
         self.store = store
         self.queues = queues  # lane -> queue (LANES)
-        self.queue = queues["fast"]
+        self.queue = queues[Lane.FAST]
         self.lease_ms = lease_ms
         self.clock = clock
         self._last_recover = 0
@@ -60,7 +61,7 @@ class Dispatcher:
                     self.store.recover_expired(shard, now)
                 for claimed in self.store.claim_due(shard, now, self.lease_ms):
                     payload = dict(claimed.payload)
-                    if payload.get("lane") == "search" and "search" in self.queues:
+                    if payload.get("lane") == Lane.SEARCH and Lane.SEARCH in self.queues:
                         self.line.put(shard, claimed.job_id, payload, now)  # released in fair order below
                     else:
                         sent += self._enqueue(shard, claimed.job_id, payload)
@@ -71,7 +72,7 @@ class Dispatcher:
     def _release(self, now: int) -> int:
         """Release lined-up searches while a search worker can take one (one queued per worker),
         and keep the leases of those still in line."""
-        sent, queue = 0, self.queues.get("search")
+        sent, queue = 0, self.queues.get(Lane.SEARCH)
         while self.line and queue is not None and queue.count < self.search_workers:
             w = self.line.take(now, self.search_workers)
             assert w is not None  # the line is not empty
@@ -101,7 +102,7 @@ class Dispatcher:
         return owner
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
-        queue = self.queues.get(payload.get("lane", "fast"), self.queue)
+        queue = self.queues.get(payload.get("lane", Lane.FAST), self.queue)
         for _ in range(2):
             try:
                 queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,

@@ -12,13 +12,14 @@ import threading
 from rq import Queue, SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
+from service.games.kernel.due import Lane
 from service.settings import Settings
 from service.wiring import build_store, queue_client
 from workers.dispatcher import LANES, Dispatcher
 
 
 def queue_name(settings: Settings, lane: str) -> str:
-    return settings.queue_name if lane == "fast" else f"{settings.queue_name}-{lane}"
+    return settings.queue_name if lane == Lane.FAST else f"{settings.queue_name}-{lane}"
 
 
 def make_queues(settings: Settings) -> dict[str, Queue]:
@@ -26,7 +27,7 @@ def make_queues(settings: Settings) -> dict[str, Queue]:
     return {lane: Queue(queue_name(settings, lane), connection=conn, serializer=JSONSerializer) for lane in LANES}
 
 
-def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tuple[str, ...] = ("fast", "search"),
+def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tuple[str, ...] = tuple(Lane),
                dispatch: bool = True) -> None:
     settings = settings or Settings.from_env()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -10,6 +10,7 @@ from service import metrics
 from service.app.codes import AppCode
 from service.app.errors import AppError
 from service.app.games import GameService
+from service.games.kernel.due import Kind
 from service.settings import Settings
 
 log = logging.getLogger("meow.worker")
@@ -48,7 +49,7 @@ def _fault_injection(payload: dict) -> None:
     """Crash tests only: MEOW_FAULT_PAUSE_MS holds a bot job before it acts, so a test can kill it."""
     pause = int(os.environ.get("MEOW_FAULT_PAUSE_MS", "0"))
     marker = os.environ.get("MEOW_FAULT_MARKER")
-    if not (pause and marker and payload.get("kind") == "bot"):
+    if not (pause and marker and payload.get("kind") == Kind.BOT):
         return
     tag = f"{payload.get('game')}-{payload.get('seat')}-{payload.get('opened_seq')}"
     seen: list[str] = []

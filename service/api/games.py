@@ -30,6 +30,7 @@ from service.api.http import (
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
+from service.games.kernel.events import END_OF_MATCH
 from service.games.registry import variants_catalog
 
 blp = Blueprint("games", __name__, url_prefix="/v1", description="Tables, seats, actions and events")
@@ -268,7 +269,7 @@ def _frames(items) -> tuple[list[bytes], bool]:
     for item in items:
         if item.kind == "event":
             out.append(b"id: %d\nevent: %s\ndata: %s\n\n" % (item.seq, item.type.encode(), item.data))
-            if item.type == "SeedsRevealed":  # the last event of every match
+            if item.type == END_OF_MATCH:  # the last event of every match
                 return out, True
         elif item.kind == "revoked":
             out.append(b"event: revoked\ndata: %s\n\n" % orjson.dumps(

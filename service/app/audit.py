@@ -13,6 +13,7 @@ from service.app.redaction import rfc3339
 from service.eventstore import chain
 from service.eventstore.codec import Stored, body_of, to_json
 from service.games import engine, registry
+from service.games.kernel.events import END_OF_MATCH
 from service.games.kernel.model import Context, CreateMatch, RuleViolation
 from service.games.kernel.state import TableState
 
@@ -87,7 +88,7 @@ def check_chain(records: Sequence[Mapping[str, Any]], report: Report) -> None:
 
 
 def revealed_seeds(records: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
-    revealed = next((r for r in records if r.get("type") == "SeedsRevealed"), None)
+    revealed = next((r for r in records if r.get("type") == END_OF_MATCH), None)  # it reveals the seeds (§2.3)
     if revealed is None:
         return None, {}
     return revealed["data"].get("match_seed"), dict(revealed["data"].get("shuffle_seeds", {}))

@@ -1,4 +1,7 @@
-"""Follow-up work (bot turns, round scoring, the next deal) as deterministic due jobs."""
+"""Follow-up work (bot turns, round scoring, the next deal, timers) as deterministic due jobs.
+
+The one owner of the job ids and payloads: their kinds and lanes are the kernel's names
+(service/games/kernel/due.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -7,14 +10,17 @@ from typing import Any
 
 from service.eventstore.contract import FollowUp
 from service.games import engine, registry
+from service.games.kernel.due import Due, Kind, Lane, bot_key
 from service.games.kernel.state import TableState
-from service.games.kernel.views import Due
+
+BOT_MOVE = "botmove"
+"""The first part of the job id of a searching bot's answer (its payload's kind is ``bot``)."""
 
 
 def job_id(game_id: str, due: Due) -> str:
-    """Deterministic ids: bot-<game>-<seat>-<version that opened the turn>, score-, deal-."""
-    if due.kind == "bot":
-        return f"bot-{game_id}-{due.seat}-{due.opened_seq}"
+    """Deterministic ids: bot-<game>-<seat>-<version that opened the turn>, score-, deal-, timer-."""
+    if due.kind == Kind.BOT:
+        return f"{Kind.BOT}-{game_id}-{due.seat}-{due.opened_seq}"
     return f"{due.kind}-{game_id}-{due.key}"
 
 
@@ -70,13 +76,13 @@ def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 
     (``budget_ms``) and when to answer (``answer_at``)."""
     payload: dict[str, Any] = {"kind": due.kind, "game": game_id, "key": due.key}
     at = due.due_at
-    if due.kind == "bot":
+    if due.kind == Kind.BOT:
         assert due.seat is not None  # a bot's turn is a seat's
         payload.update(seat=due.seat, opened_seq=due.opened_seq)
         delay = max(bot_delay_ms(state, game_id, due.seat, due.opened_seq), pace_ms(state, floor_ms))
         budget = search_budget_ms(state, due.seat, max_budget_ms)
         if budget:
-            payload.update(lane="search", answer_at=at + max(delay, budget), budget_ms=budget)
+            payload.update(lane=Lane.SEARCH, answer_at=at + max(delay, budget), budget_ms=budget)
             at += max(delay, budget) - budget
         else:
             at += delay
@@ -100,16 +106,29 @@ def bot_move(game_id: str, seat: int, opened_seq: int, answer_at: int, action: d
              version: int) -> FollowUp:
     """A searching bot's answer, written at ``answer_at`` on the fast lane (its search is done, its
     worker free): the action it chose against ``version``. A store-side payload, never shown."""
-    return FollowUp(f"botmove-{game_id}-{seat}-{opened_seq}", answer_at,
-                    {"kind": "bot", "game": game_id, "key": f"{seat}-{opened_seq}", "seat": seat,
+    return FollowUp(f"{BOT_MOVE}-{game_id}-{seat}-{opened_seq}", answer_at,
+                    {"kind": Kind.BOT, "game": game_id, "key": bot_key(seat, opened_seq), "seat": seat,
                      "opened_seq": opened_seq, "answer_at": answer_at, "chosen": action, "chosen_at": version})
 
 
 def expiry(game_id: str, due_at: int) -> FollowUp:
     """A never-started table's end (``open_game_ttl_s`` after its creation)."""
-    return FollowUp(f"expire-{game_id}", due_at, {"kind": "expire", "game": game_id, "key": "open"})
+    return FollowUp(f"{Kind.EXPIRE}-{game_id}", due_at, {"kind": Kind.EXPIRE, "game": game_id, "key": "open"})
 
 
 def compaction(game_id: str, due_at: int) -> FollowUp:
     """A finished game's compaction (service/app/compaction.py), due ``compact_after_s`` after its end."""
-    return FollowUp(f"compact-{game_id}", due_at, {"kind": "compact", "game": game_id, "key": "final"})
+    return FollowUp(f"{Kind.COMPACT}-{game_id}", due_at, {"kind": Kind.COMPACT, "game": game_id, "key": "final"})
+
+
+def deferred_bot(game_id: str, seat: int, opened_seq: int, now: int, due_at: int) -> FollowUp:
+    """A bot's move come back to at ``due_at`` (another seat's grace held it back at ``now``)."""
+    return FollowUp(f"{Kind.BOT}-{game_id}-{seat}-{opened_seq}-g{now}", due_at,
+                    {"kind": Kind.BOT, "game": game_id, "seat": seat, "opened_seq": opened_seq,
+                     "key": bot_key(seat, opened_seq)})
+
+
+def rearmed_timer(game_id: str, due: Due) -> FollowUp:
+    """A timer that fired before its due time, scheduled again for it (RULES §2.6(4))."""
+    return FollowUp(f"{job_id(game_id, due)}-w{due.due_at}", due.due_at,
+                    {"kind": Kind.TIMER, "game": game_id, "key": due.key})

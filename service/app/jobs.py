@@ -19,9 +19,10 @@ from service.app.errors import AppError
 from service.app.idempotency import Precondition
 from service.app.seats import seat_tokens_revoked
 from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
-from service.eventstore.contract import FollowUp
 from service.games import engine
+from service.games.kernel.absence import parse_absence_key
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.due import Kind
 from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
 from service.games.kernel.state import TableState
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
@@ -32,19 +33,19 @@ GRACE_RETRY_MS = 250
 def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     """Serve one due follow-up; a no-op when what it serves has closed."""
     game_id, kind = payload["game"], payload["kind"]
-    if kind == "bot":
+    if kind == Kind.BOT:
         answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
         return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
                         int(answer_at) if answer_at is not None else None,
                         int(granted) if granted is not None else None, payload.get("chosen"),
                         int(chosen_at) if chosen_at is not None else None)
-    if kind == "expire":
+    if kind == Kind.EXPIRE:
         return expire_open(ctx, game_id)
-    if kind == "compact":
+    if kind == Kind.COMPACT:
         return compact_finished(ctx, game_id)
-    if kind == "score":
+    if kind == Kind.SCORE:
         cmd: Any = ScoreRound(int(payload["key"]))
-    elif kind == "deal":
+    elif kind == Kind.DEAL:
         cmd = DealRound(int(payload["key"]))
     else:
         cmd = FireTimer(str(payload["key"]))
@@ -59,7 +60,7 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
         if exc.code == KernelCode.NOTHING_TO_DO:
             return rearm_timer(ctx, game_id, cmd)
         raise
-    if kind == "score" and out.state.status == "running":
+    if kind == Kind.SCORE and out.state.status == "running":
         fairness.round_scored(ctx, game_id)
     return "done"
 
@@ -87,11 +88,10 @@ def rearm_timer(ctx: AppContext, game_id: str, cmd: object) -> str:
     if not isinstance(cmd, FireTimer):
         return "closed"
     state = ctx.load(game_id)
-    due = next((d for d in engine.pending_work(state) if d.kind == "timer" and d.key == cmd.key), None)
+    due = next((d for d in engine.pending_work(state) if d.kind == Kind.TIMER and d.key == cmd.key), None)
     if due is None or due.due_at <= ctx.clock():
         return "closed"
-    ctx.store.schedule(FollowUp(f"{fu.job_id(game_id, due)}-w{due.due_at}", due.due_at,
-                                {"kind": "timer", "game": game_id, "key": cmd.key}))
+    ctx.store.schedule(fu.rearmed_timer(game_id, due))
     return "waiting"
 
 
@@ -106,7 +106,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
 
     for attempt in range(MAX_ATTEMPTS):
         state = ctx.load(game_id)
-        if not any(d.kind == "bot" and d.seat == seat and d.opened_seq == opened_seq
+        if not any(d.kind == Kind.BOT and d.seat == seat and d.opened_seq == opened_seq
                    for d in engine.pending_work(state)):
             return "closed"
         now = ctx.clock()
@@ -169,9 +169,7 @@ def _bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, acti
 
 def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: int) -> str:
     """Come back shortly, when the other seat's grace is over (never sleep in a worker)."""
-    ctx.store.schedule(FollowUp(f"bot-{game_id}-{seat}-{opened_seq}-g{now}", now + GRACE_RETRY_MS,
-                                {"kind": "bot", "game": game_id, "seat": seat,
-                                 "opened_seq": opened_seq, "key": f"{seat}-{opened_seq}"}))
+    ctx.store.schedule(fu.deferred_bot(game_id, seat, opened_seq, now, now + GRACE_RETRY_MS))
     return "deferred"
 
 
@@ -183,8 +181,6 @@ def bot_rng(state: TableState, version: int, seat: int) -> random.Random:
 
 
 def absent_removal_seat(cmd: object) -> int | None:
-    """The seat an ``absent-<seat>-<n>`` timer would remove (RULES §2.7), else None."""
-    if not isinstance(cmd, FireTimer) or not cmd.key.startswith("absent-"):
-        return None
-    parts = cmd.key.split("-")
-    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
+    """The seat an absence timer would remove (RULES §2.7), else None."""
+    parsed = parse_absence_key(cmd.key) if isinstance(cmd, FireTimer) else None
+    return parsed[0] if parsed is not None else None

@@ -21,7 +21,7 @@ from service.games import registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import CreateMatch, Event, JoinSeat, LeaveSeat, RuleViolation, StartMatch
 from service.games.kernel.state import TableState
-from service.games.kernel.table import RULES_VERSION
+from service.games.kernel.table import RULES_VERSION, seat_taken
 
 
 def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
@@ -81,7 +81,7 @@ def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: d
     creator = caller.is_owner
 
     def tokens_for(events: Sequence[Event]) -> dict[str, bytes]:
-        seat = _joined_seat(events)
+        seat = seat_taken(events)
         out = {thash: role_record("seat", seat), f"seat:{seat}": thash.encode()}
         if creator and caller.token_hash:
             out[caller.token_hash] = role_record("owner", seat)
@@ -158,10 +158,5 @@ def _named(cmd: JoinSeat, state: TableState | None) -> JoinSeat:
     return JoinSeat(f"bot {len(state.seats)}", cmd.kind, cmd.strength, cmd.creator)
 
 
-def _joined_seat(events: Sequence[Event]) -> int:
-    return next(e.seat if e.seat is not None else e.data["seat"] for e in events
-                if e.type in ("SeatJoined", "SeatWaiting"))
-
-
 def _seat_extra(events: Sequence[Event]) -> dict[str, Any]:
-    return {"seat": _joined_seat(events)}
+    return {"seat": seat_taken(events)}

@@ -1,4 +1,7 @@
-"""Independent reimplementation of docs/audit.md and docs/randomness.md (no server modules)."""
+"""Independent reimplementation of docs/audit.md and docs/randomness.md (no server modules): the
+hash chain, the seed commitments, the documented shuffle, and the card ids games share. The
+driver (check.py) and every game's verifier module (service/games/<game>/verifier.py) build on
+these; this module imports the standard library only."""
 from __future__ import annotations
 
 import hashlib
@@ -57,28 +60,34 @@ def unshuffle(seed_hex: str, order: list) -> list:
     return items
 
 
-RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("C", "D", "H", "S")
 
 
-def deck(options: dict) -> list[str]:
-    """The unshuffled deck of docs/randomness.md: copy, then suit C D H S, then the listed ranks
-    (a game without deck options, Crazy Eights, shuffles one full deck of 52)."""
-    copies = int(options.get("deck_copies", 1))
-    ranks = options.get("deck_ranks", RANKS)
-    return [f"{r}{s}:{c}" for c in range(copies) for s in "CDHS" for r in ranks]
+def french_deck(copies: int = 1, ranks: list[str] | tuple[str, ...] = RANKS) -> list[str]:
+    """A French-suited deck in the documented order of docs/randomness.md (``deck``): for each copy,
+    for each suit C D H S, each listed rank, as ``<rank><suit>:<copy>``."""
+    return [f"{r}{s}:{c}" for c in range(copies) for s in SUITS for r in ranks]
 
 
-def chance_deck(options: dict) -> list[str]:
-    """Sakapuss chance deck in its documented order: parasites, insecticides, shower(s)."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    cards: list[str] = []
-    for kind in options["parasite_kinds"]:
-        copies: dict[int, int] = {}
-        for n in options["parasite_cards"][kind]:
-            cards.append(f"par:{kind}:{n}:{letters[copies.get(n, 0)]}")
-            copies[n] = copies.get(n, 0) + 1
-    for kind in options["parasite_kinds"]:
-        cards += [f"ins:{kind}:{letters[i]}" for i in range(options["insecticides_per_kind"])]
-    showers = options["shower_cards"]
-    cards += ["shower"] if showers == 1 else [f"shower:{letters[i]}" for i in range(showers)]
-    return cards
+class DiscardPile:
+    """A discard pile followed from the public record, bottom to top: a ``discard`` reshuffle takes
+    every card but the top one (docs/randomness.md)."""
+
+    def __init__(self) -> None:
+        self.cards: list[str] = []
+
+    def put(self, card: str) -> None:
+        self.cards.append(card)
+
+    def take(self, card: str) -> None:
+        if card in self.cards:
+            self.cards.remove(card)
+
+    def under_top(self) -> list[str]:
+        """What a reshuffle of the pile into the stock shuffles."""
+        return self.cards[:-1]
+
+    def reshuffled(self) -> None:
+        """Only the top card stays once the rest became the stock."""
+        self.cards = self.cards[-1:]

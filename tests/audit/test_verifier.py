@@ -147,3 +147,20 @@ def test_the_version_2_golden_needs_version_2_to_verify() -> None:
     report = audit.verify(rechain(old))
     assert not report.ok
     assert report.problems[0].seq >= kept[0]["seq"] - 8, report.as_dict()["problems"][:2]
+
+
+def test_a_variant_no_games_verifier_module_checks_is_named(prsi: list[dict]) -> None:
+    events = copy.deepcopy(prsi)
+    events[0]["data"]["variant"] = "no-such-variant"
+    result = verify(rechain(events), replay=False)
+    assert result.first.seq == 1 and result.first.check == "seeds", result.findings
+
+
+def test_a_record_the_games_module_cannot_follow_is_named_not_a_crash(prsi: list[dict]) -> None:
+    """An event whose fields the game's verifier module needs is cut down (re-chained): a finding at
+    that event, from the independent checks alone."""
+    events = copy.deepcopy(prsi)
+    played = next(e for e in events if e["type"] == "CardPlayed")
+    del played["data"]["card"]
+    result = verify(rechain(events), replay=False)
+    assert result.first.seq == played["seq"] and result.first.check == "permutation", result.findings

@@ -192,6 +192,13 @@ class Table:
         self.since_replay = 0
         self.tally.checks += 1
 
+    def check_shuffles(self) -> None:
+        """(g) The game's independent verifier module lists what every shuffle shuffled."""
+        try:
+            self.tally.checks += chk.assert_shuffles_documented(self.game, self.events)
+        except AssertionError as exc:
+            raise self.fail(str(exc)) from None
+
     def check_cards(self, what: str) -> None:
         """(b) The cards in play are the same multiset as after the round's previous command."""
         if self.game.cards_in_play is None:
@@ -241,6 +248,7 @@ class Table:
                                 f"(or the match within {self.profile.max_rounds} rounds)")
             self.step()
         self.check_replay()
+        self.check_shuffles()
         for seat in range(len(self.state.seats)):
             if engine.legal_actions(self.state, seat, self.now):
                 raise self.fail(f"seat {seat} still has legal actions after the match ended")

@@ -292,3 +292,29 @@ def assert_defaults_legal(state_before: Any, e: Event, now: int, tag: str, shuff
         got = decided(s, command(seat, a), now, tag, shuffled)
         shuffled += sum(ev.type == "ShuffleCommitted" for ev in got.events)
         s = got.state
+
+
+def assert_shuffles_documented(game: Game, events: Iterable[Event]) -> int:
+    """Every shuffle of the history un-shuffles, with its own seed, to the items the game's
+    independent verifier module (``Game.verifier``, docs/audit.md) lists from the record so far:
+    the module and the engine agree on every deck, pile and hand they shuffle. The number checked."""
+    from service.verifier.primitives import unshuffle
+
+    if game.verifier is None:
+        raise AssertionError(f"game {game.name!r} has no verifier module (<package>/verifier.py, docs/audit.md)")
+    events = list(events)
+    created = next(e for e in events if e.type == "MatchCreated")
+    cards = game.verifier.Shuffles(dict(created.data["options"]))
+    checked = 0
+    for e in events:
+        record = {"seq": e.seq, "type": e.type, "round": e.round, "seat": e.seat, "data": dict(e.data),
+                  "private": {str(s): dict(p) for s, p in e.to_seat.items()}, "secret": dict(e.secret)}
+        if e.type == "ShuffleCommitted":
+            what = e.data["what"]
+            expected = cards.expected(what)
+            assert expected is not None, f"event {e.seq}: {game.verifier.__name__} lists no items for a {what!r} shuffle"
+            assert unshuffle(e.secret["seed"], list(e.secret["order"])) == expected, \
+                f"event {e.seq}: the {what!r} shuffle is not of the items {game.verifier.__name__} lists"
+            checked += 1
+        cards.see(record)
+    return checked

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -159,3 +159,24 @@ def test_a_table_whose_timers_are_forgotten_is_caught(name, plant):
     plant(game, pending_work=lambda state: tuple(d for d in real(state) if d.kind != "timer"))
     with pytest.raises(AssertionError, match="stalled"):
         drive(game, profile=Profile(bot_share=0.0, sleeper=1.0))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_verifier_module_that_lists_other_items_is_caught(name, plant):
+    """(g) the game's independent verifier module and its engine disagree on what a shuffle shuffled."""
+    game = GAMES[name]
+    real = game.verifier
+
+    class Reversed:
+        def __init__(self, options):
+            self.real = real.Shuffles(options)
+
+        def expected(self, what):
+            items = self.real.expected(what)
+            return items[::-1] if items and len(set(items)) > 1 else items
+
+        def see(self, event):
+            self.real.see(event)
+    plant(game, verifier=SimpleNamespace(__name__="planted", VARIANTS=real.VARIANTS, Shuffles=Reversed))
+    with pytest.raises(AssertionError, match="shuffle is not of the items"):
+        drive(game, matches=1)

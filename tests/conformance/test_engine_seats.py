@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from service.games import engine, registry
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import Context, CreateMatch, JoinSeat, RuleViolation, StartMatch
+from service.games.kernel.table import RULES_VERSION, seat_taken
 from tests.conformance.drive import Profile, playout
 from tests.conformance.mixes import (
     catalogue,
@@ -22,6 +26,7 @@ from tests.conformance.mixes import (
 STRENGTHS = [(v, s) for v in variants() for s in catalogue()[v].get("bot_strengths") or ()]
 
 
+NOW = 1_800_000_000_000
 BOT_MOVES = 12  # moves of the strength under test, per case (a searching or sampling bot is slow)
 
 
@@ -61,3 +66,31 @@ def test_a_seat_that_never_acts_goes_absent_and_the_match_still_ends(variant, po
         absences += tally.absences
         timeouts += tally.timeouts
     assert timeouts >= 1 and absences >= 1, f"{variant}: {timeouts} timeouts, {absences} absences"
+
+
+@pytest.mark.parametrize("variant", variants())
+def test_every_join_names_the_seat_it_took_in_its_first_event(variant):
+    """§3.10, kernel/table.seat_taken: the application learns which seat a join took from the join's
+    first event (it knows no game's event types): before the start, and after it where the variant
+    takes seats while it runs (a seat that waits for the next deal)."""
+    game = registry.for_variant(variant)
+    players = seat_counts(variant)[0]
+    options, _ = game.resolve_options(variant, {}, players + 1)
+
+    def run(state, cmd, n):
+        return engine.outcome(state, cmd, Context(NOW, tuple(bytes([n, i]) * 16 for i in range(16))))
+
+    state = run(None, CreateMatch(f"join-{variant}", variant, options, players + 1, "joins", RULES_VERSION), 0).state
+    for i in range(players):
+        decided = run(state, JoinSeat(f"h{i}", "human", creator=i == 0), i + 1)
+        assert seat_taken(decided.events) == i == len(state.seats)
+        state = decided.state
+        assert state.seats[i].name == f"h{i}"
+    state = run(state, StartMatch(), 99).state
+    try:
+        decided = run(state, JoinSeat("late", "human"), 100)
+    except RuleViolation as rv:
+        assert rv.code == KernelCode.JOINING_CLOSED, rv  # this variant takes no seats while it runs
+        return
+    assert seat_taken(decided.events) == len(state.seats)
+    assert decided.state.seats[-1].name == "late"

@@ -7,8 +7,9 @@ from typing import Any
 from service.games.crazy_eights.actions import legal_actions
 from service.games.crazy_eights.rules import EIGHT
 from service.games.crazy_eights.state import PLAY, SCORING, EightsMatch
-from service.games.crazy_eights.table import turn_due, turn_key
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.due import Kind, bot_key
+from service.games.kernel.turn_timer import turn_due, turn_key
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
 from service.games.shedding.cards import RANK, sort_hand
 
@@ -84,7 +85,7 @@ def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:
         return ()
     rnd = m.rnd
     if rnd.phase == SCORING:
-        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
+        return (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
     if rnd.phase != PLAY:
         return absence_work(m)
     seat = rnd.current
@@ -92,8 +93,8 @@ def pending_work(m: EightsMatch | None) -> tuple[Due, ...]:
     st = m.seats[seat]
     if st.state == "active" and (st.kind == "bot" or autopiloted(m, seat)):
         # the app adds the bot's drawn delay (bot_delay_ms of its strength, RULES §7.1)
-        out.append(Due("bot", f"{seat}-{rnd.phase_seq}", rnd.phase_at, seat, rnd.phase_seq))
+        out.append(Due(Kind.BOT, bot_key(seat, rnd.phase_seq), rnd.phase_at, seat, rnd.phase_seq))
     due = turn_due(m)
     if due is not None:
-        out.append(Due("timer", turn_key(m), due, seat, rnd.turn_seq))
+        out.append(Due(Kind.TIMER, turn_key(m), due, seat, rnd.turn_seq))
     return tuple(out) + absence_work(m)

@@ -1,15 +1,34 @@
-"""§2.7 for every game: consecutive timeouts, absent seats, their removal timers and the autopilot."""
+"""§2.7 for every game: consecutive timeouts, absent seats, their removal timers and the autopilot.
+
+The one owner of the absence timer's key, ``absent-<seat>-<n>`` for a seat's n-th absence (§2.6(4)):
+``absence_key`` writes it and ``parse_absence_key`` reads it; nothing else spells it.
+"""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from service.games.kernel.model import Event
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import Event, LeaveSeat, RuleViolation
 from service.games.kernel.state import Seat, rep
 
+ABSENCE = "absent"
+"""The first part of an absence timer's key."""
 
-def absent_key(seat: Seat) -> str:
-    """The key of the seat's current absence's removal timer."""
-    return f"absent-{seat.seat}-{seat.absences}"
+
+def absence_key(seat: int, n: int) -> str:
+    """The key of the removal timer of ``seat``'s ``n``-th absence."""
+    return f"{ABSENCE}-{seat}-{n}"
+
+
+def parse_absence_key(key: object) -> tuple[int, int] | None:
+    """(seat, n) of an absence timer's key; None for any other key."""
+    if not isinstance(key, str):
+        return None
+    parts = key.split("-")
+    if len(parts) != 3 or parts[0] != ABSENCE or not parts[1].isdigit() or not parts[2].isdigit():
+        return None
+    return int(parts[1]), int(parts[2])
 
 
 def autopiloted(m: Any, seat: int) -> bool:
@@ -24,17 +43,30 @@ def plays_at_once(m: Any, seat: int) -> bool:
     return s.absent and m.options.get("absent_policy", "default_actions") == "default_actions"
 
 
-def absent_seat(m: Any, key: str) -> int | None:
-    """The seat whose open absence ``key`` names, or None if that absence has closed."""
-    parts = key.split("-")
-    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+def absent_seat(m: Any, key: object) -> int | None:
+    """The seat whose open absence ``key`` names, or None (another key, or that absence has closed)."""
+    parsed = parse_absence_key(key)
+    if parsed is None:
         return None
-    seat = int(parts[1])
+    seat, n = parsed
     if seat >= len(m.seats):
         return None
     s = m.seats[seat]
-    ok = s.absent and s.state == "active" and s.absences == int(parts[2])
+    ok = s.absent and s.state == "active" and s.absences == n
     return seat if ok else None
+
+
+def fire_absence(tx: Any, key: object, leave: Callable[[Any, LeaveSeat], None]) -> bool:
+    """§2.7/§3.10: the removal timer of an open absence removes its seat (``leave``, as the game
+    leaves) once due; False when ``key`` names no open absence. Early, it is ``nothing_to_do``."""
+    m = tx.m
+    seat = absent_seat(m, key)
+    if seat is None:
+        return False
+    if tx.at < (m.seats[seat].removal_deadline or 0):
+        raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{key} is not due yet")
+    leave(tx, LeaveSeat(seat, "absent_removed"))
+    return True
 
 
 def marks_absent(m: Any, seat: int, at: int) -> dict[str, Any]:

@@ -5,6 +5,7 @@ The application, the API, the workers and the spec know games only through these
 """
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -77,3 +78,20 @@ class Game:
     hidden from it (the stock, other seats' hands, their sealed passes, a chance deck) dealt again at
     random among the places hidden from it, each keeping its size, and fresh secret seeds. The
     redaction oracle (tests/conformance/redaction.py) fails for a game without one."""
+    verifier: ModuleType | None = None
+    """Its independent verifier module: standard library and service/verifier/primitives only, the
+    presets it checks (``VARIANTS``) and what its shuffles un-shuffle to (``Shuffles``; docs/audit.md).
+    Default: ``verifier.py`` in the game's package (``service.games.<name>.verifier``), which
+    `meow verify` finds by file without the registry (service/verifier/games.py)."""
+
+    def __post_init__(self) -> None:
+        if self.verifier is None:
+            object.__setattr__(self, "verifier", own_verifier(self.name))
+
+
+def own_verifier(name: str) -> ModuleType | None:
+    """The default ``Game.verifier``: ``verifier.py`` in the game's package, if it has one."""
+    module = f"service.games.{name}.verifier"
+    if importlib.util.find_spec(f"service.games.{name}") and importlib.util.find_spec(module):
+        return importlib.import_module(module)
+    return None

@@ -2,7 +2,7 @@
 follow-up jobs, and the skeleton that routes a command to the game's handlers."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -92,6 +92,13 @@ def admit(m: Any, cmd: JoinSeat, closed: str | None, seated: int) -> tuple[int, 
                                 errors=[{"option": "strength", "detail": "unknown_strength"}])
     creator = bool(cmd.creator) and cmd.kind == "human" and not any(s.creator for s in m.seats)
     return len(m.seats), strength, creator
+
+
+def seat_taken(events: Sequence[Event]) -> int:
+    """§3.10: the seat a ``JoinSeat`` took. Every game's join emits the event that takes the seat
+    first, naming the seat (``SeatJoined``, or a game's own: a seat that waits for the next deal)."""
+    first = events[0]
+    return first.seat if first.seat is not None else int(first.data["seat"])
 
 
 def seat_exists(m: Any, seat: Any) -> None:

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from service.games.kernel.absence import absence_key
+from service.games.kernel.due import Due as Due, Kind  # Due: re-exported for the games' views
+
 
 @dataclass(frozen=True)
 class SeatView:
@@ -20,20 +23,9 @@ class SeatView:
     """The rest of the seat's private view (Sakapuss: ``passed_kind``, ``pass_log``)."""
 
 
-@dataclass(frozen=True)
-class Due:
-    """A follow-up the state calls for: a bot move, scoring, or the next deal."""
-
-    kind: str  # bot | score | deal | timer
-    key: str
-    due_at: int
-    seat: int | None
-    opened_seq: int
-
-
 def absence_work(m: Any) -> tuple[Due, ...]:
     """§2.7: the removal timer of every open absence (all games, in every phase of the match)."""
-    return tuple(Due("timer", f"absent-{s.seat}-{s.absences}", s.removal_deadline or 0, s.seat, 0)
+    return tuple(Due(Kind.TIMER, absence_key(s.seat, s.absences), s.removal_deadline or 0, s.seat, 0)
                  for s in m.seats if s.absent and s.state == "active")
 
 

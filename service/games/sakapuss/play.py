@@ -1,9 +1,9 @@
 """§6.4-§6.7: sealed pass steps, slaps and races, chance cards, timers, stalemate guard."""
 from __future__ import annotations
 
-from service.games.kernel.absence import absent_seat, marks_absent
+from service.games.kernel.absence import fire_absence, marks_absent
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.model import FireTimer, LeaveSeat, RuleViolation
+from service.games.kernel.model import FireTimer, RuleViolation
 from service.games.kernel.refusal import refuser
 from service.games.sakapuss.actions import legal_actions
 from service.games.sakapuss.codes import SakapussCode
@@ -212,13 +212,8 @@ def fire(tx: Tx, cmd: FireTimer) -> None:
     if live and rnd.phase == PASSING and cmd.key == absent_pass_key(m) and absent_missing(m):
         _auto_pass(tx, pass_key(m), absent_missing(m))  # K-12: absent seats pass with no waiting
         return
-    if live and isinstance(cmd.key, str) and cmd.key.startswith("absent-"):
-        seat = absent_seat(m, cmd.key)
-        if seat is not None:
-            if tx.at < (m.seats[seat].removal_deadline or 0):
-                raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{cmd.key} is not due yet")
-            leave(tx, LeaveSeat(seat, "absent_removed"))  # K-15: a bot takes the seat over
-            return
+    if live and fire_absence(tx, cmd.key, leave):  # K-15: a bot takes the removed seat over
+        return
     raise RuleViolation(KernelCode.NOTHING_TO_DO, f"{cmd.key} has already closed")
 
 

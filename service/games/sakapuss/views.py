@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.views import Due, SeatView, absence_work, plain, scores_json, standings_json
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
 from service.games.sakapuss.commands import cat_id
@@ -141,29 +142,29 @@ def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
     rnd = m.rnd
     absent = absence_work(m) if any(s.absent for s in m.seats) else ()
     if rnd.phase == SCORING:
-        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absent
+        return (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absent
     if rnd.phase == INTERMISSION:
         at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absent
+        return (Due(Kind.DEAL, str(m.round_no + 1), at, None, rnd.phase_seq),) + absent
     out: list[Due] = []
     if rnd.phase == PASSING:
         # an open step has a deadline: the stale step that sets none ends the round in the same command
         assert rnd.step_deadline is not None
-        out.append(Due("timer", pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
+        out.append(Due(Kind.TIMER, pass_key(m), rnd.step_deadline, None, rnd.step_opened_seq))
         if absent and absent_missing(m):  # K-12: absent seats pass with no waiting
-            out.append(Due("timer", absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
+            out.append(Due(Kind.TIMER, absent_pass_key(m), rnd.step_opened_at, None, rnd.step_opened_seq))
         waiting = [s for s in rnd.seats if s not in rnd.passes]
         opened, at, race = rnd.step_opened_seq, rnd.step_opened_at, False
     elif rnd.phase == SLAP_RACE:
         open_race = race_of(rnd)
-        out.append(Due("timer", race_key(m), open_race.deadline, None, open_race.opened_seq))
+        out.append(Due(Kind.TIMER, race_key(m), open_race.deadline, None, open_race.opened_seq))
         waiting = [s for s in rnd.seats if s not in open_race.slaps]
         opened, at, race = open_race.opened_seq, open_race.opened_at, True
     else:
         return absent
     for s in waiting:
         if (m.seats[s].kind == "bot" and m.seats[s].state == "active") or autopiloted(m, s):
-            out.append(Due("bot", f"{s}-{opened}", at + bot_delay_ms(m, s, opened, race), s, opened))
+            out.append(Due(Kind.BOT, bot_key(s, opened), at + bot_delay_ms(m, s, opened, race), s, opened))
     return tuple(out) + absent
 
 

@@ -6,13 +6,15 @@ from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.due import Kind, bot_key
+from service.games.kernel.turn_timer import turn_key
 from service.games.kernel.views import Due, SeatView, absence_work, plain as _plain, scores_json, standings_json
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.cards import sort_hand
 from service.games.shedding.core import hand_of
 from service.games.shedding.inference import as_public
 from service.games.shedding.state import INTERMISSION, SCORING, TURN_PHASES, Match, Move, record_items
-from service.games.shedding.timeouts import turn_due, turn_key
+from service.games.shedding.timeouts import turn_due
 
 
 def _seats(m: Match) -> list[dict[str, Any]]:
@@ -157,10 +159,10 @@ def pending_work(m: Match | None) -> tuple[Due, ...]:
         return ()
     rnd = m.rnd
     if rnd.phase == SCORING:
-        return (Due("score", str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
+        return (Due(Kind.SCORE, str(m.round_no), rnd.phase_at, None, rnd.phase_seq),) + absence_work(m)
     if rnd.phase == INTERMISSION:
         at = m.intermission_deadline if m.intermission_deadline is not None else rnd.phase_at
-        return (Due("deal", str(m.round_no + 1), at, None, rnd.phase_seq),) + absence_work(m)
+        return (Due(Kind.DEAL, str(m.round_no + 1), at, None, rnd.phase_seq),) + absence_work(m)
     if rnd.phase not in TURN_PHASES:
         return absence_work(m)
     seat = rnd.current
@@ -171,8 +173,8 @@ def pending_work(m: Match | None) -> tuple[Due, ...]:
         w = rnd.window
         if w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms:
             due = max(due, w.opened_at + m.rules.grace_ms)
-        out.append(Due("bot", f"{seat}-{rnd.phase_seq}", due, seat, rnd.phase_seq))
+        out.append(Due(Kind.BOT, bot_key(seat, rnd.phase_seq), due, seat, rnd.phase_seq))
     timer = turn_due(m)
     if timer is not None:
-        out.append(Due("timer", turn_key(m), timer, seat, rnd.turn_seq))
+        out.append(Due(Kind.TIMER, turn_key(m), timer, seat, rnd.turn_seq))
     return tuple(out) + absence_work(m) if any(s.absent for s in m.seats) else tuple(out)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -49,12 +48,11 @@ def test_slaps_its_own_set_and_follows_a_race_but_never_false_slaps() -> None:
         assert sakapuss_hard.choose(view, random.Random(seed))["type"] == "pass_card"
 
 
-def test_deterministic_for_a_seed_and_fast() -> None:
+def test_deterministic_for_a_seed() -> None:
+    """The same seed, the same choice (its speed is bench/bot_latency.py's to print, never a test's)."""
     view = _view(["cat:k0", "cat:k1", "cat:k2", "cat:k3"], n=5)
     first = [sakapuss_hard.choose(view, random.Random(s)) for s in range(5)]
-    start = time.perf_counter()
     again = [sakapuss_hard.choose(view, random.Random(s)) for s in range(5)]
-    assert (time.perf_counter() - start) / 5 < 0.1  # well under 100 ms per decision
     assert first == again
 
 
