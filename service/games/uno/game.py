@@ -5,16 +5,19 @@ from types import MappingProxyType
 
 from service.games.kernel import catch
 from service.games.kernel.game import Game
+from service.games.kernel.presentation import Presentation
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 from service.games.uno import options, playout
 from service.games.uno.bots import easy, medium
 from service.games.uno.cards import CARD_PATTERN, COLORS
 from service.games.uno.decide import decide
 from service.games.uno.evolve import evolve
+from service.games.uno.faces import FACES, SUIT_FACES
 from service.games.uno.resample import resample
 from service.games.uno.spec import SPEC
 from service.games.uno.state import UnoMatch, cards_in_play
 from service.games.uno.views import legal_actions, pending_work, private_view, public_view
+from service.games.uno.words import WORDS
 
 EVENT_TYPES = {
     "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "CardDrawn": 1,
@@ -51,4 +54,5 @@ GAME = Game(
     suits=COLORS,
     cards_in_play=cards_in_play,
     resample=resample,
+    presentation=Presentation(FACES, SUIT_FACES, WORDS),
 )

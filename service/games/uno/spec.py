@@ -3,28 +3,33 @@ and events in this package write them."""
 from __future__ import annotations
 
 from service.games.kernel import catch
+from service.games.kernel.marks import shown
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 from service.games.shedding.spec import ACTIONS as SHEDDING_ACTIONS
 
 CARD = {"type": "string", "description": "an UNO card id: RLCard's face (r-5, g-skip, b-reverse, y-draw_2, "
                                          "wild, wild_draw_4), ':' and the copy, e.g. r-5:1"}
 COLOR = enum("r", "g", "b", "y")
-TABLE = obj({"top_card": CARD, "color": COLOR, "direction": INT, "stock_count": INT, "discard_count": INT,
-             "dealer": INT},
+_ROW = shown(INT, "row")
+TABLE = obj({"top_card": shown(CARD, "top", "card"), "color": shown(COLOR, "top", "suit"),
+             "direction": shown(INT, "row", "word"), "stock_count": _ROW, "discard_count": _ROW,
+             "dealer": shown(INT, "seat", "seat", "seat")},
             description="UNO's table: `top_card` is the card to match (RLCard's target, which stays the "
                         "target after a reshuffle), `color` the colour in play (a wild's named colour); "
                         "`discard_count` the cards played since the last reshuffle")
-TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT), "next": INT},
+TURN = obj({"seat": shown(INT, "none", "seat"), "turn_id": shown(INT, "none"),
+            "deadline": shown(null(INT), "timer", "ms"), "next": shown(INT, "seat", "seat")},
            description="UNO's turn: `next` is the seat that moves after this one unless the card played "
                        "says otherwise (a skip, a draw two, a wild draw four, a reverse)")
 _PLAY = SHEDDING_ACTIONS["play"]
-ACTIONS = {"play": obj({"type": enum("play"), "card": {"type": "string"}},
-                       {"called_suit": enum(*_PLAY["properties"]["called_suit"]["enum"], *COLOR["enum"]),
-                        "announce": BOOL},
+_CALL = shown(BOOL, "arg")
+ACTIONS = {"play": obj({"type": enum("play"), "card": shown({"type": "string"}, "card", "card")},
+                       {"called_suit": shown(enum(*_PLAY["properties"]["called_suit"]["enum"], *COLOR["enum"]), "arg", "suit"),
+                        "announce": _CALL},
                        description="play a card; a suit or, for an UNO wild, a colour (r, g, b, y) in `called_suit`"),
-           "draw": obj({"type": enum("draw")}, {"announce": BOOL},
+           "draw": obj({"type": enum("draw")}, {"announce": _CALL},
                        description="draw; with `uno_call`, `announce` calls UNO in case the drawn card is played"),
-           catch.CHALLENGE: catch.ACTION_SCHEMA}
+           catch.CHALLENGE: obj({"type": enum(catch.CHALLENGE), "target": shown(INT, "arg", "seat")})}
 """The shedding games' play and draw (one meaning of each for every game): an UNO wild names its
 colour where an eight names its suit."""
 DEFAULT = {"anyOf": list(ACTIONS.values()),
