@@ -44,16 +44,16 @@ def _seeds(tag: str, k: int = 8) -> tuple[bytes, ...]:
 
 
 def rl_face(card: Any) -> str:
-    """The face of an RLCard card object (a wild's colour is not part of it)."""
-    return card.trait if card.type == "wild" else f"{card.color}-{card.trait}"
+    """Our face of an RLCard card object (``R-5``; a wild's colour is not part of it)."""
+    return card.trait if card.type == "wild" else f"{card.color.upper()}-{card.trait}"
 
 
 def rl_action(a: dict[str, Any]) -> str:
-    """Our action object as RLCard's action string (``r-5``, ``g-wild``, ``draw``)."""
+    """Our action object as RLCard's action string (``R-5:0`` -> ``r-5``, a wild naming G -> ``g-wild``, ``draw``)."""
     if a["type"] == "draw":
         return "draw"
     face = FACE[a["card"]]
-    return f"{a['called_suit']}-{face}" if COLOR[a["card"]] is None else face
+    return f"{a['called_suit'].lower()}-{face}" if COLOR[a["card"]] is None else face.lower()
 
 
 class Replay:
@@ -81,7 +81,7 @@ class Replay:
     def choice(self, options: list[str]) -> str:
         if not self.colors:
             raise Mismatch(f"{self.tag}: RLCard draws a colour, our engine did not")
-        return self.colors.popleft()
+        return self.colors.popleft().lower()
 
 
 def _random_color(e: Any) -> bool:
@@ -106,7 +106,7 @@ def _compare(tag: str, step: int, state: Any, game: Any) -> None:
     if game.round.current_player != rnd.seats.index(seat):
         raise Mismatch(f"{tag} step {step}: to move ours {seat}, RLCard {game.round.current_player}")
     target = game.round.target
-    ours = f"{rnd.color}-{TRAIT[rnd.target]}"
+    ours = f"{rnd.color.lower()}-{TRAIT[rnd.target]}"
     if f"{target.color}-{target.trait}" != ours:
         raise Mismatch(f"{tag} step {step}: target ours {ours}, RLCard {target.color}-{target.trait}")
     sizes = [len(rnd.hands[s]) for s in rnd.seats]

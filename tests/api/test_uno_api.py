@@ -20,7 +20,7 @@ def test_a_human_and_two_bots_play_uno_to_the_end(table: Table) -> None:
         view = table.view(gid, me["token"])
         if view["status"] == "finished":
             break
-        assert view["table"]["color"] in "rgby"
+        assert view["table"]["color"] in "RGBY"
         legal = view["you"]["legal_actions"]
         if not legal:
             continue

@@ -5,5 +5,5 @@ says where RLCard's own code decides a rule that printed rule books decide other
 
 It builds on the kernel and on the shedding games' seat commands ``Play`` and ``Draw``
 (``shedding.commands``), so that ``play`` and ``draw`` mean one thing on the wire for every game;
-a wild's colour travels in ``called_suit`` (one of r, g, b, y).
+a wild's colour travels in ``called_suit`` (one of R, G, B, Y).
 """

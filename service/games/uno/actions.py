@@ -46,7 +46,7 @@ def _turn_actions(m: UnoMatch, seat: int) -> list[dict[str, Any]]:
 
 
 def best_color(hand: list[str]) -> str:
-    """The colour the hand holds most of, wilds aside (ties: r, g, b, y)."""
+    """The colour the hand holds most of, wilds aside (ties: R, G, B, Y)."""
     counts = dict.fromkeys(COLORS, 0)
     for c in hand:
         col = COLOR[c]

@@ -6,8 +6,8 @@ from service.games.kernel.presentation import Face, SuitFace
 from service.games.uno.cards import ACTION_TRAITS, COLORS, NUMBERS, WILD, WILD_DRAW_4
 
 SUIT_FACES: tuple[SuitFace, ...] = (
-    SuitFace("r", "\U0001F7E5", "red"), SuitFace("g", "\U0001F7E9", "tone-2"),
-    SuitFace("b", "\U0001F7E6", "tone-4"), SuitFace("y", "\U0001F7E8", "tone-1"),
+    SuitFace("R", "\U0001F7E5", "red"), SuitFace("G", "\U0001F7E9", "tone-2"),
+    SuitFace("B", "\U0001F7E6", "tone-4"), SuitFace("Y", "\U0001F7E8", "tone-1"),
 )
 assert tuple(s.id for s in SUIT_FACES) == COLORS, "a face for every colour"
 _COLOUR = {s.id: s.colour for s in SUIT_FACES}
@@ -20,4 +20,4 @@ FACES: tuple[Face, ...] = (
     Face(WILD, "W", "card.wild", symbol="\U0001F308"),
     Face(WILD_DRAW_4, "+4", "card.wild_draw_4", symbol="\U0001F308"),
 )
-"""Every face of the 108-card deck (cards.py): ``r-5:1`` -> ``r-5``, ``wild:2`` -> ``wild``."""
+"""Every face of the 108-card deck (cards.py): ``R-5:1`` -> ``R-5``, ``wild:2`` -> ``wild``."""

@@ -32,7 +32,7 @@ def _own_turn(tx: Tx, seat: int, announce: bool, left: int) -> None:
 
 
 def _find(hand: tuple[str, ...], card: object) -> str | None:
-    """An exact card id, or a face ("r-5", "wild") for the first copy of it in the hand."""
+    """An exact card id, or a face ("R-5", "wild") for the first copy of it in the hand."""
     if not isinstance(card, str):
         return None
     if is_card_id(card):
@@ -53,9 +53,9 @@ def play(tx: Tx, cmd: Play) -> None:
         raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_CARD, f"{card} does not follow {rnd.target} ({rnd.color})")
     wild = COLOR[card] is None
     if wild and cmd.called_suit is None:
-        raise refuse(m, seat, tx.at, KernelCode.MUST_CHOOSE_SUIT, f"{card} names a colour: called_suit is one of r, g, b, y")
+        raise refuse(m, seat, tx.at, KernelCode.MUST_CHOOSE_SUIT, f"{card} names a colour: called_suit is one of R, G, B, Y")
     if wild and cmd.called_suit not in COLORS:
-        raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "called_suit must be one of r g b y")
+        raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "called_suit must be one of R G B Y")
     if not wild and cmd.called_suit is not None:
         raise refuse(m, seat, tx.at, KernelCode.INVALID_SUIT, "only a wild names a colour")
     left = len(rnd.hands[seat]) - 1

@@ -56,7 +56,7 @@ class Uno:
 
     def legal(self) -> list[int]:
         """The current seat's actions, in the engine's order (cards in deck order, a wild's colours
-        r g b y), or [DRAW]."""
+        R G B Y), or [DRAW]."""
         t = DECK[self.target]
         ids = playable([DECK[c] for c in self.hands[self.current]], TRAIT[t], COLOR[t] is None, self.color)
         out: list[int] = []

@@ -7,9 +7,9 @@ from service.games.kernel.marks import shown
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 from service.games.shedding.spec import ACTIONS as SHEDDING_ACTIONS
 
-CARD = {"type": "string", "description": "an UNO card id: RLCard's face (r-5, g-skip, b-reverse, y-draw_2, "
-                                         "wild, wild_draw_4), ':' and the copy, e.g. r-5:1"}
-COLOR = enum("r", "g", "b", "y")
+CARD = {"type": "string", "description": "an UNO card id: RLCard's face (R-5, G-skip, B-reverse, Y-draw_2, "
+                                         "wild, wild_draw_4), ':' and the copy, e.g. R-5:1"}
+COLOR = enum("R", "G", "B", "Y")
 _ROW = shown(INT, "row")
 TABLE = obj({"top_card": shown(CARD, "top", "card"), "color": shown(COLOR, "top", "suit"),
              "direction": shown(INT, "row", "word"), "stock_count": _ROW, "discard_count": _ROW,
@@ -18,15 +18,15 @@ TABLE = obj({"top_card": shown(CARD, "top", "card"), "color": shown(COLOR, "top"
                         "target after a reshuffle), `color` the colour in play (a wild's named colour); "
                         "`discard_count` the cards played since the last reshuffle")
 TURN = obj({"seat": shown(INT, "none", "seat"), "turn_id": shown(INT, "none"),
-            "deadline": shown(null(INT), "timer", "ms"), "next": shown(INT, "seat", "seat")},
-           description="UNO's turn: `next` is the seat that moves after this one unless the card played "
+            "deadline": shown(null(INT), "timer", "ms"), "next_seat": shown(INT, "seat", "seat")},
+           description="UNO's turn: `next_seat` is the seat that moves after this one unless the card played "
                        "says otherwise (a skip, a draw two, a wild draw four, a reverse)")
 _PLAY = SHEDDING_ACTIONS["play"]
 _CALL = shown(BOOL, "arg")
 ACTIONS = {"play": obj({"type": enum("play"), "card": shown({"type": "string"}, "card", "card")},
                        {"called_suit": shown(enum(*_PLAY["properties"]["called_suit"]["enum"], *COLOR["enum"]), "arg", "suit"),
                         "announce": _CALL},
-                       description="play a card; a suit or, for an UNO wild, a colour (r, g, b, y) in `called_suit`"),
+                       description="play a card; a suit or, for an UNO wild, a colour (R, G, B, Y) in `called_suit`"),
            "draw": obj({"type": enum("draw")}, {"announce": _CALL},
                        description="draw; with `uno_call`, `announce` calls UNO in case the drawn card is played"),
            catch.CHALLENGE: obj({"type": enum(catch.CHALLENGE), "target": shown(INT, "arg", "seat")})}

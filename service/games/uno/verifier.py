@@ -11,11 +11,11 @@ VARIANTS = frozenset({"uno-rlcard"})
 
 
 def uno_deck() -> list[str]:
-    """RLCard's init_deck order: for each colour r g b y, the numbers 0..9 (one 0, two of each
+    """RLCard's init_deck order: for each colour R G B Y (RLCard's r g b y), the numbers 0..9 (one 0, two of each
     other), two skips, two reverses, two draw twos, a wild and a wild draw four; ``<face>:<copy>``
     with the copies of a face numbered in that order."""
     faces: list[str] = []
-    for c in "rgby":
+    for c in "RGBY":
         for n in range(10):
             faces += [f"{c}-{n}"] * (1 if n == 0 else 2)
         for a in ("skip", "reverse", "draw_2"):

@@ -43,7 +43,7 @@ def public_view(m: UnoMatch, now: int, record: bool = False) -> dict[str, Any]:
     if phase == PLAY:
         assert rnd is not None  # a phase is the hand's
         nxt = rnd.seats[(rnd.seats.index(rnd.current) + rnd.direction) % len(rnd.seats)]
-        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline, "next": nxt}
+        turn = {"seat": rnd.current, "turn_id": rnd.turn_id, "deadline": rnd.deadline, "next_seat": nxt}
     w = rnd.window if rnd is not None and phase == PLAY else None
     announcements = [announcement(w, rule(m), False)] if w is not None else []
     return public_view_of(m, phase=phase, seats=_seats(m), table=_table, turn=turn, announcements=announcements)

@@ -16,22 +16,22 @@ from service.games.kernel.model import Context, FireTimer, RuleViolation, ScoreR
 from service.games.shedding.commands import Play
 from tests.unit.uno.helpers import T0, act, seeds, started, with_hands
 
-HANDS = {0: ("r-5:0", "b-1:0"), 1: ("g-1:0", "g-2:0", "r-7:0"), 2: ("y-1:0", "y-2:0")}
+HANDS = {0: ("R-5:0", "B-1:0"), 1: ("G-1:0", "G-2:0", "R-7:0"), 2: ("Y-1:0", "Y-2:0")}
 
 
 def _table(call: bool = True):
-    return with_hands(started(3, uno_call=call), dict(HANDS), "r-3:0", "r")
+    return with_hands(started(3, uno_call=call), dict(HANDS), "R-3:0", "R")
 
 
 def test_the_call_is_offered_with_the_next_to_last_card():
     acts = legal_actions(_table(), 0, T0)
-    assert {"type": "play", "card": "r-5:0", "announce": True} in acts
-    assert {"type": "play", "card": "r-5:0"} in acts
+    assert {"type": "play", "card": "R-5:0", "announce": True} in acts
+    assert {"type": "play", "card": "R-5:0"} in acts
     assert all("announce" not in a for a in legal_actions(_table(call=False), 0, T0))
 
 
 def test_an_uncalled_last_card_is_caught_for_two_before_the_next_player_begins():
-    m, _ = act(_table(), Play(0, "r-5:0"))
+    m, _ = act(_table(), Play(0, "R-5:0"))
     assert m.rnd.window is not None and not m.rnd.window.satisfied
     assert {"type": "challenge", "target": 0} in legal_actions(m, 2, T0)  # not seat 2's turn: it may catch
     m, events = act(m, Challenge(2, 0))
@@ -43,7 +43,7 @@ def test_an_uncalled_last_card_is_caught_for_two_before_the_next_player_begins()
 
 
 def test_a_called_last_card_is_a_wrong_catch_that_costs_nothing():
-    m, _ = act(_table(), Play(0, "r-5:0", announce=True))
+    m, _ = act(_table(), Play(0, "R-5:0", announce=True))
     m, events = act(m, Challenge(1, 0))
     assert [e.data["outcome"] for e in events if e.type == "ChallengeMade"] == ["wrong"]
     assert not any(e.type == "CardDrawn" for e in events) and len(m.rnd.hands[1]) == 3
@@ -53,8 +53,8 @@ def test_a_called_last_card_is_a_wrong_catch_that_costs_nothing():
 
 
 def test_the_window_closes_when_the_next_player_begins():
-    m, _ = act(_table(), Play(0, "r-5:0"))
-    m, _ = act(m, Play(1, "r-7:0"))
+    m, _ = act(_table(), Play(0, "R-5:0"))
+    m, _ = act(m, Play(1, "R-7:0"))
     assert m.rnd.window is None
     with pytest.raises(RuleViolation) as late:
         act(m, Challenge(2, 0))
@@ -63,8 +63,8 @@ def test_the_window_closes_when_the_next_player_begins():
 
 def test_without_uno_call_the_call_and_the_catch_are_refused():
     with pytest.raises(RuleViolation) as call:
-        act(_table(call=False), Play(0, "r-5:0", announce=True))
-    m, _ = act(_table(call=False), Play(0, "r-5:0"))
+        act(_table(call=False), Play(0, "R-5:0", announce=True))
+    m, _ = act(_table(call=False), Play(0, "R-5:0"))
     assert m.rnd.window is None
     with pytest.raises(RuleViolation) as catch:
         act(m, Challenge(2, 0))
@@ -72,9 +72,9 @@ def test_without_uno_call_the_call_and_the_catch_are_refused():
 
 
 def test_the_call_comes_only_with_the_next_to_last_card():
-    m = with_hands(started(3, uno_call=True), {0: ("r-5:0", "b-1:0", "b-2:0"), 1: HANDS[1], 2: HANDS[2]}, "r-3:0", "r")
+    m = with_hands(started(3, uno_call=True), {0: ("R-5:0", "B-1:0", "B-2:0"), 1: HANDS[1], 2: HANDS[2]}, "R-3:0", "R")
     with pytest.raises(RuleViolation):
-        act(m, Play(0, "r-5:0", announce=True))
+        act(m, Play(0, "R-5:0", announce=True))
 
 
 def _bots_play(m, rng):
