@@ -16,7 +16,10 @@ from service.games.kernel.due import Lane
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meow")
     sub = parser.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
+    r = sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")
+    r.add_argument("--host", help="the address to listen on (default MEOW_HOST, else 127.0.0.1: this machine "
+                                  "only; 0.0.0.0 for every interface, as in a container)")
+    r.add_argument("--port", type=int, help="the port to listen on (default PORT, else 8000)")
     w = sub.add_parser("worker", help="an RQ worker with the follow-up dispatcher")
     w.add_argument("--burst", action="store_true")
     lanes = ",".join(Lane)
@@ -55,11 +58,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return play(args)
     if args.cmd == "run":
-        return run()
+        return run(host=args.host, port=args.port)
     if args.cmd == "verify":
         from service.verifier.cli import main as verify_main
 
-        return verify_main(args.source, args.token, replay=not args.independent)
+        return verify_main(args.source, args.token, replay=not args.independent, as_json=args.json, head=args.head)
     if args.cmd == "cluster-init":
         from service.embedded_cluster import init_cluster
 
@@ -155,14 +158,25 @@ def raise_open_files_limit() -> None:
         pass
 
 
-def run() -> int:
-    """The launcher: owns every process it starts and stops them all on Ctrl-C."""
+def run(host: str | None = None, port: int | None = None) -> int:
+    """The launcher: owns every process it starts and stops them all on Ctrl-C. It listens on
+    127.0.0.1 unless MEOW_HOST or ``host`` says otherwise; a port already taken, or a web server
+    that stops on its own, ends it with status 1 and says why."""
+    from dataclasses import replace
+
     from service.embedded_redis import EmbeddedRedis
+    from service.listen import bind_address, browse_host, port_in_use
     from service.settings import Settings
     from service.web.page import page_url
 
     settings = Settings.from_env()
-    env = dict(os.environ)
+    settings = replace(settings, host=host or settings.host, port=settings.port if port is None else port)
+    why = port_in_use(settings.host, settings.port)
+    if why:
+        print(f"meow: cannot start: {why}; stop what holds it or choose another with --port (or PORT)",
+              file=sys.stderr, flush=True)
+        return 1
+    env = dict(os.environ, MEOW_HOST=settings.host, PORT=str(settings.port))
     redis_server = None
     if not settings.redis_url:
         redis_server = EmbeddedRedis.start(data_dir=os.path.join(settings.data_dir, "redis"), aof=True)
@@ -175,16 +189,20 @@ def run() -> int:
     raise_open_files_limit()
     web = subprocess.Popen([
         sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
-        "--bind", f"0.0.0.0:{settings.port}", "--access-logfile", "-", "service.api.app:create_app()"], env=env)
+        "--bind", bind_address(settings.host, settings.port), "--access-logfile", "-",
+        "service.api.app:create_app()"], env=env)
     workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.FAST], env=env)
                for _ in range(settings.fast_workers)]
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", f"{Lane.SEARCH},{Lane.FAST}",
                                   "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
-    print(f"meow: play in the browser at {page_url(settings.port)}", flush=True)
-    print(f"meow: API on http://127.0.0.1:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
+    shown = browse_host(settings.host)
+    print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
+    print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
+    print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search worker(s); "
           "Ctrl-C stops everything", flush=True)
     stopping = False
+    status = 0
 
     def stop(*_: object) -> None:
         nonlocal stopping
@@ -195,6 +213,10 @@ def run() -> int:
     try:
         while not stopping and web.poll() is None and all(w.poll() is None for w in workers):
             time.sleep(0.2)
+        if not stopping:  # a child stopped on its own (gunicorn that could not bind, a crashed worker)
+            status = 1
+            died = "the web server" if web.poll() is not None else "a worker"
+            print(f"meow: {died} stopped on its own; stopping everything", file=sys.stderr, flush=True)
     finally:
         for proc in (web, *workers):
             if proc.poll() is None:
@@ -207,7 +229,7 @@ def run() -> int:
         if redis_server:
             redis_server.stop()
         print("meow: stopped", flush=True)
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -4,12 +4,15 @@ The API runs gevent workers by default: an open event stream is a greenlet and a
 thread, so one process holds thousands (docs/architecture.md, "Live feeds"). MEOW_WEB_WORKER_CLASS=
 gthread restores the thread-per-request model (then MEOW_WEB_THREADS bounds open streams). Either
 is service/serving.py's subclass, which answers gunicorn's own refusals (a request line or headers
-over the limits, a malformed request) as problem+json. Command-line flags override these.
+over the limits, a malformed request) as problem+json. It listens on MEOW_HOST:PORT (127.0.0.1:8000
+unless told otherwise; containers set MEOW_HOST=0.0.0.0). Command-line flags override these.
 """
+from service.listen import bind_address as _bind_address
 from service.serving import worker_class as _worker_class
 from service.settings import Settings
 
 _settings = Settings.from_env()
+bind = [_bind_address(_settings.host, _settings.port)]  # not gunicorn's default of 0.0.0.0:$PORT
 worker_class = _worker_class(_settings.web_worker_class)
 workers = _settings.web_workers
 threads = _settings.web_threads

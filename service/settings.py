@@ -18,6 +18,7 @@ class Settings:
     max_wait_s: float = 30.0
     state_cache_size: int = 2048
     snapshot_every: int = 1000  # a snapshot each time a game's version crosses a multiple (0: none)
+    host: str = "127.0.0.1"  # MEOW_HOST: where the API listens (containers: 0.0.0.0; service/listen.py)
     port: int = 8000
     data_dir: str = "var"
     web_workers: int = 2
@@ -83,6 +84,7 @@ class Settings:
             key_prefix=e.get("MEOW_KEY_PREFIX", "meow"),
             queue_name=e.get("MEOW_QUEUE", "meow"),
             audit_token_hashes=frozenset(hashlib.sha256(t.encode()).hexdigest() for t in audit),
+            host=e.get("MEOW_HOST", "127.0.0.1").strip() or "127.0.0.1",
             port=int(e.get("PORT", "8000")),
             data_dir=e.get("MEOW_DATA_DIR", "var"),
             web_workers=int(e.get("WEB_CONCURRENCY", "2")),

@@ -109,7 +109,8 @@ def test_the_independent_checks_run_on_the_standard_library_alone(tmp_path: Path
     loaded = ast.literal_eval(done.stdout.rsplit("LOADED ", 1)[1])
     service = {m for m in loaded if m.split(".")[0] == "service"}
     allowed = {"service", "service.verifier", "service.verifier.cli", "service.verifier.check",
-               "service.verifier.games", PRIMITIVES, "service.games"}
+               "service.verifier.games", "service.verifier.read", "service.verifier.report", PRIMITIVES,
+               "service.games"}
     allowed |= {m for g in registry.GAMES for m in (package_of(g), f"{package_of(g)}.verifier")}
     assert service <= allowed, sorted(service - allowed)
     assert {f"{package_of(g)}.verifier" for g in registry.GAMES} <= service

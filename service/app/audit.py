@@ -129,10 +129,7 @@ def check_replay(records: Sequence[Mapping[str, Any]], report: Report) -> TableS
             report.problems.append(Problem(head["seq"], "replay", f"the recorded command cannot be read: {exc}"))
             return state
         try:
-            used = [match_seed] if isinstance(cmd, CreateMatch) else []
-            used += [seeds.get(str(r["seq"])) for r in batch if r["type"] == "ShuffleCommitted"]
-            ctx = Context(head["at_ms"], tuple(bytes.fromhex(s) for s in used if s))
-            produced = engine.decide(state, cmd, ctx)
+            produced = decide_batch(state, cmd, batch, match_seed, seeds)
         except RuleViolation as rv:
             report.problems.append(Problem(head["seq"], "replay", f"the recorded command is illegal here: {rv.code}"))
             return state
@@ -148,6 +145,26 @@ def check_replay(records: Sequence[Mapping[str, Any]], report: Report) -> TableS
             state = engine.evolve(state, event)
         i = j
     return state
+
+
+def decide_batch(state: TableState | None, cmd: Any, batch: Sequence[Mapping[str, Any]], match_seed: str | None,
+                 seeds: Mapping[str, str]) -> Sequence[Any]:
+    """The events the rules produce for a recorded command (the head of ``batch``), with its recorded
+    time and the seeds revealed for the shuffles of its batch."""
+    used = [match_seed] if isinstance(cmd, CreateMatch) else []
+    used += [seeds.get(str(r["seq"])) for r in batch if r["type"] == "ShuffleCommitted"]
+    ctx = Context(batch[0]["at_ms"], tuple(bytes.fromhex(s) for s in used if s))
+    return engine.decide(state, cmd, ctx)
+
+
+def comparable(event: Any) -> dict[str, Any]:
+    """A produced event as the members of its record that ``check_replay`` compares."""
+    return _comparable(event)
+
+
+def recorded(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's members that ``check_replay`` compares."""
+    return _pick(record)
 
 
 def verify(records: Sequence[Mapping[str, Any]]) -> Report:

@@ -153,7 +153,7 @@ def test_a_variant_no_games_verifier_module_checks_is_named(prsi: list[dict]) ->
     events = copy.deepcopy(prsi)
     events[0]["data"]["variant"] = "no-such-variant"
     result = verify(rechain(events), replay=False)
-    assert result.first.seq == 1 and result.first.check == "seeds", result.findings
+    assert result.first.seq == 1 and result.first.check == "game", result.findings
 
 
 def test_a_record_the_games_module_cannot_follow_is_named_not_a_crash(prsi: list[dict]) -> None:
