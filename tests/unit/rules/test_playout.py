@@ -89,7 +89,7 @@ def _probe(g: Game, rng: random.Random) -> None:
     rnd = m.rnd
     cur = rnd.current
     listed = legal_actions(m, cur, g.now)
-    closing = [a for a in listed if a["type"] != "announce"]
+    closing = [a for a in listed if a["type"] not in ("announce", "challenge")]  # §3.8.3: not closing
     hand = rnd.hands[cur]
     elsewhere = [c for c in sorted(set(rnd.stock) | set(rnd.discard)) if SHORT[c] not in {SHORT[h] for h in hand}]
     if elsewhere and closing:
@@ -135,7 +135,7 @@ def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float 
             continue
         acts = [(s, a) for s in g.m.active_seats() for a in legal_actions(g.m, s, g.now)]
         assert acts, "the union of legal actions is never empty"
-        if all(a["type"] == "announce" for _, a in acts) and rng.random() < 0.5:
+        if all(a["type"] in ("announce", "challenge") for _, a in acts) and rng.random() < 0.5:
             g.now += 2000  # let the window close unannounced after the grace
             continue
         if probe_every and moves % probe_every == 0:
