@@ -2,7 +2,7 @@
 table, taken with Playwright and Debian's Chromium against a fresh `meow run` (embedded Redis in a
 temporary folder, or REDIS_URL with its own key prefix).
 
-    .venv/bin/python -m tools.screenshots [--out docs] [--lang en]
+    .venv/bin/python -m tools.screenshots [--out docs] [--lang en] [--size 390x844]
 
 Emoji (the cat cards' icon) need a colour emoji font, e.g. Debian's fonts-noto-color-emoji.
 """
@@ -79,7 +79,7 @@ def _create(page, variant: str, players: int, name: str) -> None:  # type: ignor
     page.wait_for_selector("[data-testid=table][data-status=open]")
 
 
-def shoot(base: str, out: Path, lang: str) -> list[Path]:
+def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1200, 860)) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     path = find()
@@ -88,7 +88,7 @@ def shoot(base: str, out: Path, lang: str) -> list[Path]:
     shots = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
-        ctx = browser.new_context(viewport={"width": 1200, "height": 860}, locale=lang, base_url=base,
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang, base_url=base,
                                   device_scale_factor=1)
         page = ctx.new_page()
         page.goto("/")
@@ -132,14 +132,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "docs"))
     parser.add_argument("--lang", default="en-US")
+    parser.add_argument("--size", default="1200x860", help="the viewport, WIDTHxHEIGHT (a phone: 390x844)")
     args = parser.parse_args()
+    width, height = (int(x) for x in args.size.lower().split("x"))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="meow-shots-") as data_dir:
         proc, base = _serve(data_dir)
         try:
             _neighbours(base)
-            for shot in shoot(base, out, args.lang):
+            for shot in shoot(base, out, args.lang, (width, height)):
                 print(f"{shot} ({shot.stat().st_size:,} bytes)")
         finally:
             proc.send_signal(signal.SIGINT)  # meow run stops everything it started

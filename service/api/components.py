@@ -150,10 +150,10 @@ def components() -> dict[str, Json]:
     out["LegalAction"] = _one_of([f"{_camel(t)}Action" for t in actions], {t: f"{_camel(t)}Action" for t in actions})
     out.update(_events(games))
     seat_extra = {k: v for _, s in games for k, v in s.seat.items()}
-    out["Seat"] = obj(dict(SEAT), seat_extra)
+    out["Seat"] = {**obj(dict(SEAT), seat_extra), "x-meow-scope": "seat"}
     you_extra = {k: v for _, s in games for k, v in s.you.items()}
-    out["You"] = obj({"seat": INT, "hand": arr(STR), "legal_actions": arr(ref("LegalAction"))}, you_extra,
-                     description="a seat token's own part: its hand and legal actions")
+    out["You"] = {**obj({"seat": INT, "hand": arr(STR), "legal_actions": arr(ref("LegalAction"))}, you_extra,
+                        description="a seat token's own part: its hand and legal actions"), "x-meow-scope": "private"}
     out["ScoreEntry"] = obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT)})
     out["Standing"] = STANDING
     return out

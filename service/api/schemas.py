@@ -9,6 +9,8 @@ from service.api.components import to
 from service.api.json_body import MAX_JSON_NUMBER
 from service.games import registry
 from service.games.kernel import text
+from service.games.kernel.marks import KINDS, SCOPES, SHOWS
+from service.games.kernel.presentation import COLOURS, LANGS
 from service.games.kernel.table import BOT_STRENGTHS
 
 # Every game contributes its actions, their fields and its card ids (service/games/registry.py).
@@ -329,6 +331,45 @@ class OptionInfo(Schema):
     parent = fields.Nested(OptionParent, metadata={"description": "the option only applies when `option` is `value`"})
 
 
+class CardFace(Schema):
+    id = fields.String(metadata={"description": "a card id, or the start of ids that extend it with `:<part>`s "
+                                                "(look an id up, then drop its last `:part` until found)"})
+    label = fields.String(allow_none=True, metadata={"description": "the short text on the card (a rank or value); "
+                                                                    "null: the id's parts after `id`"})
+    name = fields.String(metadata={"description": "the words key of its spoken name, a template with {label} "
+                                                  "and {suit}"})
+    suit = fields.String(allow_none=True, metadata={"description": "a suit id of `suits`"})
+    symbol = fields.String(allow_none=True, metadata={"description": "an icon for a card with no suit"})
+    colour = fields.String(validate=validate.OneOf(sorted(COLOURS)), metadata={"description": "a colour hint"})
+
+
+class SuitInfo(Schema):
+    id = fields.String()
+    symbol = fields.String()
+    colour = fields.String(validate=validate.OneOf(sorted(COLOURS)))
+
+
+class Mark(Schema):
+    show = fields.String(validate=validate.OneOf(sorted(SHOWS)), metadata={"description": "how a client draws it"})
+    kind = fields.String(validate=validate.OneOf(sorted(KINDS)), metadata={"description": "how its value reads"})
+    scope = fields.String(validate=validate.OneOf(sorted(SCOPES)), metadata={"description": "who sees it"})
+    properties = fields.Dict(keys=fields.String(), values=fields.Nested(lambda: Mark()),
+                             metadata={"description": "a `group`'s own fields"})
+
+
+def _marks(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=fields.Nested(Mark), metadata={"description": description})
+
+
+class ViewMarks(Schema):
+    table = _marks("the table's fields")
+    turn = _marks("the turn's fields")
+    seat = _marks("a seat row's extra fields")
+    own = _marks("the extra fields of the view's `you` (the token's own seat)")
+    actions = fields.Dict(keys=fields.String(), values=fields.Dict(keys=fields.String(), values=fields.Nested(Mark)),
+                          metadata={"description": "each legal action type's fields"})
+
+
 class Variant(Schema):
     name = fields.String()
     game = fields.String()
@@ -336,6 +377,16 @@ class Variant(Schema):
     max_players = fields.Integer()
     options = fields.List(fields.Nested(OptionInfo))
     bot_strengths = fields.List(fields.String())
+    cards = fields.List(fields.Nested(CardFace), metadata={"description": "a face for every card the variant may "
+                                                                         "deal (docs/clients.md)"})
+    suits = fields.List(fields.Nested(SuitInfo), metadata={"description": "every suit a card or a called_suit names"})
+    marks = fields.Nested(ViewMarks, metadata={"description": "how a client draws the view's game fields and the "
+                                                             "legal actions' fields (the x-meow marks of the spec)"})
+    end_event = fields.String(metadata={"description": "the last event of every match"})
+    words = fields.Dict(keys=fields.String(validate=validate.OneOf(LANGS)),
+                        values=fields.Dict(keys=fields.String(), values=fields.String()),
+                        metadata={"description": "the game's words by language (en, cs, ru): events, actions, "
+                                                 "phases, fields, the announcement, points, end reasons, cards"})
 
 
 class Variants(Schema):

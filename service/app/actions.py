@@ -14,6 +14,7 @@ from service.app.seats import require_seat
 from service.app.write_path import Outcome, WritePlan, write
 from service.games import engine
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import RuleViolation
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 
@@ -26,7 +27,11 @@ def act(ctx: AppContext, game_id: str, caller: Caller, action: dict[str, Any], p
         state = ctx.load(game_id)
         raise AppError(KernelCode.INVALID_ACTION, f"'{kind}' is not an action of {state.variant}",
                        legal_actions=engine.legal_actions(state, seat, ctx.clock()))
-    cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
+    try:
+        cmd = SEAT_ACTIONS[kind](seat=caller.seat, **action)
+    except RuleViolation as rv:  # fields that disagree (a card that is not the kind it names)
+        state = ctx.load(game_id)
+        raise AppError(rv.code, rv.detail, legal_actions=engine.legal_actions(state, seat, ctx.clock())) from rv
     if kind in RACE_TOLERANT:
         pre = None
     return write(ctx, game_id, caller, WritePlan(lambda s: cmd, precondition=pre, idempotency=idem))

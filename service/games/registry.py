@@ -13,6 +13,7 @@ from service.games.kernel.commands import KERNEL, TABLE_COMMANDS, TABLE_UPCASTER
 from service.games.kernel.events import Upcaster
 from service.games.kernel.game import ActionSpec, Game
 from service.games.kernel.model import Event, RuleViolation
+from service.games.kernel.presentation import catalogue_part
 from service.games.sakapuss.game import GAME as SAKAPUSS
 from service.games.shedding.game import GAME as SHEDDING
 
@@ -107,8 +108,9 @@ def of_created(event: Event) -> Game:
 
 
 def variants_catalog() -> list[dict[str, Any]]:
-    """GET /v1/variants: every game's presets, in registry order."""
-    return [entry for g in GAMES for entry in g.catalogue()]
+    """GET /v1/variants: every game's presets, in registry order, each with what a client needs to
+    draw and tell its game (its cards, suits, view marks and words: docs/clients.md)."""
+    return [{**entry, **catalogue_part(g.presentation, g.spec)} for g in GAMES for entry in g.catalogue()]
 
 
 def event_versions(game: str) -> Mapping[str, int]:

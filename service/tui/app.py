@@ -13,6 +13,7 @@ from textual.widgets import Button, RichLog, Static
 
 from service.tui import render
 from service.tui.client import ApiError, Feed, MeowClient
+from service.tui.game import Game
 from service.tui.session import Plan, Seat, open_table
 
 START = {"type": "start"}  # the owner's own key while the table is open; not a game action
@@ -31,10 +32,10 @@ def shown(*lines: str) -> Text:
 class ActionButton(Button):
     """A free action, clickable; its key is on its label."""
 
-    def __init__(self, key: str, action: dict, options: dict) -> None:
-        label = "start the game" if action is START else render.action_label(action, options)
+    def __init__(self, key: str, action: dict, game: Game) -> None:
+        label = "start the game" if action is START else render.action_label(game, action)
         super().__init__(shown(f"[{key}] {label}"), compact=True, classes="action")
-        self.move, self.can_focus = action, False
+        self.sends, self.can_focus = action, False
 
 
 class TableApp(App[None]):
@@ -61,10 +62,13 @@ class TableApp(App[None]):
         self.client, self.plan = client, plan
         self.seat: Seat | None = None
         self.view: dict = {}
+        self.catalogue: list[dict] = []  # GET /v1/variants: each game's faces, marks and words
+        self.game = Game()
         self.selected = 0
         self.choosing: list[dict] | None = None  # a card's actions, waiting for one to be picked
         self.keys: dict[str, dict] = {}
         self.buttons: list[dict] = []
+        self.buttons_game: Game | None = None
         self.feed = Feed()
         self.seen: list[int] = []  # every event's seq as it arrived (no gap, no repeat)
         self.sending = False
@@ -99,8 +103,13 @@ class TableApp(App[None]):
         except (ApiError, ValueError) as exc:
             self.show_error(exc)
             return
+        try:
+            self.catalogue = await self.client.variants()
+        except ApiError as exc:  # no faces, marks or words: the view is still drawn, as it is
+            self.show_error(exc)
         await self.fetch()
         self.feed.last_id = int(self.view.get("version") or 0)
+        self.feed.end_event = self.game.end_event  # the match's last event, as the catalogue names it
         self.feed.over = self.view.get("status") == "finished"  # nothing more will come
         self.run_worker(self.follow(), group="net")
         self.run_worker(self.refresher(), group="net")
@@ -128,7 +137,9 @@ class TableApp(App[None]):
         try:
             async for event in self.client.events(self.seat.game, self.seat.token, self.feed):
                 self.seen.append(event["seq"])
-                log.write(shown(render.event_line(event, self.view)))
+                line = render.event_line(self.game, event)
+                if line is not None:
+                    log.write(shown(line))
                 self._wake.set()
         except ApiError as exc:
             self.show_error(exc)
@@ -156,7 +167,7 @@ class TableApp(App[None]):
             self._wake.set()  # the table moved on: show what is legal now
         finally:
             self.sending = False
-            self.draw()
+            self.redraw()
 
     # ---- state → screen ------------------------------------------------------------------
     @property
@@ -175,7 +186,7 @@ class TableApp(App[None]):
     def free(self) -> list[dict]:
         """The actions with a key of their own: every legal one that names no card, and the
         owner's start while the table is open."""
-        out = render.free_actions(self.hand, self.legal)
+        out = render.free_actions(self.game, self.hand, self.legal)
         if self.view.get("status") == "open" and self.seat and self.seat.owner:
             out.insert(0, START)
         return out
@@ -184,27 +195,33 @@ class TableApp(App[None]):
         if int(view.get("version") or 0) < int(self.view.get("version") or 0):
             return  # an older answer overtaken by a newer one
         self.view = view
+        if view.get("variant") != self.game.entry.get("name"):
+            entry = next((e for e in self.catalogue if e.get("name") == view.get("variant")), {})
+            self.game = Game(entry)
+        self.game.view = view
+        if view.get("status") == "finished":
+            self.feed.over = True  # the view says the match is over: no stream is reopened after this one
         self.selected = min(self.selected, max(0, len(self.hand) - 1))
         if self.choosing and not all(a in self.legal for a in self.choosing):
             self.choosing = None
-        self.draw()
+        self.redraw()
 
-    def draw(self) -> None:
-        view, options = self.view, self.view.get("options") or {}
+    def redraw(self) -> None:
+        view, game = self.view, self.game
         self.query_one("#title", Static).update(shown(self.title_text()))
         self.tick()
-        self.query_one("#table", Static).update(shown(*(render.table_lines(view) or ["no cards on the table"])))
-        self.query_one("#seats", Static).update(shown(*render.seat_lines(view, self.me)))
-        scores = render.score_lines(view)
+        self.query_one("#table", Static).update(shown(*(render.table_lines(game, view) or ["no cards on the table"])))
+        self.query_one("#seats", Static).update(shown(*render.seat_lines(game, view, self.me)))
+        scores = render.score_lines(game, view)
         self.query_one("#scores", Static).update(shown("scores", *scores) if scores else shown("no scores yet"))
         self.query_one("#hand", Static).update(self.hand_text())
         choices = ""
         if self.choosing:
             choices = "choose: " + "   ".join(
-                f"{i}: {render.choice_label(a, self.choosing, options)}" for i, a in enumerate(self.choosing, 1)
+                f"{i}: {render.choice_label(game, a, self.choosing)}" for i, a in enumerate(self.choosing, 1)
             ) + "   (Esc: back)"
         self.query_one("#choices", Static).update(shown(choices))
-        self.draw_buttons(options)
+        self.draw_buttons()
         self.query_one("#status", Static).update(shown(self.message))
 
     def title_text(self) -> str:
@@ -219,32 +236,33 @@ class TableApp(App[None]):
     def hand_text(self) -> Text:
         if self.me is None:
             return Text("watching: no hand")
-        hand, legal = self.hand, self.legal
+        hand, legal, game = self.hand, self.legal, self.game
         if not hand:
             return Text("your hand is empty")
         text = Text("your hand: ")
         for i, card in enumerate(hand):
-            playable = bool(render.actions_for(card, legal))
-            style = ("bold green" if playable else "dim") + (" red" if render.is_red(card) and not playable else "")
+            playable = bool(render.actions_for(game, card, legal))
+            style = ("bold green" if playable else "dim") + (" red" if game.is_red(card) and not playable else "")
             if i == self.selected:
                 style += " reverse"
             key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
             text.append(f" {key}:", style="bold" if playable else "dim")
-            text.append(render.printable(f"{render.card_label(card)}{'*' if playable else ''}"), style=style)
-        for line in render.you_lines(self.view):
+            text.append(render.printable(f"{game.card_label(card)}{'*' if playable else ''}"), style=style)
+        for line in render.you_lines(game, self.view):
             text.append("\n" + render.printable(line), style="italic")
         return text
 
-    def draw_buttons(self, options: dict) -> None:
+    def draw_buttons(self) -> None:
         free = self.free()
-        if free == self.buttons:
+        if free == self.buttons and self.game is self.buttons_game:
             return
+        self.buttons_game = self.game
         self.buttons = free
         assigned = render.assign_keys(free)
         self.keys = dict(assigned)
         bar = self.query_one("#actions", Horizontal)
         bar.remove_children()
-        bar.mount_all(ActionButton(key, action, options) for key, action in assigned)
+        bar.mount_all(ActionButton(key, action, self.game) for key, action in assigned)
 
     def tick(self) -> None:
         """The turn line's countdown, every half second; nothing while the screen is not composed
@@ -255,7 +273,7 @@ class TableApp(App[None]):
             turn = self.query_one("#turn", Static)
         except NoMatches:
             return
-        turn.update(shown(render.turn_line(self.view, self.me, time.time() * 1000)))
+        turn.update(shown(render.turn_line(self.game, self.view, self.me, time.time() * 1000)))
 
     def show_error(self, exc: object) -> None:
         self.message = (f"{exc.detail} ({exc.code})" if isinstance(exc, ApiError) else str(exc))
@@ -264,7 +282,7 @@ class TableApp(App[None]):
     # ---- keys ----------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if isinstance(event.button, ActionButton):
-            self.run_worker(self.send(event.button.move), group="act")
+            self.run_worker(self.send(event.button.sends), group="act")
 
     def on_key(self, event) -> None:
         key = event.key
@@ -274,7 +292,7 @@ class TableApp(App[None]):
                 self.run_worker(self.send(self.choosing[int(key) - 1]), group="act")
             elif key == "escape":
                 self.choosing = None
-                self.draw()
+                self.redraw()
             return
         hand = self.hand
         if key in ("left", "right") and hand:
@@ -288,13 +306,13 @@ class TableApp(App[None]):
         else:
             return
         event.stop()
-        self.draw()
+        self.redraw()
 
     def play_selected(self) -> None:
         card = self.hand[self.selected]
-        actions = render.actions_for(card, self.legal)
+        actions = render.actions_for(self.game, card, self.legal)
         if not actions:
-            self.message = f"{render.card_label(card)} cannot be played now"
+            self.message = f"{self.game.card_label(card)} cannot be played now"
         elif len(actions) == 1:
             self.run_worker(self.send(actions[0]), group="act")
         else:

@@ -12,7 +12,6 @@ import httpx
 from httpx_sse import aconnect_sse
 
 READ_TIMEOUT_S = 30.0  # above the server's SSE heartbeat (7 s by default)
-END_OF_MATCH = "SeedsRevealed"  # the last event of every match (API.md, Events)
 
 
 class ApiError(Exception):
@@ -37,8 +36,10 @@ def problem_of(status: int, text: str) -> ApiError:
 
 @dataclass
 class Feed:
-    """Where an event stream stands: the last `seq` seen (sent back as Last-Event-ID)."""
+    """Where an event stream stands: the last `seq` seen (sent back as Last-Event-ID), and the
+    type of a match's last event (the catalogue's `end_event`, docs/clients.md)."""
     last_id: int = 0
+    end_event: str | None = None
     connections: int = 0
     repeated: int = 0  # events a reconnect sent again (none while Last-Event-ID is honoured)
     over: bool = False
@@ -129,7 +130,7 @@ class MeowClient:
                         feed.last_id = event["seq"]
                         delay = 0.2
                         yield event
-                        if event["type"] == END_OF_MATCH:
+                        if feed.end_event and event["type"] == feed.end_event:
                             feed.over = True
                             break
             except ApiError as exc:

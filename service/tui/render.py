@@ -1,6 +1,7 @@
 """Pure pieces of the terminal table: how a card, an action, the seats, the table, the turn and the
-scores read. Everything is driven by the view and `legal_actions` (API.md), never by a game's name,
-so every game in the registry renders (a field this module does not know is shown as it is)."""
+scores read. Everything is drawn from the view, `legal_actions` and the game's catalogue entry
+(service/tui/game.py: faces, marks, words), never from a game's name: every game in the registry
+renders, and a field the marks do not know is shown as it is."""
 from __future__ import annotations
 
 import re
@@ -8,13 +9,11 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-SUITS = {"H": ("♥", "hearts"), "D": ("♦", "diamonds"), "S": ("♠", "spades"), "C": ("♣", "clubs")}
-RED = frozenset("HD")
-_CARD = re.compile(r"^(10|[2-9JQKA])([HDSC])(?::\d+)?$")
+from service.tui.game import Game, words
+
 RESERVED_KEYS = frozenset("q")  # quit
-# table fields drawn on their own line (or not at all): the rest are listed as "name: value"
-_TABLE_HEAD = ("top_card", "called_suit")
-_TABLE_SKIP = frozenset({"parasites", "parasite_totals", "drew_on"})  # per seat: in the seat rows
+SEAT_ROW = frozenset({"seat", "name", "kind", "strength", "state", "hand_count", "score", "timeouts",
+                      "removal_deadline"})  # the kernel's seat row (API.md); the rest is the game's
 
 
 def printable(text: str) -> str:
@@ -29,90 +28,57 @@ def printable(text: str) -> str:
 _UNPRINTABLE = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
 
 
-def card_parts(card: str) -> tuple[str, str] | None:
-    """(rank, suit letter) of a standard card id (`10S:1`, `7H`), else None."""
-    m = _CARD.match(card)
-    return (m.group(1), m.group(2)) if m else None
+def _present(value: Any) -> bool:
+    return value not in (None, [], {}, "")
 
 
-def suit_label(suit: str) -> str:
-    """A suit by symbol and letter, so it reads without colour: `♠S`."""
-    return f"{SUITS[suit][0]}{suit}" if suit in SUITS else suit
+def actions_for(game: Game, card: str, actions: Iterable[dict]) -> list[dict]:
+    """The legal actions that play this hand card (equal ids are copies: the same actions)."""
+    return [a for a in actions if game.card_of(a) == card]
 
 
-def card_label(card: str) -> str:
-    """`10S:1` → `10♠S`; a card that is not rank+suit (Sakapuss `cat:k2`) reads as its id."""
-    parts = card_parts(card)
-    return f"{parts[0]}{suit_label(parts[1])}" if parts else card
+def free_actions(game: Game, hand: list[str], actions: Iterable[dict]) -> list[dict]:
+    """The legal actions that play no card of the hand (draw, pass, take penalty, announce, ...)."""
+    return [a for a in actions if game.card_of(a) not in hand]
 
 
-def is_red(card: str) -> bool:
-    parts = card_parts(card)
-    return bool(parts and parts[1] in RED)
+def _arg(game: Game, action: dict, key: str) -> str | None:
+    """One field of an action in the game's words (`arg.<field>`), or None for one not shown."""
+    value = action.get(key)
+    mark = game.action_mark(action.get("type", ""), key)
+    if mark.get("show") in ("card", "none"):
+        return None
+    if isinstance(value, bool) and game.has(f"arg.{key}.{str(value).lower()}"):
+        return game.tell(f"arg.{key}.{str(value).lower()}", action)
+    if game.has(f"arg.{key}"):
+        return game.tell(f"arg.{key}", {"value": value}, read_as={"value": mark.get("kind", "")})
+    return f"{words(key)} {game.read(value, mark.get('kind', ''))}"
 
 
-def refers_to(action: dict, card: str) -> bool:
-    """Whether an action names this hand card: by its id, its short form (`7H` for `7H:0`), or
-    the part after its prefix (a Sakapuss `kind` of `cat:k2`)."""
-    head, _, tail = card.partition(":")
-    for key, value in action.items():
-        if key == "type" or key.endswith("suit") or not isinstance(value, str):
-            continue
-        standard = _CARD.match(card) is not None
-        if value == card or (standard and value == head) or (not standard and tail and value == tail):
-            return True
-    return False
-
-
-def actions_for(card: str, actions: Iterable[dict]) -> list[dict]:
-    return [a for a in actions if refers_to(a, card)]
-
-
-def free_actions(hand: list[str], actions: Iterable[dict]) -> list[dict]:
-    """The legal actions that name no card in the hand (draw, pass, take penalty, announce, ...)."""
-    return [a for a in actions if not any(refers_to(a, c) for c in hand)]
-
-
-def words(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def value_label(key: str, value: Any) -> str:
-    if isinstance(value, str) and key.endswith("suit"):
-        return suit_label(value)
-    if isinstance(value, str) and card_parts(value):
-        return card_label(value)
-    return str(value)
-
-
-def action_label(action: dict, options: dict | None = None) -> str:
-    """`draw`, `take penalty`, `announce "Mau"`, `play 7♥H`, `pass card k2 (step 4)`."""
+def action_label(game: Game, action: dict) -> str:
+    """An action in the game's words: its type's (`action.<type>`), its card's face, its arguments."""
     kind = action.get("type", "?")
-    text = words(kind)
-    word = (options or {}).get("announce_word")
-    if kind == "announce" and word:
-        text += f' "{word}"'
-    extras = [f"{words(k)} {value_label(k, v)}" for k, v in action.items() if k != "type"]
+    text = game.tell(f"action.{kind}", action, words(kind))
+    card = game.card_of(action)
+    if card is not None:
+        text += f" {game.card_label(card)}"
+    extras = [x for k in action if k != "type" and (x := _arg(game, action, k))]
     return text + (" (" + ", ".join(extras) + ")" if extras else "")
 
 
-def choice_label(action: dict, siblings: list[dict], options: dict | None = None) -> str:
-    """What tells one of a card's actions from the others: `call ♠S`, `+ announce "Mau"`."""
+def choice_label(game: Game, action: dict, siblings: list[dict]) -> str:
+    """What tells one of a card's actions from the others: the words of the fields that differ."""
     keys = sorted({k for a in siblings for k in a} - {"type"})
     varying = [k for k in keys if len({repr(a.get(k)) for a in siblings}) > 1]
     parts = []
     if len({a.get("type") for a in siblings}) > 1:
-        parts.append(words(action.get("type", "?")))
-    word = (options or {}).get("announce_word") or "announce"
+        parts.append(game.tell(f"action.{action.get('type', '?')}", action, words(action.get("type", "?"))))
     for k in varying:
-        v = action.get(k)
-        if k == "called_suit":
-            parts.append(f"call {suit_label(v)}" if v else "call no suit")
-        elif k == "announce":
-            parts.append(f'+ announce "{word}"' if v else "no announcement")
-        elif v is not None:
-            parts.append(f"{words(k)} {value_label(k, v)}")
-    return ", ".join(parts) or action_label(action, options)
+        if k in action and (x := _arg(game, action, k)):
+            parts.append(x)
+        elif k not in action:
+            parts.append(f"no {words(k)}")
+    return ", ".join(parts) or action_label(game, action)
 
 
 def assign_keys(actions: list[dict]) -> list[tuple[str, dict]]:
@@ -131,80 +97,98 @@ def assign_keys(actions: list[dict]) -> list[tuple[str, dict]]:
     return out
 
 
-def seat_name(view: dict, seat: int | None) -> str:
-    for row in view.get("seats") or []:
-        if row.get("seat") == seat:
-            return row.get("name") or f"seat {seat}"
-    return f"seat {seat}"
-
-
 def seconds_left(deadline_ms: int | None, now_ms: float) -> int | None:
-    if not deadline_ms:
+    if not deadline_ms or not isinstance(deadline_ms, (int, float)):
         return None
     return max(0, int((deadline_ms - now_ms + 999) // 1000))
 
 
-def turn_line(view: dict, me: int | None, now_ms: float) -> str:
+def _timer(game: Game, part: str, obj: Any) -> Any:
+    return next((v for _, v, m in game.fields(part, obj) if m.get("show") == "timer" and v), None)
+
+
+def turn_line(game: Game, view: dict, me: int | None, now_ms: float) -> str:
     """Whose turn it is and how long is left, or where the match stands."""
     status = view.get("status")
     if status == "open":
         return f"waiting to start: {len(view.get('seats') or [])} seated"
     if status == "finished":
         return "the match is over"
-    left = seconds_left(view.get("intermission_deadline"), now_ms)
-    if view.get("phase") in ("scoring", "intermission") or (left is not None and not view.get("turn")):
-        return "round over" + (f": next deal in {left} s" if left is not None else "")
     turn = view.get("turn") or {}
-    left = seconds_left(turn.get("deadline"), now_ms)
+    left = seconds_left(view.get("intermission_deadline"), now_ms)
+    if not turn:
+        if left is not None:
+            return f"round over: next deal in {left} s"
+        phase = view.get("phase")
+        return game.tell(f"phase.{phase}", {}, words(str(phase))) if phase else ""
+    left = seconds_left(_timer(game, "turn", turn), now_ms)
     clock = f" ({left} s left)" if left is not None else ""
-    extras = ", ".join(f"{words(k)} {v}" for k, v in turn.items()  # the game's own: step, draws left
-                       if k not in ("seat", "turn_id", "deadline") and isinstance(v, (int, str)))
-    extras = f" — {extras}" if extras else ""
     seat = turn.get("seat")
+    # everyone at once: the game's words for it, from the first turn field it has words for
+    own = None if seat is not None else next((k for k, v in turn.items() if _present(v) and game.has(f"turn.{k}")), None)
+    extras = ", ".join(f"{game.field_label(k)}: {game.read_field(k, v, m.get('kind', ''))}"
+                       for k, v, m in game.fields("turn", turn)  # the game's own rows: draws left, ...
+                       if k not in ("seat", own) and m.get("show") == "row" and isinstance(v, (int, str))
+                       and not isinstance(v, bool))
+    extras = f" — {extras}" if extras else ""
     if seat is None:
-        return f"everyone acts at once{clock}{extras}"
-    who = "your turn" if seat == me else f"{seat_name(view, seat)}'s turn"
+        return (game.tell(f"turn.{own}", turn) if own else "everyone acts at once") + clock + extras
+    who = "your turn" if seat == me else f"{game.seat_name(seat)}'s turn"
     return who + clock + extras
 
 
-def table_lines(view: dict) -> list[str]:
-    """The top card and called suit first, then every other table field by name."""
-    table = view.get("table") or {}
-    lines = []
-    if table.get("top_card"):
-        lines.append(f"top card: {card_label(table['top_card'])}")
-    if table.get("called_suit"):
-        suit = table["called_suit"]
-        lines.append(f"called suit: {suit_label(suit)} ({SUITS.get(suit, ('', suit))[1]})")
-    for key, value in table.items():
-        if key in _TABLE_HEAD or key in _TABLE_SKIP or key.endswith("deadline") or value in (None, [], {}, False):
-            continue  # a deadline is counted down on the turn line
-        lines.append(f"{words(key)}: {_short(key, value)}")
-    return lines
+def table_lines(game: Game, view: dict) -> list[str]:
+    """The fields marked `top` first, then notes, then every row by its label; per-seat fields are
+    in the seat rows, and a timer is counted down on the turn line."""
+    top, notes, rows = [], [], []
+    for k, v, m in game.fields("table", view.get("table") or {}):
+        show, kind = m.get("show"), m.get("kind", "")
+        if v in (None, [], {}, False, "") or show in ("none", "seat", "timer"):  # nothing to tell (a zero, a false flag)
+            continue
+        label = game.field_label(k)
+        if show == "top":
+            top.append(f"{label}: {game.read_field(k, v, kind)}")
+        elif show == "note" and isinstance(v, dict):
+            notes.append(game.tell(f"field.{k}", v, f"{label}: {game.read_field(k, v)}"))
+        else:
+            rows.append(f"{label}: {game.read_field(k, v, kind)}")
+    return top + notes + rows
 
 
-def _short(key: str, value: Any, depth: int = 0) -> str:
-    """A value on one line: cards and suits by symbol, a long list by its last five entries."""
-    if isinstance(value, list):
-        items = [_short(key, v, depth + 1) for v in value[-5:]]
-        return ("…, " if len(value) > 5 else "") + (", " if depth == 0 else " ").join(
-            f"[{i}]" if isinstance(v, dict) else i for i, v in zip(items, value[-5:]))
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {_short(key, v, depth + 1) or '-'}" if str(k).isdigit()  # by seat
-                         else f"{words(str(k))} {_short(str(k), v, depth + 1)}" for k, v in value.items())
-    return value_label(key, value)
-
-
-def you_lines(view: dict) -> list[str]:
-    """What the game tells only you besides your hand and actions (a Sakapuss pass log, ...)."""
+def you_lines(game: Game, view: dict) -> list[str]:
+    """What the game tells only you besides your hand and actions."""
     you = view.get("you") or {}
-    return [f"{words(k)}: {_short(k, v)}" for k, v in you.items()
-            if k not in ("seat", "hand", "legal_actions") and v not in (None, [], {})]
+    out = []
+    for k, v, m in game.fields("you", {k: v for k, v in you.items() if k not in ("seat", "hand", "legal_actions")}):
+        if _present(v) and m.get("show") != "none":
+            out.append(f"{game.field_label(k)}: {game.read_field(k, v, m.get('kind', ''))}")
+    return out
 
 
-def seat_lines(view: dict, me: int | None) -> list[str]:
-    """One row per seat: who, kind and strength, state, cards in hand, score, and any extra list
-    the game keeps per seat (Sakapuss parasites)."""
+def _seat_facts(game: Game, view: dict, row: dict) -> list[str]:
+    """A seat's own facts: the table's per-seat fields (a value by seat, or a badge on the seats
+    listed) and the game's extras of the seat row."""
+    out = []
+    seat = row.get("seat")
+    for k, v, m in game.fields("table", view.get("table") or {}):
+        if m.get("show") != "seat" or not _present(v):
+            continue
+        if isinstance(v, dict):
+            x = v.get(str(seat))
+            if _present(x):
+                out.append(f"{game.field_label(k)}: {game.read_field(k, x, m.get('kind', ''))}")
+        elif (isinstance(v, list) and seat in v) or v == seat:
+            n = v.index(seat) + 1 if isinstance(v, list) else 1
+            out.append(game.tell(f"field.{k}", {"n": n}, words(k)))
+    extra = {k: v for k, v in row.items() if k not in SEAT_ROW}
+    for k, v, m in game.fields("seat", extra):
+        if _present(v) and m.get("show") != "none":
+            out.append(f"{game.field_label(k)}: {game.read_field(k, v, m.get('kind', ''))}")
+    return out
+
+
+def seat_lines(game: Game, view: dict, me: int | None) -> list[str]:
+    """One row per seat: who, kind and strength, state, cards in hand, score, and its own facts."""
     turn = (view.get("turn") or {}).get("seat")
     out = []
     for row in view.get("seats") or []:
@@ -215,7 +199,7 @@ def seat_lines(view: dict, me: int | None) -> list[str]:
         if row.get("strength"):
             kind += f" {row['strength']}"
         you = " (you)" if seat == me else ""
-        extras = [f"{words(k)}: {_short(k, v)}" for k, v in row.items() if isinstance(v, list) and v]
+        extras = _seat_facts(game, view, row)
         state = "" if row.get("state") in (None, "active") else f" [{row['state']}]"
         line = (f"{mark} {seat}: {who}{you} — {kind}{state} — {row.get('hand_count', 0)} cards"
                 f" — score {row.get('score', 0)}")
@@ -223,13 +207,15 @@ def seat_lines(view: dict, me: int | None) -> list[str]:
     return out
 
 
-def score_lines(view: dict) -> list[str]:
+def score_lines(game: Game, view: dict) -> list[str]:
     """Every scored round's points by seat and the running totals; then the standings."""
     scores = view.get("scores") or []
     out = []
     if scores:
+        if game.has("points"):
+            out.append(game.tell("points"))
         seats = sorted({int(s) for entry in scores for s in entry.get("totals", {}) if str(s).isdigit()})
-        out.append("round  " + "  ".join(f"{seat_name(view, s)[:10]:>10}" for s in seats))
+        out.append("round  " + "  ".join(f"{game.seat_name(s)[:10]:>10}" for s in seats))
         for entry in scores:
             points = entry.get("points", {})
             out.append(f"{entry.get('round', '?'):>5}  "
@@ -244,12 +230,18 @@ def score_lines(view: dict) -> list[str]:
     return out
 
 
-def event_line(event: dict, view: dict) -> str:
-    """One line of the log: `#12 bot 1: CardPlayed card 7♥H`."""
-    seat = event.get("seat")
-    who = f"{seat_name(view, seat)}: " if seat is not None else ""
-    data = event.get("data") or {}
-    bits = [f"{words(k)} {value_label(k, v)}" for k, v in data.items()
-            if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 24
-            and k not in ("seat", "game_id", "turn_id") and not k.endswith("deadline")]
-    return f"#{event.get('seq')} {who}{event.get('type')}" + (" " + ", ".join(bits[:4]) if bits else "")
+def event_line(game: Game, event: dict) -> str | None:
+    """One line of the log in the game's words (`#12 bot 1 played 7 of hearts`), or None for an
+    event the game's words leave out of a log."""
+    kind = str(event.get("type"))
+    if game.quiet(kind):
+        return None
+    thing = dict(event.get("data") or {})
+    if thing.get("seat") is None and event.get("seat") is not None:  # the data's seat, else the event's
+        thing["seat"] = event["seat"]
+    seat = thing.get("seat")
+    who = f"{game.seat_name(seat)}: " if seat is not None else ""
+    bits = [f"{words(str(k))} {v}" for k, v in thing.items()  # no words for it: its short facts as they are
+            if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 24 and k != "seat"][:4]
+    plain = f"{who}{kind}" + (" " + ", ".join(bits) if bits else "")
+    return f"#{event.get('seq')} " + game.tell(f"event.{kind}", thing, plain)

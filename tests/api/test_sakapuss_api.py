@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from service.app.commands import to_record
+from service.games.registry import SEAT_ACTIONS
 from tests.api.conftest import Table, auth
 
 
@@ -50,6 +52,11 @@ def test_wrong_game_wrong_kind_and_wrong_phase_are_refused_and_change_nothing(ta
         ({"type": "pass_card", "kind": missing, "step": 1}, 422, "kind_not_in_hand"),
         ({"type": "pass_card", "kind": hand[0].split(":")[1], "step": 7}, 409, "wrong_step"),
         ({"type": "slap"}, 422, "invalid_request"),
+        # docs/clients.md: a pass_card's `card` names the same cat as its kind, a cat id or nothing
+        ({"type": "pass_card", "kind": hand[0].split(":")[1], "step": 1, "card": f"cat:{missing}"}, 422,
+         "invalid_action"),
+        ({"type": "pass_card", "kind": hand[0].split(":")[1], "step": 1, "card": "7H:0"}, 422, "invalid_action"),
+        ({"type": "pass_card", "kind": hand[0].split(":")[1], "step": 1, "card": "dog"}, 422, "invalid_request"),
     ]
     for action, status, code in cases:
         r = table.act(gid, tokens[0], action)
@@ -78,3 +85,17 @@ def test_slap_at_a_prsi_table_is_the_wrong_game(table: Table) -> None:
     assert (r.status_code, r.json["code"]) == (422, "invalid_action")
     r = table.act(g["id"], a["token"], {"type": "pass_card", "kind": "k1", "step": 1})
     assert (r.status_code, r.json["code"]) == (422, "invalid_action")
+
+
+def test_a_pass_card_names_its_hand_card_and_is_recorded_without_it(table: Table) -> None:
+    """Each pass_card legal action names a card of the hand (docs/clients.md); posted as listed it
+    is taken, and the history records the command as before (seat, kind, step: no card)."""
+    gid, tokens = _table(table)
+    you = table.view(gid, tokens[0])["you"]
+    passes = [a for a in you["legal_actions"] if a["type"] == "pass_card"]
+    assert passes and all(a["card"] == f"cat:{a['kind']}" and a["card"] in you["hand"] for a in passes)
+    assert len({a["card"] for a in passes}) == len(passes) == len(set(you["hand"]))  # equal ids: one card
+    assert table.act(gid, tokens[0], passes[-1]).status_code == 200
+    fields = {k: v for k, v in passes[-1].items() if k != "type"}
+    assert to_record(SEAT_ACTIONS["pass_card"](seat=0, **fields)) == {
+        "type": "PassCard", "v": 1, "seat": 0, "kind": passes[-1]["kind"], "step": 1}

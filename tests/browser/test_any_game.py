@@ -1,12 +1,14 @@
-"""The table renders a game it has never heard of from its view alone: a Crazy Eights view (the
-shape of its spec: play{card, called_suit}, draw, pass; a `suit` to follow, `draws_left` in the
-turn) served to the real page through Playwright's routing. Every legal action becomes a control
-carrying exactly its JSON, an eight's four suit calls sit behind the card, and a click POSTs the
-entry as it is."""
+"""The table renders a game it has never heard of from its view and its catalogue entry alone: a
+Crazy Eights view (the shape of its spec: play{card, called_suit}, draw, pass; a `suit` to follow,
+`draws_left` in the turn) served to the real page through Playwright's routing, told in the words
+of the server's catalogue. Every legal action becomes a control carrying exactly its JSON, an
+eight's four suit calls sit behind the card, and a click POSTs the entry as it is."""
 from __future__ import annotations
 
 import json
 from typing import Any
+
+import requests
 
 GID = "c8c8c8c8c8c8c8c8"
 EIGHTS = [{"type": "play", "card": "8C:0", "called_suit": s} for s in ("C", "D", "H", "S")]
@@ -31,7 +33,13 @@ def _view(version: int, legal: list[dict]) -> dict:
     }
 
 
-def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
+def _words(base: str, variant: str, lang: str) -> dict[str, str]:
+    catalogue = requests.get(f"{base}/v1/variants", timeout=10).json()["variants"]
+    return next(e for e in catalogue if e["name"] == variant)["words"][lang]
+
+
+def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any, live: Any) -> None:
+    words = _words(live.base, "crazy-eights", "en")
     posted: list[dict] = []
 
     def game(route: Any) -> None:
@@ -55,7 +63,7 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
 
     assert shown() == [{"type": "play", "card": "KH:0"}, {"type": "draw"}, {"type": "pass"}]
     assert page.get_attribute("[data-card='5S:0']", "data-action") is None  # not legal: shown, not a control
-    assert page.locator("[data-testid=actions] button").all_inner_texts() == ["Draw", "Pass"]
+    assert page.locator("[data-testid=actions] button").all_inner_texts() == [words["action.draw"], words["action.pass"]]
     eight = page.locator("[data-testid=hand] [data-card='8C:0']")
     assert eight.get_attribute("data-choices") == "4"
     eight.focus()
@@ -67,10 +75,10 @@ def test_a_game_unknown_to_the_page_is_played_from_its_view(page: Any) -> None:
     assert page.evaluate("() => document.activeElement.dataset.card") == "8C:0"  # and back to its card
     page.keyboard.press("Enter")
     assert [json.loads(a) for a in choices.evaluate_all("els => els.map(e => e.dataset.action)")] == EIGHTS
-    assert "call \u2660 S" in choices.nth(3).inner_text()  # the suit by symbol and letter
+    assert "\u2660 S" in choices.nth(3).inner_text()  # the suit by symbol and letter
     facts = page.inner_text("[data-testid=table-facts]")
-    assert "\u2665 H" in facts and "Stock" in facts  # the suit to follow, by symbol and letter
-    assert "draws left: 3" in page.inner_text("[data-testid=turn]")
+    assert "\u2665 H" in facts and words["field.stock_count"] in facts  # the suit to follow, by symbol and letter
+    assert f"{words['field.draws_left']}: 3" in page.inner_text("[data-testid=turn]")
     assert page.get_attribute("[data-testid=top-card]", "data-card") == "5H:0"
     choices.nth(3).click()
     page.wait_for_selector("[data-testid=table][data-version='12']")
@@ -114,3 +122,72 @@ def test_a_last_card_the_announcement_and_a_penalty_in_russian(browser: Any, liv
         assert page.get_attribute("[data-card='KD:0']", "aria-label") == "король (бубны)"
     finally:
         ctx.close()
+
+
+def test_a_game_the_server_does_not_have_is_drawn_from_its_catalogue_entry(page: Any) -> None:
+    """A made-up game (tests/unit/client_entry.py: its faces, suits, marks, words and end event)
+    added to the catalogue through routing, with a view of it: every part of the table is drawn
+    where its marks say and told in its words, a token card with no suit plays by its `card`, the
+    log tells events in its words (and leaves out a quiet one), and the feed stops at its end event."""
+    from tests.unit.client_entry import entry
+
+    gid = "e1e1e1e1e1e1e1e1"
+    made_up = {**entry("made-up"), "end_event": "TheEnd"}
+    legal = [{"type": "pass_card", "card": "cat:k2", "kind": "k2", "step": 3}, {"type": "draw"}]
+    v = _view(40, legal)
+    v.update(id=gid, variant="made-up", options={"announce_word": "Mau"})
+    v["seats"][1]["name"] = "bea"
+    v["table"] = {"top_card": "QH:1", "called_suit": "S", "stock_count": 7, "direction": -1, "passed": [1],
+                  "dealer": 0, "race": {"slaps": [1, 0]}, "round_end": {"reason": "empty_hand", "winner": 1}}
+    v["turn"] = {"seat": None, "deadline": 4_000_000_000_000, "step": 3}
+    v["you"]["hand"] = ["cat:k2", "7H:0", "cat:k2"]
+    posted: list[dict] = []
+    events = [{"seq": 41, "type": "CardPlayed", "seat": 1, "at": "", "round": 1, "data": {"card": "QH:1"}},
+              {"seq": 42, "type": "TurnStarted", "seat": 0, "at": "", "round": 1, "data": {}},
+              {"seq": 43, "type": "TheEnd", "seat": None, "at": "", "round": 1, "data": {}}]
+    stream = "".join(f"id: {e['seq']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+
+    def variants(route: Any) -> None:
+        r = route.fetch()
+        body = r.json()
+        body["variants"].append(made_up)
+        route.fulfill(response=r, body=json.dumps(body))
+
+    def game(route: Any) -> None:
+        if route.request.method == "POST":
+            posted.append(json.loads(route.request.post_data))
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(v))
+
+    page.route("**/v1/variants", variants)
+    page.route(f"**/v1/games/{gid}", game)
+    page.route(f"**/v1/games/{gid}/actions", game)
+    page.route(f"**/v1/games/{gid}/events**", lambda r: r.fulfill(status=200, content_type="text/event-stream", body=stream))
+    page.add_init_script(f"localStorage.setItem('meow:game:{gid}', JSON.stringify({{token: 'x', seat: 0}}))")
+    page.goto(f"/#/g/{gid}")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert page.inner_text("[data-testid=turn]").startswith("Everyone passes a cat (step 3)")  # its turn.step words
+    assert page.locator("[data-testid=turn] [data-testid=timer]").count() == 1  # the turn's timer field
+    assert page.get_attribute("[data-testid=top-card]", "aria-label") == "queen of hearts"
+    assert page.get_attribute("[data-testid=top-suit]", "data-value") == "S"
+    assert page.inner_text("[data-testid=top-suit]") == "Called suit: \u2660 S (spades)"
+    facts = page.inner_text("[data-testid=table-facts]")
+    assert "Stock" in facts and "counter-clockwise \u21ba" in facts and "passed" not in facts  # per seat: not a row
+    assert "Round over (a hand emptied); winner: bea" in page.inner_text(".felt")
+    bea = page.inner_text("[data-testid=seat][data-seat='1']")
+    assert "passed \u2713" in bea and "slapped #1" in bea
+    assert "dealer" in page.inner_text("[data-testid=seat][data-seat='0']")
+    cats = page.locator("[data-testid=hand] [data-card='cat:k2']")
+    assert cats.count() == 2 and cats.first.get_attribute("aria-label") == "Pass cat k2"  # equal ids: one card's copies
+    assert page.get_attribute("[data-testid=hand] [data-card='7H:0']", "data-action") is None
+    assert page.locator("[data-testid=actions] button").all_inner_texts() == ["Draw"]
+    page.wait_for_selector("[data-testid=log] li[data-seq='41']")
+    page.wait_for_selector("[data-testid=feed-status][data-state=ended]")  # stopped at the entry's end event
+    logged = page.locator("[data-testid=log] li").evaluate_all("els => els.map(e => e.dataset.seq)")
+    assert "42" not in logged  # its words leave TurnStarted out of a log
+    assert page.inner_text("[data-testid=log] li[data-seq='41']") == "#41 bea played queen of hearts"
+    cats.first.click()
+    for _ in range(50):
+        if posted:
+            break
+        page.wait_for_timeout(100)
+    assert posted == [legal[0]]  # exactly the entry, as it is

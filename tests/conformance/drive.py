@@ -30,7 +30,7 @@ from service.games.kernel.model import (
     StartMatch,
 )
 from service.games.kernel.table import RULES_VERSION
-from tests.conformance import engine_checks as chk
+from tests.conformance import client_checks as client, engine_checks as chk
 from tests.conformance.mixes import Mix, catalogue
 
 T0 = 1_700_000_000_000
@@ -169,6 +169,10 @@ class Table:
                 self.tally.removals += 1
             if e.type == "RoundEnded":
                 self.tally.rounds += 1
+            try:
+                client.assert_end_words(self.game, e.type, e.data)
+            except AssertionError as exc:
+                raise self.fail(str(exc)) from None
             fold = engine.evolve(fold, e)
         chk.assert_same_state(got.state, fold, self.now, f"{self.tag}: {type(cmd).__name__}'s events folded")
         self.state = got.state
@@ -200,6 +204,12 @@ class Table:
         if self.game.cards_in_play is None:
             raise self.fail(f"game {self.game.name!r} has no cards_in_play (kernel/game.py)")
         cards = self.game.cards_in_play(self.state)
+        if cards is not None and self.cards_round != self.state.round_no:  # a new deal: faces for its cards
+            try:
+                client.assert_faces(self.game, cards)
+            except AssertionError as exc:
+                raise self.fail(str(exc)) from None
+            self.tally.checks += 1
         if cards is not None and self.cards is not None and self.cards_round == self.state.round_no:
             try:
                 chk.assert_conserved(self.cards, cards, what)
@@ -297,6 +307,10 @@ class Table:
         actions = legal[seat]
         if not actions:
             return
+        try:  # docs/clients.md: each action names the hand card it plays
+            client.assert_actions_name_hand_cards(self.game, actions, engine.private_view(state, seat, now)["hand"])
+        except AssertionError as exc:
+            raise self.fail(str(exc)) from None
         self.tally.moves += 1
         if self.tally.moves % self.profile.illegal_every == 0:
             self.try_illegal(legal)

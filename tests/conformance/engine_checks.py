@@ -201,6 +201,13 @@ def card_field(action: Mapping[str, Any], hand: Iterable[str]) -> tuple[str, boo
     return None
 
 
+def _naming(action: Mapping[str, Any], name: str, value: str) -> dict[str, Any]:
+    """``action`` with its field ``name`` set to another card: its ``card`` (the hand card's id the
+    legal action names, docs/clients.md) goes with it when another field names the card, since a
+    ``card`` that disagrees with that field is refused before the rules see it."""
+    return {**{k: v for k, v in action.items() if k != "card" or name == "card"}, name: value}
+
+
 def as_field(card: str, whole: bool) -> str:
     return card if whole else card.split(":", 1)[-1]
 
@@ -224,12 +231,12 @@ def illegal_commands(game: Game, state: Any, now: int, rng: random.Random,
         mine = {as_field(c, whole) for c in hands.get(s, ())}
         theirs = sorted({as_field(c, whole) for o in seats if o != s for c in hands.get(o, ())} - mine)
         if theirs:
-            bad = {**a, name: rng.choice(theirs)}
+            bad = _naming(a, name, rng.choice(theirs))
             if bad not in legal[s]:
                 out.append(("another seat's card", command(s, bad), False))
         pool = sorted({as_field(c, whole) for c in (cards or ())} - mine)
         if pool:
-            bad = {**a, name: rng.choice(pool)}
+            bad = _naming(a, name, rng.choice(pool))
             if bad not in legal[s]:
                 out.append(("a card not held", command(s, bad), False))
         break

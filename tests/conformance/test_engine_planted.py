@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
@@ -18,24 +17,11 @@ import pytest
 from service.games import engine, registry
 from service.games.kernel.model import RuleViolation
 from service.games.kernel.table import Decided
+from tests.conformance.client_checks import carded_types
 from tests.conformance.drive import Profile, playout
 from tests.conformance.mixes import mix_for, seat_counts
 
 GAMES = {g.name: g for g in registry.GAMES}
-
-
-@pytest.fixture
-def plant(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
-    """``plant(game, **parts)``: the registry and the engine serve ``game`` with ``parts`` replaced."""
-    def swap(game: Any, **parts: Any) -> Any:
-        broken = dataclasses.replace(game, **parts)
-        by_state = {t: (broken if g is game else g) for t, g in registry.BY_STATE.items()}
-        by_variant = {v: (broken if g is game else g) for v, g in registry.BY_VARIANT.items()}
-        monkeypatch.setattr(registry, "BY_STATE", MappingProxyType(by_state))
-        monkeypatch.setattr(registry, "BY_VARIANT", MappingProxyType(by_variant))
-        monkeypatch.setattr(engine, "BY_STATE", MappingProxyType(by_state))
-        return broken
-    return swap
 
 
 def drive(game: Any, matches: int = 6, profile: Profile | None = None, **kw: Any) -> None:
@@ -55,7 +41,13 @@ def test_an_unplayable_listed_action_is_caught(name, plant):
 
     def padded(state, seat, now):
         out = real(state, seat, now)
-        return out + [{"type": kind, **dict.fromkeys(registry.ACTIONS[kind].required, "bogus")}] if out else out
+        if not out:
+            return out
+        bogus = {"type": kind, **dict.fromkeys(registry.ACTIONS[kind].required, "bogus")}
+        hand = engine.private_view(state, seat, now)["hand"]
+        if kind in carded_types(game) and hand:  # listed as docs/clients.md says (its hand card named)
+            bogus["card"] = hand[0]
+        return out + [bogus]
     plant(game, legal_actions=padded)
     with pytest.raises(AssertionError, match=r"refused|legal actions"):
         drive(game)

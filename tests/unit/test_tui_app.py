@@ -12,6 +12,7 @@ from textual.widgets import Static
 from service.tui.app import TableApp
 from service.tui.client import MeowClient
 from service.tui.session import Plan
+from tests.unit.client_entry import entry
 
 JACK = [{"type": "play", "card": "JH:0", "called_suit": s} for s in "CDHS"]
 
@@ -26,7 +27,8 @@ def _view(version: int, legal: list[dict], hand: list[str]) -> dict:
 
 
 class FakeServer:
-    """GET the view, POST an action (recorded; a refusal when asked), an event stream that ends."""
+    """The catalogue (a made-up game's entry, docs/clients.md), GET the view, POST an action
+    (recorded; a refusal when asked), an event stream that ends with the entry's end event."""
 
     def __init__(self) -> None:
         self.view = _view(5, JACK + [{"type": "play", "card": "7H:0"}, {"type": "draw"}], ["JH:0", "7H:0", "8S:1"])
@@ -36,6 +38,8 @@ class FakeServer:
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
+        if path == "/v1/variants":
+            return httpx.Response(200, json={"variants": [entry("other"), entry("any")]})
         if path == "/v1/games/g1" and request.method == "GET":
             assert request.headers["authorization"] == "Bearer T"
             return httpx.Response(200, json=self.view)
@@ -82,7 +86,8 @@ def test_a_jack_asks_for_the_suit_and_sends_exactly_that_legal_action():
         hand = str(app.query_one("#hand", Static).content)
         assert "1:J♥H*" in hand and "2:7♥H*" in hand and "3:8♠S" in hand and "3:8♠S*" not in hand
         await pilot.press("1", "enter")
-        assert "1: call ♣C   2: call ♦D   3: call ♥H   4: call ♠S" in str(app.query_one("#choices", Static).content)
+        assert "1: call ♣C (clubs)   2: call ♦D (diamonds)   3: call ♥H (hearts)   4: call ♠S (spades)" in str(
+            app.query_one("#choices", Static).content)
         await pilot.press("4")
         await _until(pilot, lambda: server.posted, "the post")
 
@@ -103,7 +108,7 @@ def test_an_unplayable_card_sends_nothing_and_a_letter_sends_its_action():
     async def scenario(pilot, app, server):
         await pilot.press("3", "enter")
         assert app.message == "8♠S cannot be played now" and not server.posted
-        assert "[d] draw" in str(app.query_one("#actions").children[0].label)
+        assert "[d] Draw" in str(app.query_one("#actions").children[0].label)  # the game's word for it
         await pilot.press("d")
         await _until(pilot, lambda: server.posted, "the post")
 
@@ -147,3 +152,37 @@ def test_the_clock_tick_after_the_screen_is_gone_does_nothing():
         app.tick()  # raised textual.css.query.NoMatches before
 
     _run(scenario)
+
+
+def test_the_feed_stops_at_the_event_the_catalogue_names_as_the_end():
+    """The end of a match is the catalogue's `end_event` (one kernel module owns it), never a name
+    of the client's: a made-up end event ends the stream, and the same stream without it goes on."""
+    class Ending(FakeServer):
+        def __init__(self, end: str) -> None:
+            super().__init__()
+            self.end = end
+
+        def __call__(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path == "/v1/variants":
+                return httpx.Response(200, json={"variants": [{**entry("any"), "end_event": self.end}]})
+            if request.url.path == "/v1/games/g1/events":
+                self.streams += 1
+                return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=(
+                    f'id: {5 + self.streams}\nevent: TheLastOne\ndata: {{"seq": {5 + self.streams}, '
+                    f'"type": "TheLastOne", "seat": null, "data": {{}}}}\n\n').encode())
+            return super().__call__(request)
+
+    async def go(server: FakeServer) -> TableApp:
+        client = MeowClient("http://meow.test", transport=httpx.MockTransport(server))
+        app = TableApp(client, Plan(join="g1", token="T"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(pilot, lambda: app.seen, "the first event")
+            await _until(pilot, lambda: app.feed.over or server.streams >= 2, "the end or a reconnect")
+        await client.close()
+        return app
+
+    ended = Ending("TheLastOne")
+    assert asyncio.run(go(ended)).feed.over and ended.streams == 1
+    other = Ending("SomethingElse")
+    app = asyncio.run(go(other))
+    assert not app.feed.over and other.streams >= 2 and app.seen == [6, 7][:len(app.seen)]

@@ -20,6 +20,7 @@ from service.tui import render
 from service.tui.app import TableApp
 from service.tui.client import MeowClient
 from service.tui.session import Plan
+from tests.unit.client_entry import entry
 
 HOSTILE = (
     "[/]",
@@ -33,7 +34,7 @@ HOSTILE = (
 class Hostile:
     """Every string made hostile, the same string always the same way (so a card id in the hand
     and in `legal_actions` still match), and an extra hostile key in every object; but the strings
-    in ``keep`` (an action type the screen labels specially, so that its label is drawn too)."""
+    in ``keep`` (the action types: the keys of their marks and words)."""
 
     def __init__(self, keep: frozenset[str] = frozenset()) -> None:
         self.memo: dict[str, str] = {}
@@ -80,13 +81,19 @@ def _rich_view() -> dict:
 
 
 class HostileServer:
-    """The view, an event stream and a refusal, every string hostile."""
+    """The catalogue, the view, an event stream and a refusal, every string hostile (the catalogue's
+    words and faces too; its marks and its end event are what the client's flow reads)."""
 
     def __init__(self, view: dict) -> None:
-        self.hostile = Hostile(keep=frozenset({"announce"}))  # its button shows the announce word
+        # the action types are kept: each is the key of its marks and words in the catalogue (and the
+        # announce button shows the announcement word)
+        self.hostile = Hostile(keep=frozenset(a["type"] for a in view["you"]["legal_actions"]))
         self.view = self.hostile(view)
         for fixed in ("version", "status"):  # what the client's flow reads (`status`: it is also in the title)
             self.view[fixed] = view[fixed]
+        game = entry()
+        self.catalogue = {**Hostile()(game), "name": self.view["variant"], "marks": game["marks"],
+                          "end_event": game["end_event"]}
         self.posted: list[dict] = []
         events_hostile = Hostile()  # the view's own memo lists only the view's strings
         events = [{"seq": 6, "type": "CardPlayed", "seat": 1, "data": {"card": "7H:0", "note": "x"}},
@@ -97,6 +104,8 @@ class HostileServer:
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
+        if path == "/v1/variants":
+            return httpx.Response(200, json={"variants": [self.catalogue]})
         if path == "/v1/games/g1" and request.method == "GET":
             return httpx.Response(200, json=self.view)
         if path == "/v1/games/g1/actions":

@@ -7,11 +7,14 @@ from service.games.crazy_eights import options, playout
 from service.games.crazy_eights.bots import easy, medium
 from service.games.crazy_eights.decide import decide
 from service.games.crazy_eights.evolve import evolve
+from service.games.crazy_eights.faces import FACES, SUIT_FACES
 from service.games.crazy_eights.resample import resample
 from service.games.crazy_eights.spec import SPEC
 from service.games.crazy_eights.state import EightsMatch, cards_in_play
 from service.games.crazy_eights.views import legal_actions, pending_work, private_view, public_view
+from service.games.crazy_eights.words import WORDS
 from service.games.kernel.game import Game
+from service.games.kernel.presentation import Presentation
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 
 EVENT_TYPES = {
@@ -42,6 +45,7 @@ GAME = Game(
     event_types=EVENT_TYPES,
     options=options,
     spec=SPEC,
+    presentation=Presentation(FACES, SUIT_FACES, WORDS),
     bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose}),
     playout=playout,
     card_pattern=SHEDDING.card_pattern,  # its cards are the shedding games' ids (copy 0 only)

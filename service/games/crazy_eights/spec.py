@@ -2,19 +2,23 @@
 the views and events in this package write them."""
 from __future__ import annotations
 
+from service.games.kernel.marks import shown
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 from service.games.shedding.spec import ACTIONS as SHEDDING_ACTIONS
 
 CARD = {"type": "string", "description": "a card id: rank, suit, ':' and the copy (always 0), e.g. 8H:0"}
 SUIT = enum("C", "D", "H", "S")
-TABLE = obj({"top_card": CARD, "called_suit": null(SUIT), "suit": SUIT, "pending_draw": INT, "direction": INT,
-             "stock_count": INT, "discard_count": INT, "dealer": INT, "drawn_this_turn": INT,
-             "max_draw_cards": INT, "plays": INT, "max_turns": INT, "passes": INT},
+_ROW = shown(INT, "row")
+TABLE = obj({"top_card": shown(CARD, "top", "card"), "called_suit": shown(null(SUIT), "top", "suit"),
+             "suit": shown(SUIT, "row", "suit"), "pending_draw": _ROW, "direction": shown(INT, "row", "word"),
+             "stock_count": _ROW, "discard_count": _ROW, "dealer": shown(INT, "seat", "seat", "seat"),
+             "drawn_this_turn": _ROW, "max_draw_cards": _ROW, "plays": _ROW, "max_turns": _ROW, "passes": _ROW},
             description="Crazy Eights' table: `suit` is the suit to follow (the one an eight named, "
                         "`called_suit`, or the top card's); `pending_draw` the cards the seat to move owes "
                         "from twos; `plays` the cards played so far (the hand ends at `max_turns`); `passes` "
                         "the consecutive passes with an empty stock (it ends at players + 1)")
-TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT), "draws_left": INT},
+TURN = obj({"seat": shown(INT, "none", "seat"), "turn_id": shown(INT, "none"),
+            "deadline": shown(null(INT), "timer", "ms"), "draws_left": _ROW},
            description="Crazy Eights' turn: `draws_left` is how many more cards the seat may draw before "
                        "it must play or pass")
 # the same wire actions as the shedding games (one meaning of play, draw and pass for every game)

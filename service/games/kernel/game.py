@@ -23,6 +23,7 @@ from service.games.kernel.codes import DomainCode
 from service.games.kernel.commands import CommandUpcaster, Recorded
 from service.games.kernel.events import TABLE_EVENTS, Upcaster
 from service.games.kernel.model import Context, Event
+from service.games.kernel.presentation import Presentation
 from service.games.kernel.spec import GameSpec
 from service.games.kernel.table import Decided
 from service.games.kernel.views import Due, SeatView
@@ -107,6 +108,9 @@ class Game:
     options: OnePreset | Presets
     """Its options module when it has one preset (the entry serves ``VARIANT``), or its ``Presets``."""
     spec: GameSpec | None = None  # its table, actions and events for openapi.yaml (kernel/spec.py)
+    presentation: Presentation | None = None
+    """Its card faces, suits and words for clients (kernel/presentation.py, docs/clients.md); the
+    conformance suite fails a game whose cards, events or end reasons it does not cover."""
 
     # ---- what most games share: the defaults
     bots: Mapping[str, Policy] = field(default_factory=lambda: MappingProxyType({"easy": uniform.choose}))
@@ -124,7 +128,7 @@ class Game:
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=lambda: MappingProxyType({}))
     codes: type[DomainCode] = DomainCode  # its own refusal codes (<game>/codes.py); the base has none
     playout: ModuleType | None = None  # the mutable, event-free core for simulations (bots, benchmarks)
-    card_pattern: str | None = None  # a card id in an action's ``card`` (regex, for the API schema)
+    card_pattern: str | None = None  # a hand card id in an action's ``card`` (regex, for the API schema)
     suits: tuple[str, ...] = ()  # the suits a ``called_suit`` may name
     cards_in_play: CardsInPlay | None = None
     """Every card of the live round, as a multiset (hands, stock, discard, decks, tableaux), or None

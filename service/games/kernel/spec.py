@@ -52,6 +52,7 @@ def enum(*values: str) -> Json:
     return {"type": "string", "enum": list(values)}
 
 
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game's part of the spec (names are the API's component names without the game prefix)."""

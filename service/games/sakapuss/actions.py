@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.games.sakapuss.commands import cat_id
 from service.games.sakapuss.state import LIVE, SLAP_RACE, SakapussMatch, race_of
 
 
 def legal_actions(m: SakapussMatch | None, seat: int, now: int) -> list[dict[str, Any]]:
-    """Every action the seat may POST now: its sealed pass (one per kind held) and a slap."""
+    """Every action the seat may POST now: its sealed pass (one per kind held, naming the hand card
+    ``cat:<kind>`` as ``card``: equal ids in a hand are one card, docs/clients.md) and a slap."""
     if m is None or m.status != "running":
         return []
     rnd = m.rnd
@@ -20,7 +22,7 @@ def legal_actions(m: SakapussMatch | None, seat: int, now: int) -> list[dict[str
     out: list[dict[str, Any]] = []
     if seat not in rnd.passes:
         step = rnd.step
-        out = [{"type": "pass_card", "kind": k, "step": step} for k in sorted(set(rnd.hands[seat]))]
+        out = [{"type": "pass_card", "kind": k, "step": step, "card": cat_id(k)} for k in sorted(set(rnd.hands[seat]))]
     slap = {"type": "slap", "seen_step": r}
     if r > 0 or m.options["allow_slap_before_first_pass"]:
         out.append(slap)

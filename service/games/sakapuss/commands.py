@@ -2,19 +2,38 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from types import MappingProxyType
 
+from service.games.kernel.codes import KernelCode
 from service.games.kernel.commands import Recorded
+from service.games.kernel.model import RuleViolation
+
+CAT = "cat:"
+"""A cat card's id in a hand (``you.hand``) is this prefix and its kind: ``cat:k2``."""
+
+
+def cat_id(kind: str) -> str:
+    """The hand card id of a cat of ``kind``."""
+    return f"{CAT}{kind}"
 
 
 @dataclass(frozen=True, slots=True)
 class PassCard:
-    """Sakapuss §6.4(1): a sealed pass of one cat ``kind`` in pass step ``step``."""
+    """Sakapuss §6.4(1): a sealed pass of one cat ``kind`` in pass step ``step``.
+
+    ``card`` (optional) names the same cat by its hand card id, as the legal action lists it
+    (docs/clients.md): it must agree with ``kind`` (else ``invalid_action``) and is not recorded,
+    so a recorded PassCard keeps its fields (seat, kind, step)."""
 
     seat: int
     kind: str
     step: int
+    card: InitVar[str | None] = None
+
+    def __post_init__(self, card: str | None) -> None:
+        if card is not None and card != cat_id(self.kind):
+            raise RuleViolation(KernelCode.INVALID_ACTION, "the card is not a cat of the kind passed")
 
 
 @dataclass(frozen=True, slots=True)

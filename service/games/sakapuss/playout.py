@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from service.games.sakapuss.commands import cat_id
 from service.games.sakapuss.flow import chance_deck_cards
 
 Rand = Callable[[int], int]
@@ -306,7 +307,8 @@ class Sakapuss:
         """An action in the engine's legal_actions shape."""
         if action == SLAP:
             return {"type": "slap", "seen_step": self.resolved}
-        return {"type": "pass_card", "kind": self.kinds[action], "step": self.resolved + 1}
+        kind = self.kinds[action]
+        return {"type": "pass_card", "kind": kind, "step": self.resolved + 1, "card": cat_id(kind)}
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The seat's cats as the engine keeps them: kind names, sorted."""

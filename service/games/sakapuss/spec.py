@@ -2,24 +2,31 @@
 legal actions and event payloads, as the views and events in this package write them."""
 from __future__ import annotations
 
+from service.games.kernel.marks import shown
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 
 CAT = {"type": "string", "description": "a cat card in a hand: cat:<kind>"}
 KIND = {"type": "string", "description": "a cat kind"}
-RACE = obj({"id": INT, "slaps": arr(INT), "deadline": INT, "discarded_step": INT},
+RACE = obj({"id": shown(INT, "none"), "slaps": shown(arr(INT), "seat", "order", "seat"),
+            "deadline": shown(INT, "timer", "ms"), "discarded_step": shown(INT, "none")},
            description="the open slap race: the seats in slap order")
-TABLE = obj({"kinds": arr(KIND), "dealer": INT, "direction": INT, "step": null(INT), "resolved_steps": INT,
-             "step_deadline": null(INT), "passed": arr(INT), "race": null(RACE), "races": INT,
-             "voided_races": INT, "parasites": by_seat(arr(STR)), "parasite_totals": by_seat(INT),
-             "chance_deck_count": INT,
-             "round_end": null(obj({"reason": STR, "winner": null(INT)}))},
+_ROW = shown(INT, "row")
+TABLE = obj({"kinds": shown(arr(KIND), "row", "text"), "dealer": shown(INT, "seat", "seat", "seat"),
+             "direction": shown(INT, "row", "word"), "step": shown(null(INT), "row"), "resolved_steps": _ROW,
+             "step_deadline": shown(null(INT), "timer", "ms"), "passed": shown(arr(INT), "seat", "seats", "seat"),
+             "race": shown(null(RACE), "group", "object"), "races": _ROW, "voided_races": _ROW,
+             "parasites": shown(by_seat(arr(STR)), "none", "cards", "seat"),
+             "parasite_totals": shown(by_seat(INT), "seat", "int", "seat"), "chance_deck_count": _ROW,
+             "round_end": shown(null(obj({"reason": STR, "winner": null(INT)})), "note", "object")},
             description="Sakapuss's table while a round is dealt; `passed`: the seats whose pass of "
                         "the open step is in (never what they passed)")
-TURN = obj({"seat": null(INT), "deadline": null(INT)}, {"step": INT, "race": INT},
+TURN = obj({"seat": shown(null(INT), "none", "seat"), "deadline": shown(null(INT), "timer", "ms")},
+           {"step": _ROW, "race": _ROW},
            description="everyone acts at once: the open pass step, or the open slap race")
 ACTIONS = {
-    "pass_card": obj({"type": enum("pass_card"), "kind": KIND, "step": INT}),
-    "slap": obj({"type": enum("slap"), "seen_step": INT}),
+    "pass_card": obj({"type": enum("pass_card"), "kind": shown(KIND, "none"), "step": shown(INT, "none"),
+                      "card": shown(CAT, "card", "card")}),
+    "slap": obj({"type": enum("slap"), "seen_step": shown(INT, "none")}),
 }
 EVENTS = {
     **TABLE_EVENTS,
@@ -50,8 +57,10 @@ PRIVATE = {
 }
 SPEC = closed(GameSpec(
     table=TABLE, turn=TURN,
-    seat={"parasites": {**arr(STR), "description": "the parasite cards in front of this seat (RULES §6.8)"}},
-    you={"passed_kind": {**null(KIND), "description": "your sealed pass of the open step"},
-         "pass_log": {**arr(obj({"step": INT, "passed": KIND, "received": KIND})),
-                      "description": "your own passes this round, oldest first"}},
+    seat={"parasites": shown({**arr(STR), "description": "the parasite cards in front of this seat (RULES §6.8)"},
+                             "seat", "cards", "seat")},
+    you={"passed_kind": shown({**null(KIND), "description": "your sealed pass of the open step"},
+                              "row", "text", "private"),
+         "pass_log": shown({**arr(obj({"step": INT, "passed": KIND, "received": KIND})),
+                            "description": "your own passes this round, oldest first"}, "row", "table", "private")},
     actions=ACTIONS, events=EVENTS, private=PRIVATE, secret=dict(TABLE_SECRET)))

@@ -12,12 +12,13 @@ from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.views import Due
 from service.games.sakapuss.actions import legal_actions  # part of the views (__all__)
+from service.games.sakapuss.commands import cat_id
 from service.games.sakapuss.play import absent_missing, absent_pass_key, pass_key, race_key
 from service.games.sakapuss.state import LIVE, PASSING, SLAP_RACE, SakapussMatch, complete, race_of, round_of
 
 
 def _cards(hand: tuple[str, ...]) -> list[str]:
-    return [f"cat:{k}" for k in hand]
+    return [cat_id(k) for k in hand]
 
 
 def _seats(m: SakapussMatch) -> list[dict[str, Any]]:

@@ -5,10 +5,12 @@ from types import MappingProxyType
 
 from service.games.kernel.catch import CHALLENGE, CHALLENGE_ACTION, catching
 from service.games.kernel.game import ActionSpec, Game, Presets
+from service.games.kernel.presentation import Presentation
 from service.games.shedding import playout
 from service.games.shedding.actions import legal_actions
 from service.games.shedding.bots import easy, hard, medium
 from service.games.shedding.commands import COMMANDS, RACE_TOLERANT, AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
+from service.games.shedding.faces import FACES, SUIT_FACES
 from service.games.shedding.fold import evolve
 from service.games.shedding.options import PRESET_BASE, preset_defaults, resolve_options, variants_catalog
 from service.games.shedding.resample import resample
@@ -16,6 +18,7 @@ from service.games.shedding.rulebook import decide
 from service.games.shedding.spec import SPEC
 from service.games.shedding.state import Match, cards_in_play
 from service.games.shedding.views import pending_work, private_view, public_view, seat_view
+from service.games.shedding.words import WORDS
 
 EVENT_TYPES = {
     "SeatWaiting": 1, "SeatActivated": 1, "HandsRevealed": 1, "SeatEliminated": 1,
@@ -58,6 +61,7 @@ GAME = Game(
     card_pattern=r"(10|[2-9JQKA])[CDHS](:[0-9])?",
     suits=("C", "D", "H", "S"),
     spec=SPEC,
+    presentation=Presentation(FACES, SUIT_FACES, WORDS),
     cards_in_play=cards_in_play,
     resample=resample,
 )

@@ -3,6 +3,7 @@ legal actions and event payloads, as the views and events in this package write 
 from __future__ import annotations
 
 from service.games.kernel import catch
+from service.games.kernel.marks import shown
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 
 CARD = {"type": "string", "description": "a card id: rank, suit, ':' and the copy, e.g. 7H:0"}
@@ -11,10 +12,13 @@ PHASE = enum("play", "respond_seven", "respond_skip", "after_draw", "ace_followu
 DREW_ON = {"type": "object", "description": "the public draw caps, by seat: what each seat was seen "
                                             "to lack when it drew (rank or suit -> count, RULES §7.4)",
            "additionalProperties": {"type": "object", "additionalProperties": INT}}
-TABLE = obj({"top_card": CARD, "called_suit": null(SUIT), "pending_draw": INT, "pending_skip": BOOL,
-             "direction": INT, "stock_count": INT, "discard_count": INT, "dealer": INT, "drew_on": DREW_ON},
+TABLE = obj({"top_card": shown(CARD, "top", "card"), "called_suit": shown(null(SUIT), "top", "suit"),
+             "pending_draw": shown(INT, "row"), "pending_skip": shown(BOOL, "row"),
+             "direction": shown(INT, "row", "word"), "stock_count": shown(INT, "row"),
+             "discard_count": shown(INT, "row"), "dealer": shown(INT, "seat", "seat", "seat"),
+             "drew_on": shown(DREW_ON, "none", "object", "seat")},
             description="a shedding game's table while a round is dealt")
-TURN = obj({"seat": INT, "turn_id": INT, "deadline": null(INT)})
+TURN = obj({"seat": shown(INT, "none", "seat"), "turn_id": shown(INT, "none"), "deadline": shown(null(INT), "timer", "ms")})
 BEFORE = obj({}, {"phase": PHASE, "top_card": CARD, "called_suit": null(SUIT), "pending_draw": INT,
                   "pending_skip": BOOL, "top_live": BOOL, "direction": INT, "hand_counts": arr(INT),
                   "discard_count": INT, "played_count": INT, "drew_on": DREW_ON},
@@ -28,7 +32,8 @@ RECORD = obj({"discard": arr(CARD), "played": arr(CARD), "moves": arr(MOVE)},
              description="the round's public record (include=record): the discard pile, every card "
                          "put on the discard this round (starter first), every move oldest first")
 ACTIONS = {
-    "play": obj({"type": enum("play"), "card": CARD}, {"called_suit": SUIT, "announce": BOOL}),
+    "play": obj({"type": enum("play"), "card": shown(CARD, "card", "card")},
+                {"called_suit": shown(SUIT, "arg", "suit"), "announce": shown(BOOL, "arg")}),
     "draw": obj({"type": enum("draw")}),
     "pass": obj({"type": enum("pass")}),
     "take_penalty": obj({"type": enum("take_penalty")}),

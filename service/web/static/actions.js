@@ -1,36 +1,15 @@
-// Legal actions, generically: an action is "about" a hand card when one of its string fields names
-// that card (its id, its short form "7H", or the part after the card's prefix, as "k2" for "cat:k2").
-// Every other action is a button. Labels come from the action's type and fields, never from a game.
-import { suitText } from "./cards.js";
-import { humanize } from "./dom.js";
-import { t } from "./i18n.js";
+// Legal actions, from their marks (docs/clients.md): an action whose marks name a hand card is that
+// card's control; every other one is a button. Labels are the game's words for the action's type
+// and for each field marked as a choice; nothing here knows a game.
 
-const CONTEXT_FIELDS = new Set(["type", "card", "kind", "step", "seen_step"]); // shown by the control itself
-
-function names(card, value) {
-  if (typeof value !== "string" || !value) return false;
-  return card === value || card.startsWith(`${value}:`) || card.endsWith(`:${value}`);
-}
-
-export function cardsOf(action, hand) {
-  const cards = [...new Set(hand)];
-  if (typeof action.card === "string") return cards.filter((c) => names(c, action.card));
-  for (const [k, v] of Object.entries(action)) {
-    if (k === "type") continue;
-    const hit = cards.filter((c) => names(c, v));
-    if (hit.length) return hit;
-  }
-  return [];
-}
-
-// { byCard: Map(card id -> [actions]), buttons: [actions] }
-export function group(legal, hand) {
+// { byCard: Map(card id -> [actions]), buttons: [actions] }; equal ids in a hand are one card's copies
+export function group(game, legal, hand) {
   const byCard = new Map(hand.map((c) => [c, []]));
   const buttons = [];
   for (const a of legal) {
-    const cards = cardsOf(a, hand);
-    if (!cards.length) buttons.push(a);
-    for (const c of cards) byCard.get(c).push(a);
+    const card = game.cardOf(a);
+    if (card !== null && byCard.has(card)) byCard.get(card).push(a);
+    else buttons.push(a);
   }
   return { byCard, buttons };
 }
@@ -39,31 +18,27 @@ export function actionJson(action) {
   return JSON.stringify(action);
 }
 
-export function typeLabel(type, view) {
-  if (type === "announce") return t("action.announce", { word: announceWord(view) });
-  return t(`action.${type}`, {}, humanize(type));
+export function typeLabel(game, type) {
+  return game.tell(`action.${type}`, {});
 }
 
-export function announceWord(view) {
-  const w = view && view.options && view.options.announce_word;
-  return typeof w === "string" && w ? w : t("announce.default");
-}
-
-// The words for the fields a control does not show by itself: "call ♠ S", "say Mau", "x: y".
-export function extras(action, view) {
+// The words for the fields a control does not show by itself (the game's `arg.<field>`).
+export function extras(game, action) {
   const out = [];
   for (const [k, v] of Object.entries(action)) {
-    if (CONTEXT_FIELDS.has(k)) continue;
-    if (k === "called_suit") out.push(t("action.call", { suit: suitText(v) }));
-    else if (k === "announce") out.push(v ? t("action.say", { word: announceWord(view) }) : t("action.silent"));
-    else out.push(`${humanize(k)}: ${typeof v === "object" ? JSON.stringify(v) : v}`);
+    if (k === "type") continue;
+    const mark = game.actionMark(action.type, k);
+    if (mark.show === "card" || mark.show === "none") continue;
+    if (typeof v === "boolean" && game.has(`arg.${k}.${v}`)) out.push(game.tell(`arg.${k}.${v}`, action));
+    else if (game.has(`arg.${k}`)) out.push(game.tell(`arg.${k}`, { value: v }, undefined, { value: mark.kind }));
+    else out.push(`${game.fieldLabel(k)}: ${game.read(v, mark.kind)}`);
   }
   return out;
 }
 
-export function describe(action, view, cardName) {
-  const about = typeof action.card === "string" ? cardName(action.card)
-    : typeof action.kind === "string" ? action.kind : null;
-  const head = about ? `${typeLabel(action.type, view)} ${about}` : typeLabel(action.type, view);
-  return [head, ...extras(action, view)].join(" \u00b7 ");
+// The whole label: the action's words, its card's spoken name, its arguments' words.
+export function describe(game, action) {
+  const card = game.cardOf(action);
+  const head = card !== null ? `${typeLabel(game, action.type)} ${game.cardName(card)}` : typeLabel(game, action.type);
+  return [head, ...extras(game, action)].join(" \u00b7 ");
 }

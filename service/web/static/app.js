@@ -29,7 +29,7 @@ function chrome() {
   const select = h("select", { id: "lang", "data-testid": "lang", "aria-label": t("lang.label") },
     LANGS.map((l) => h("option", { value: l, selected: l === lang() }, t(`lang.${l}`))));
   select.addEventListener("change", async () => { await useLang(select.value, true); chrome(); route(); });
-  bar.append(h("a", { href: "#/", class: "home", "data-testid": "home" }, h("span", { "aria-hidden": "true" }, "\u{1F408} "), "meow"),
+  bar.append(h("a", { href: "#/", class: "home", "data-testid": "home" }, h("img", { src: "/web/favicon.svg", alt: "", class: "logo" }), "meow"),
     h("span", { class: "tagline" }, t("app.tagline")),
     h("label", { for: "lang", class: "lang-label" }, t("lang.label")), select);
   document.getElementById("skip").textContent = t("app.skip");

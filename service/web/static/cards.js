@@ -1,63 +1,27 @@
-// Cards as API.md names them: rank, suit letter, copy ("7H:0", "10S:1"); any other id ("cat:k2",
-// "par:fleas:2:a") is shown by its parts. Suits carry a symbol and a letter, never colour alone.
+// Cards as the catalogue draws them (game.js): a label (a rank or value), a suit's symbol and id, or
+// an icon, and a colour hint that is never the only carrier of meaning.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
 
-export const SUITS = {
-  H: { symbol: "\u2665", red: true }, D: { symbol: "\u2666", red: true },
-  S: { symbol: "\u2660", red: false }, C: { symbol: "\u2663", red: false },
-};
-const PLAYING = /^(10|[2-9JQKA])([HDSC])(?::(\d+))?$/;
-const ICONS = { cat: "\u{1F408}", par: "\u{1FAB3}", ins: "\u{1F9F4}", shower: "\u{1F6BF}" };
-
-export function parseCard(id) {
-  const m = PLAYING.exec(String(id));
-  if (m) return { rank: m[1], suit: m[2], copy: m[3] };
-  const parts = String(id).split(":");
-  return { prefix: parts[0], rest: parts.slice(1) };
-}
-
-export function suitText(letter) {
-  const s = SUITS[letter];
-  return s ? `${s.symbol} ${letter}` : String(letter);
-}
-
-export function suitName(letter) {
-  return t(`suit.${letter}`, {}, letter);
-}
-
-export function cardName(id) {
-  const c = parseCard(id);
-  if (c.rank) return t("card.name", { rank: t(`rank.${c.rank}`, {}, c.rank), suit: suitName(c.suit) });
-  if (c.prefix === "cat") return t("card.cat", { kind: c.rest.join(" ") });
-  return [c.prefix, ...c.rest].join(" ");
-}
-
-function hueOf(text) {
-  let n = 0;
-  for (const ch of text) n = (n * 31 + ch.charCodeAt(0)) % 360;
-  return n;
-}
-
-// The face of a card: rank and suit symbol and letter (playing cards), or an icon and its parts.
-export function face(id) {
-  const c = parseCard(id);
-  if (c.rank) {
-    const s = SUITS[c.suit];
-    return [h("span", { class: "rank" }, c.rank), h("span", { class: "suit", "aria-hidden": "true" }, s.symbol),
-      h("span", { class: "suit-letter", "aria-hidden": "true" }, c.suit)];
+export function face(game, id) {
+  const f = game.face(id);
+  if (f.suit) {
+    const s = game.suit(f.suit);
+    return [h("span", { class: "face-label" }, f.label || ""), h("span", { class: "face-symbol", "aria-hidden": "true" }, s.symbol || ""),
+      h("span", { class: "face-suit", "aria-hidden": "true" }, f.suit)];
   }
-  return [h("span", { class: "icon", "aria-hidden": "true" }, ICONS[c.prefix] || "\u{1F0A0}"),
-    h("span", { class: "rank" }, c.rest.slice(0, 2).join(" ") || c.prefix)];
+  return [f.symbol ? h("span", { class: "face-icon", "aria-hidden": "true" }, f.symbol) : null,
+    h("span", { class: "face-label" }, f.label || String(id))];
 }
 
-export function cardClass(id) {
-  const c = parseCard(id);
-  if (c.rank) return `card suit-${c.suit}${SUITS[c.suit].red ? " red" : ""}`;
-  return `card token kind-${(hueOf(c.rest[0] || c.prefix) % 6)}`;
+export function cardClass(game, id) {
+  const f = game.face(id);
+  const hint = f.colour || (f.suit && game.suit(f.suit).colour) || "";
+  return `card${f.suit ? "" : " token"}${/^[a-z0-9-]+$/.test(hint) ? ` hint-${hint}` : ""}`;
 }
 
-// A card that is only shown (top card, replay, a spectator's view of the table).
-export function cardView(id, attrs = {}) {
-  return h("span", { class: cardClass(id), "data-card": id, role: "img", "aria-label": cardName(id), ...attrs }, face(id));
+// A card that is only shown (the table's cards, a seat's cards, the replay, a spectator's view).
+export function cardView(game, id, attrs = {}) {
+  const { class: extra, ...rest } = attrs;
+  return h("span", { class: `${cardClass(game, id)}${extra ? ` ${extra}` : ""}`, "data-card": id, role: "img",
+    "aria-label": game.cardName(id), ...rest }, face(game, id));
 }

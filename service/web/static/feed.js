@@ -1,9 +1,10 @@
 // The live feed: GET /v1/games/{id}/events with Accept: text/event-stream, read through fetch so that
 // it carries the seat token (EventSource cannot send Authorization). After a dropped connection it
-// reconnects with Last-Event-ID = the last event seen, so nothing is lost and nothing repeats.
+// reconnects with Last-Event-ID = the last event seen, so nothing is lost and nothing repeats. It stops
+// after the match's last event, whose type the catalogue names (`end_event`; docs/clients.md).
 export class Feed {
-  constructor(gameId, token, after, { onEvent, onRevoked, onStatus, onEnd }) {
-    Object.assign(this, { gameId, token, last: after, onEvent, onRevoked, onStatus, onEnd });
+  constructor(gameId, token, after, endEvent, { onEvent, onRevoked, onStatus, onEnd }) {
+    Object.assign(this, { gameId, token, last: after, endEvent, onEvent, onRevoked, onStatus, onEnd });
     this.retryMs = 1000;
     this.closed = false;
     this.connects = 0;
@@ -93,7 +94,7 @@ export class Feed {
     let event;
     try { event = JSON.parse(data); } catch { return null; }
     if (id !== null && /^\d+$/.test(id)) this.last = Number(id);
-    if (event && event.type === "MatchEnded") this.finished = true;
+    if (event && this.endEvent && event.type === this.endEvent) this.finished = true;
     this.status("live");
     if (this.onEvent) this.onEvent(event);
     return null;

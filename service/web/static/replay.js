@@ -2,14 +2,14 @@
 // redaction), each position named by its event from the history (for those who may read it), and
 // the server's verifyGame report, in words.
 import { ApiError, api } from "./api.js";
-import { describeEvent } from "./board.js";
-import { cardClass, cardView, suitText } from "./cards.js";
+import { describeEvent, fields } from "./board.js";
+import { cardView } from "./cards.js";
 import { clear, h, humanize } from "./dom.js";
 import { t } from "./i18n.js";
 
 export class Replay {
-  constructor(view, token, nameOf) {
-    Object.assign(this, { gameId: view.id, version: view.version, token, nameOf });
+  constructor(view, token, game) {
+    Object.assign(this, { gameId: view.id, version: view.version, token, game });
     this.slider = h("input", { type: "range", id: "replay-at", min: 1, max: view.version, value: view.version, step: 1,
       "data-testid": "replay-slider", "aria-valuetext": t("replay.at", { n: view.version, of: view.version }) });
     this.out = h("div", { class: "replay-state", "data-testid": "replay-state", "aria-live": "polite" });
@@ -19,8 +19,8 @@ export class Replay {
       h("h3", { id: "replay-title" }, t("replay.title")),
       h("label", { for: "replay-at" }, t("replay.label")), this.slider,
       h("div", { class: "replay-buttons", role: "group", "aria-label": t("replay.title") },
-        h("button", { type: "button", "data-testid": "replay-prev", onclick: () => this.step(-1) }, t("replay.prev")),
-        h("button", { type: "button", "data-testid": "replay-next", onclick: () => this.step(1) }, t("replay.next"))),
+        h("button", { type: "button", "data-testid": "replay-prev", onclick: () => this.by(-1) }, t("replay.prev")),
+        h("button", { type: "button", "data-testid": "replay-next", onclick: () => this.by(1) }, t("replay.next"))),
       this.out,
       h("h3", {}, t("verify.title")),
       h("button", { type: "button", "data-testid": "verify", onclick: () => this.verify() }, t("verify.button")),
@@ -32,7 +32,7 @@ export class Replay {
     this.verify();
   }
 
-  step(d) {
+  by(d) {
     this.slider.value = String(Math.min(this.version, Math.max(1, Number(this.slider.value) + d)));
     this.schedule();
   }
@@ -54,22 +54,23 @@ export class Replay {
   }
 
   renderState(v, at) {
-    const table = v.table || {};
+    const game = this.game;
     const facts = [];
-    if (v.phase) facts.push(t(`phase.${v.phase}`, {}, humanize(v.phase)));
+    if (v.phase) facts.push(game.tell(`phase.${v.phase}`, {}, humanize(v.phase)));
     if (v.round) facts.push(t("table.round", { n: v.round }));
-    if (v.turn && v.turn.seat !== null && v.turn.seat !== undefined) facts.push(t("turn.of", { name: this.nameOf(v.turn.seat) }));
+    if (v.turn && v.turn.seat !== null && v.turn.seat !== undefined) facts.push(t("turn.of", { name: game.seatName(v.turn.seat) }));
+    const top = fields(game, "table", v.table).filter((f) => f.mark.show === "top" && f.value !== null && f.value !== undefined);
     const ev = this.history && this.history[at - 1];
     return h("div", { "data-testid": "replay-view", "data-at": at, "data-version": v.version },
       h("p", {}, t("replay.at", { n: at, of: this.version }), facts.length ? ` \u00b7 ${facts.join(" \u00b7 ")}` : ""),
-      ev && ev.seq === at ? h("p", { "data-testid": "replay-event", "data-type": ev.type }, describeEvent(ev, this.nameOf)) : null,
-      table.top_card ? h("p", {}, t("table.top"), " ", cardView(table.top_card, { "data-testid": "replay-top-card",
-        class: `${cardClass(table.top_card)} small` }),
-      table.called_suit ? ` ${t("table.called", { suit: suitText(table.called_suit) })}` : "") : null,
+      ev && ev.seq === at ? h("p", { "data-testid": "replay-event", "data-type": ev.type }, describeEvent(game, ev)) : null,
+      top.length ? h("p", {}, top.map((f) => [`${game.fieldLabel(f.name)}: `, f.mark.kind === "card"
+        ? cardView(game, String(f.value), { "data-testid": "replay-top-card", class: "small" })
+        : game.readField(f.name, f.value, f.mark.kind), " "])) : null,
       h("ul", { class: "replay-seats" }, v.seats.map((s) => h("li", {},
         `${s.name}: ${t("seat.cards", { n: s.hand_count })}, ${t("seat.score", { n: s.score })}`))),
       v.you && v.you.hand.length ? h("p", { "data-testid": "replay-hand" }, t("replay.your_hand"), " ",
-        v.you.hand.map((c) => cardView(c, { class: `${cardClass(c)} small` }))) : null);
+        v.you.hand.map((c) => cardView(game, c, { class: "small" }))) : null);
   }
 
   async verify() {

@@ -3,20 +3,19 @@
 // the feed's log around the public parts (board.js); a finished game adds the replay.
 import { ApiError, api, serverNow } from "./api.js";
 import { actionJson, describe, extras, group, typeLabel } from "./actions.js";
-import { turnExtras, turnText, describeEvent, ownExtra, scoresPanel, seatsPanel, tablePanel } from "./board.js";
-import { cardClass, cardName, face } from "./cards.js";
+import { describeEvent, ownExtra, scoresPanel, seatsPanel, tablePanel, timerOf, turnExtras, turnText } from "./board.js";
+import { cardClass, face } from "./cards.js";
+import { Game } from "./game.js";
 import { clear, focusFirst, h, humanize, restoreFocus, rememberFocus } from "./dom.js";
 import { Feed } from "./feed.js";
 import { t } from "./i18n.js";
 import { Replay } from "./replay.js";
 import { forgetSeat, remember, seatOf } from "./store.js";
 
-const QUIET_EVENTS = new Set(["ShuffleCommitted", "TurnStarted"]);
-
 export class TablePage {
   constructor(root, gameId, catalogue) {
     Object.assign(this, { root, gameId, catalogue, view: null, error: null, notice: null, choosing: null, log: [] });
-    this.nameOf = (seat) => this.name(seat);
+    this.game = new Game(null);
     this.timer = setInterval(() => this.tick(), 250);
     this.load();
   }
@@ -48,7 +47,7 @@ export class TablePage {
 
   openFeed(after) {
     if (this.feed) this.feed.close();
-    this.feed = new Feed(this.gameId, this.seat.token, after, {
+    this.feed = new Feed(this.gameId, this.seat.token, after, this.game.endEvent, {
       onEvent: (ev) => this.onEvent(ev),
       onStatus: (s, last) => this.feedStatus(s, last),
       onRevoked: () => { forgetSeat(this.gameId); this.feed = null; this.say(t("table.revoked")); this.load(); },
@@ -57,7 +56,7 @@ export class TablePage {
   }
 
   onEvent(ev) {
-    if (!QUIET_EVENTS.has(ev.type)) {
+    if (!this.game.quiet(ev.type)) {
       this.log.push(ev);
       if (this.log.length > 60) this.log.shift();
     }
@@ -79,11 +78,13 @@ export class TablePage {
   }
 
   show(view) {
-    const before = this.view;
+    const earlier = this.view;
     this.view = view;
+    if (!earlier || earlier.variant !== view.variant) this.game = new Game((this.catalogue || []).find((x) => x.name === view.variant));
+    this.game.view = view;
     if (view.status === "finished" && this.feed) { this.feed.close(); this.feed = null; }
     if (view.you) remember(this.gameId, { seat: view.you.seat });
-    if (before && before.version !== view.version) this.error = null;
+    if (earlier && earlier.version !== view.version) this.error = null;
     this.render();
   }
 
@@ -163,11 +164,11 @@ export class TablePage {
     this.header(v),
     h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !this.error }, this.error || ""),
     h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice" }, this.notice || ""),
-    h("div", { class: "board" }, seatsPanel(v), tablePanel(v, this.nameOf)),
+    h("div", { class: "board" }, seatsPanel(this.game, v), tablePanel(this.game, v)),
     this.youPanel(v),
     this.ownerPanel(v),
     this.joinPanel(v),
-    scoresPanel(v, this.nameOf),
+    scoresPanel(this.game, v),
     v.status === "finished" ? this.replayPanel(v) : null,
     this.logPanel(v));
     this.root.append(section);
@@ -177,7 +178,8 @@ export class TablePage {
 
   header(v) {
     const status = t(`status.${v.status}`, {}, v.status);
-    const phase = v.phase ? t(`phase.${v.phase}`, {}, humanize(v.phase)) : null;
+    const phase = v.phase ? this.game.tell(`phase.${v.phase}`, {}, humanize(v.phase)) : null;
+    const until = timerOf(this.game, "turn", v.turn);
     return h("header", { class: "table-head" },
       h("h2", { id: "table-title" }, v.name || t("table.untitled", { id: v.id })),
       h("p", { class: "meta" },
@@ -187,36 +189,37 @@ export class TablePage {
         h("span", { class: "feed", "data-testid": "feed-status", "data-state": this.feed ? this.feed.state || "" : "off",
           "data-last-event-id": this.feed ? this.feed.last : v.version },
         this.feed ? t(`feed.${this.feed.state || "connecting"}`) : t("feed.off"))),
-      h("p", { class: "turn", "data-testid": "turn", "aria-live": "polite" }, turnText(v, this.nameOf), turnExtras(v),
-        v.turn && v.turn.deadline ? [" ", h("span", { class: "timer", "data-testid": "timer", "data-deadline": v.turn.deadline })] : null,
+      h("p", { class: "turn", "data-testid": "turn", "aria-live": "polite" }, turnText(this.game, v), turnExtras(this.game, v),
+        until ? [" ", h("span", { class: "timer", "data-testid": "timer", "data-until": until })] : null,
         v.intermission_deadline ? [" ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
-          "data-deadline": v.intermission_deadline })] : null));
+          "data-until": v.intermission_deadline })] : null));
   }
 
   youPanel(v) {
     const you = v.you;
     if (!you) return null;
     const legal = you.legal_actions || [];
-    const { byCard, buttons } = group(legal, you.hand);
+    const game = this.game;
+    const { byCard, buttons } = group(game, legal, you.hand);
     if (this.choosing && !(byCard.get(this.choosing) || []).length) this.choosing = null;
     const hand = h("ul", { class: "hand", "data-testid": "hand", "aria-label": t("you.hand") },
-      you.hand.map((c, i) => h("li", {}, this.cardControl(c, byCard.get(c) || [], i, v))));
+      you.hand.map((c) => h("li", {}, this.cardControl(c, byCard.get(c) || []))));
     const choices = this.choosing ? byCard.get(this.choosing) : null;
     const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k));
     return h("section", { class: "you", "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
       h("h3", { id: "you-title" }, t("you.title", { name: this.name(you.seat) })),
       hand,
       choices && choices.length > 1 ? h("div", { class: "chooser", role: "group", "data-testid": "chooser",
-        "aria-label": t("you.choose", { card: cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
+        "aria-label": t("you.choose", { card: game.cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
       choices.map((a) => h("button", { type: "button", "data-testid": "choice", "data-action": actionJson(a),
-        onclick: () => this.act(a) }, [typeLabel(a.type, v), ...extras(a, v)].join(" \u00b7 "))),
+        onclick: () => this.act(a) }, [typeLabel(game, a.type), ...extras(game, a)].join(" \u00b7 "))),
       h("button", { type: "button", class: "secondary", "data-testid": "choice-cancel",
         onclick: () => { this.choosing = null; this.render(); } }, t("cancel"))) : null,
       h("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("you.actions") },
         buttons.map((a) => h("button", { type: "button", "data-testid": `action-${a.type}`, "data-action": actionJson(a),
-          onclick: () => this.act(a) }, describe(a, v, cardName))),
+          onclick: () => this.act(a) }, describe(game, a))),
         !legal.length && v.status === "running" ? h("span", { class: "idle" }, t("you.wait")) : null),
-      extrasOfYou.map(([k, x]) => ownExtra(k, x)));
+      extrasOfYou.map(([k, x]) => ownExtra(game, k, x)));
   }
 
   chooserKey(e) { // Escape closes the chooser and gives the focus back to its card
@@ -228,23 +231,24 @@ export class TablePage {
     if (el) el.focus();
   }
 
-  cardControl(card, actions, i, v) {
-    const name = cardName(card);
+  cardControl(card, actions) {
+    const game = this.game;
+    const name = game.cardName(card);
     if (!actions.length) {
-      return h("span", { class: `${cardClass(card)} idle`, "data-card": card, "data-testid": "card", role: "img",
-        "aria-label": name }, face(card));
+      return h("span", { class: `${cardClass(game, card)} idle`, "data-card": card, "data-testid": "card", role: "img",
+        "aria-label": name }, face(game, card));
     }
     if (actions.length === 1) {
       const a = actions[0];
-      return h("button", { type: "button", class: `${cardClass(card)} legal`, "data-card": card, "data-testid": "card",
-        "data-action": actionJson(a), "aria-label": describe(a, v, cardName),
-        onclick: () => this.act(a) }, face(card));
+      return h("button", { type: "button", class: `${cardClass(game, card)} legal`, "data-card": card, "data-testid": "card",
+        "data-action": actionJson(a), "aria-label": describe(game, a),
+        onclick: () => this.act(a) }, face(game, card));
     }
-    return h("button", { type: "button", class: `${cardClass(card)} legal`, "data-card": card, "data-testid": "card",
+    return h("button", { type: "button", class: `${cardClass(game, card)} legal`, "data-card": card, "data-testid": "card",
       "data-choices": String(actions.length), "aria-haspopup": "true", "aria-expanded": this.choosing === card ? "true" : "false",
       "aria-label": t("you.card_choices", { card: name, n: actions.length }),
       onclick: () => { this.choosing = this.choosing === card ? null : card; this.render(); focusFirst(this.root, "[data-testid=choice]"); } },
-    face(card));
+    face(game, card));
   }
 
   ownerPanel(v) {
@@ -285,7 +289,7 @@ export class TablePage {
   }
 
   replayPanel(v) {
-    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token, (s) => this.name(s));
+    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token, this.game);
     return this.replay.el;
   }
 
@@ -293,12 +297,12 @@ export class TablePage {
     return h("details", { class: "log", open: !this.logClosed, ontoggle: (e) => { this.logClosed = !e.target.open; } },
       h("summary", {}, t("log.title")),
       h("ul", { "data-testid": "log" }, this.log.slice().reverse().map((ev) =>
-        h("li", { "data-seq": ev.seq, "data-type": ev.type }, `#${ev.seq} `, describeEvent(ev, this.nameOf)))));
+        h("li", { "data-seq": ev.seq, "data-type": ev.type }, `#${ev.seq} `, describeEvent(this.game, ev)))));
   }
 
   tick() {
-    for (const el of this.root.querySelectorAll("[data-deadline]")) {
-      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - serverNow()) / 1000));
+    for (const el of this.root.querySelectorAll("[data-until]")) {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.until) - serverNow()) / 1000));
       const text = t("timer.left", { s: left });
       if (el.textContent !== text) el.textContent = text;
     }

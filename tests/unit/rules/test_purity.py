@@ -74,9 +74,9 @@ def test_bots_and_playouts_never_call_module_level_random():
 
 
 GAME_PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists() and p.name != "kernel")
-BUILDS_ON = {"crazy_eights": {"shedding": {"cards", "commands", "spec", "game"}}}
+BUILDS_ON = {"crazy_eights": {"shedding": {"cards", "commands", "spec", "game", "faces", "words"}}}
 """The games one game builds on, and the modules it may take from each (issue 14: Crazy Eights shares
-the shedding games' card ids and their play/draw/pass)."""
+the shedding games' card ids and their play/draw/pass; issue 27: their card faces and words)."""
 
 
 def test_the_kernel_knows_no_game():

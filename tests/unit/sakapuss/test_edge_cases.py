@@ -176,7 +176,7 @@ def test_k11_pass_of_a_kind_not_held_or_for_the_wrong_step():
     g.set_hands({0: [a, a, b, b], 1: [a, b, c, c], 2: [a, b, c, c]})
     err = g.refused(PassCard(0, c, 1))
     assert (err.code, status_of(err.code)) == ("kind_not_in_hand", 422)
-    assert {"type": "pass_card", "kind": a, "step": 1} in err.extra["legal_actions"]
+    assert {"type": "pass_card", "kind": a, "step": 1, "card": f"cat:{a}"} in err.extra["legal_actions"]
     assert g.refused(PassCard(0, "k99", 1)).code == "kind_not_in_hand"
     for step in (0, 2):
         err = g.refused(PassCard(0, a, step))
