@@ -46,8 +46,10 @@ from typing import Any
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.commands import Recorded
 from service.games.kernel.game import ActionSpec
+from service.games.kernel.marks import shown
 from service.games.kernel.spec import INT, enum, obj
 from service.games.kernel.views import SeatView
+from service.games.kernel.words import Words, by_language
 
 CHALLENGE = "challenge"
 """The wire action of a catch (``{"type": "challenge", "target": <seat>}``)."""
@@ -74,13 +76,26 @@ CHALLENGE_ACTION = ActionSpec(Challenge, frozenset({"target"}), frozenset({"targ
 nature and carries its own guard (an open window not yet challenged by the caller)."""
 COMMANDS: Mapping[str, Recorded] = MappingProxyType({"Challenge": Recorded(Challenge)})
 """Its recorded wire name (DESIGN rule 11): a game that catches adds these to ``Game.commands``."""
-ACTION_SCHEMA = obj({"type": enum(CHALLENGE), "target": INT})
+ACTION_SCHEMA = obj({"type": enum(CHALLENGE), "target": shown(INT, "arg", "seat")})
 """Its legal-action entry in the spec (``GameSpec.actions["challenge"]``)."""
 EVENT_SCHEMA = obj({"challenger": INT, "target": INT, "outcome": enum(CAUGHT, WRONG), "penalty": INT},
                    description="a catch: the challenger says the target owes an uncalled last card; "
                                "`caught` when he did (the target draws `penalty`, the window closes), "
                                "`wrong` when he had called (the challenger draws `penalty`, maybe 0)")
 """``ChallengeMade``'s public data in the spec (``GameSpec.events["ChallengeMade"]``)."""
+WORDS: Words = by_language(
+    en={"event.ChallengeMade": "{challenger:seat} challenged {target:seat}: {outcome:challenge} (+{penalty})",
+        "challenge.caught": "caught", "challenge.wrong": "a false challenge",
+        "action.challenge": "Catch", "arg.target": "{value} did not call"},
+    cs={"event.ChallengeMade": "{challenger:seat} napadl {target:seat}: {outcome:challenge} (+{penalty})",
+        "challenge.caught": "chycen", "challenge.wrong": "planě",
+        "action.challenge": "Chytit", "arg.target": "{value} neohlásil"},
+    ru={"event.ChallengeMade": "{challenger:seat} поймал {target:seat}: {outcome:challenge} (+{penalty})",
+        "challenge.caught": "попался", "challenge.wrong": "ложный вызов",
+        "action.challenge": "Поймать", "arg.target": "{value} не объявил"},
+)
+"""The catch's words (docs/clients.md: Words), shared: a game that catches lays them over its own
+(``{**catch.WORDS[lang], ...}`` or after them, to say it its own way)."""
 
 
 @dataclass(frozen=True, slots=True)
