@@ -29,7 +29,7 @@ ACTIONS = {"play": obj({"type": enum("play"), "card": shown({"type": "string"}, 
                        description="play a card; a suit or, for an UNO wild, a colour (R, G, B, Y) in `called_suit`"),
            "draw": obj({"type": enum("draw")}, {"announce": _CALL},
                        description="draw; with `uno_call`, `announce` calls UNO in case the drawn card is played"),
-           catch.CHALLENGE: obj({"type": enum(catch.CHALLENGE), "target": shown(INT, "arg", "seat")})}
+           catch.CHALLENGE: catch.ACTION_SCHEMA}
 """The shedding games' play and draw (one meaning of each for every game): an UNO wild names its
 colour where an eight names its suit."""
 DEFAULT = {"anyOf": list(ACTIONS.values()),

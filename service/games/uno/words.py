@@ -1,9 +1,10 @@
 # ruff: noqa: RUF001 - Russian text: Cyrillic letters that look like Latin ones are meant
 """UNO's words in English, Czech and Russian (docs/clients.md: Words), laid over the kernel's
-(kernel/words.py): its events, actions, table and turn fields, what points mean, end reasons,
-cards and colours."""
+(kernel/words.py) and the catch's (kernel/catch.py): its events, actions, table and turn fields, what
+points mean, end reasons, cards and colours."""
 from __future__ import annotations
 
+from service.games.kernel.catch import WORDS as CATCH
 from service.games.kernel.words import Words, by_language
 
 EN: dict[str, str] = {
@@ -17,11 +18,9 @@ EN: dict[str, str] = {
     "event.TurnSkipped": "{seat:seat} is skipped",
     "event.DirectionReversed": "Direction reversed",
     "event.HandsRevealed": "Hands shown",
-    "event.ChallengeMade": "{challenger:seat} caught {target:seat} ({outcome:catch}, +{penalty})",
+    "event.ChallengeMade": "{challenger:seat} caught {target:seat} ({outcome:challenge}, +{penalty})",
     "action.challenge": "Catch",
     "arg.target": "{value:seat} did not call “UNO”",
-    "catch.caught": "caught",
-    "catch.wrong": "had called",
     "action.play": "Play",
     "action.draw": "Draw",
     "arg.called_suit": "colour {value}",
@@ -62,11 +61,9 @@ CS: dict[str, str] = {
     "event.TurnSkipped": "{seat:seat} stojí",
     "event.DirectionReversed": "Směr se obrátil",
     "event.HandsRevealed": "Karty odkryty",
-    "event.ChallengeMade": "{challenger:seat} chytil {target:seat} ({outcome:catch}, +{penalty})",
+    "event.ChallengeMade": "{challenger:seat} chytil {target:seat} ({outcome:challenge}, +{penalty})",
     "action.challenge": "Chytit",
     "arg.target": "{value:seat} neřekl „UNO“",
-    "catch.caught": "chycen",
-    "catch.wrong": "řekl to",
     "action.play": "Zahrát",
     "action.draw": "Líznout",
     "arg.called_suit": "barva {value}",
@@ -107,11 +104,9 @@ RU: dict[str, str] = {
     "event.TurnSkipped": "{seat:seat} пропускает ход",
     "event.DirectionReversed": "Направление сменилось",
     "event.HandsRevealed": "Карты открыты",
-    "event.ChallengeMade": "{challenger:seat} поймал {target:seat} ({outcome:catch}, +{penalty})",
+    "event.ChallengeMade": "{challenger:seat} поймал {target:seat} ({outcome:challenge}, +{penalty})",
     "action.challenge": "Поймать",
     "arg.target": "{value:seat} не сказал «УНО»",
-    "catch.caught": "пойман",
-    "catch.wrong": "сказал",
     "action.play": "Сыграть",
     "action.draw": "Взять карту",
     "arg.called_suit": "цвет {value}",
@@ -141,4 +136,5 @@ RU: dict[str, str] = {
     "suit.B": "синий",
     "suit.Y": "жёлтый",
 }
-WORDS: Words = by_language(EN, CS, RU)
+WORDS: Words = by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU})
+"""UNO's words laid over the catch's (kernel/catch.py ``WORDS``: ``challenge.caught`` / ``challenge.wrong``)."""
