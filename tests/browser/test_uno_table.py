@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.browser.driver import create_table, play_to_the_end, stored, view
 
-OPTIONS = {"bot_delay_ms": {"easy": [100, 300], "medium": [100, 300]}, "cards_dealt": 4, "uno_call": True}
+OPTIONS = {"bot_delay_ms": {"easy": [50, 100], "medium": [50, 100]}, "cards_dealt": 2, "uno_call": True}
 
 
 def test_a_whole_uno_hand_against_two_bots_by_clicking(page: Any, live: Any) -> None:
