@@ -38,3 +38,27 @@ def test_a_human_and_two_bots_play_uno_to_the_end(table: Table) -> None:
     view = table.view(gid)
     assert view["status"] == "finished"
     assert sorted(s["total"] for s in view["standings"]) == [-1, -1, 1]
+
+
+def test_an_uncalled_last_card_is_caught_over_http(table: Table) -> None:
+    g = table.create("uno-rlcard", options={"uno_call": True, "cards_dealt": 2})
+    gid = g["id"]
+    tokens = {0: table.join(gid, "ann", g["owner_token"])["token"], 1: table.join(gid, "bob")["token"]}
+    table.start(gid, g["owner_token"])
+    for _ in range(200):
+        seat = table.view(gid)["turn"]["seat"]
+        me = table.view(gid, tokens[seat])["you"]
+        plain = [a for a in me["legal_actions"] if a["type"] == "play" and not a.get("announce")]
+        if len(me["hand"]) == 2 and plain:
+            assert any(a.get("announce") for a in me["legal_actions"])  # the call is offered
+            assert table.act(gid, tokens[seat], plain[0]).status_code == 200
+            other = table.view(gid, tokens[1 - seat])["you"]["legal_actions"]
+            assert {"type": "challenge", "target": seat} in other
+            r = table.act(gid, tokens[1 - seat], {"type": "challenge", "target": seat})
+            assert r.status_code == 200, r.json
+            assert table.view(gid)["seats"][seat]["hand_count"] == 3
+            again = table.act(gid, tokens[1 - seat], {"type": "challenge", "target": seat})
+            assert (again.status_code, again.json["code"]) == (409, "window_closed")
+            return
+        assert table.act(gid, tokens[seat], me["legal_actions"][0]).status_code == 200
+    raise AssertionError("nobody played a next-to-last card")
