@@ -47,7 +47,7 @@ from service.games.kernel.codes import KernelCode
 from service.games.kernel.commands import Recorded
 from service.games.kernel.game import ActionSpec
 from service.games.kernel.marks import shown
-from service.games.kernel.spec import INT, enum, obj
+from service.games.kernel.spec import BOOL, INT, enum, obj
 from service.games.kernel.views import SeatView
 from service.games.kernel.words import Words, by_language
 
@@ -79,10 +79,13 @@ COMMANDS: Mapping[str, Recorded] = MappingProxyType({"Challenge": Recorded(Chall
 ACTION_SCHEMA = obj({"type": enum(CHALLENGE), "target": shown(INT, "arg", "seat")})
 """Its legal-action entry in the spec (``GameSpec.actions["challenge"]``)."""
 EVENT_SCHEMA = obj({"challenger": INT, "target": INT, "outcome": enum(CAUGHT, WRONG), "penalty": INT},
+                   {"auto": BOOL},
                    description="a catch: the challenger says the target owes an uncalled last card; "
                                "`caught` when he did (the target draws `penalty`, the window closes), "
                                "`wrong` when he had called (the challenger draws `penalty`, maybe 0)")
-"""``ChallengeMade``'s public data in the spec (``GameSpec.events["ChallengeMade"]``)."""
+"""``ChallengeMade``'s public data in the spec (``GameSpec.events["ChallengeMade"]``); ``auto`` when the
+server made the catch for an absent seat (RULES §2.7 autopilot): a game lists ``ChallengeMade`` among
+the events its ``Tx`` marks (``AUTO_MARKED``), so that such a catch does not count as the human's."""
 WORDS: Words = by_language(
     en={"event.ChallengeMade": "{challenger:seat} challenged {target:seat}: {outcome:challenge} (+{penalty})",
         "challenge.caught": "caught", "challenge.wrong": "a false challenge",
