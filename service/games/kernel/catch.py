@@ -7,7 +7,7 @@ draws two if another player catches him before the next player begins). docs/add
 
 - **The window** (``CallWindow``) lives in the game's round state. The game opens it in the fold
   of the event that creates the obligation (a play that leaves one card: seat, that event's time
-  and seq, ``called`` when the play carried the call) and closes it (``None``) in the fold of its
+  and seq, ``satisfied`` when the play carried the call) and closes it (``None``) in the fold of its
   closing actions (§3.8.3: the next state-changing action of any seat; the call and the catch
   themselves are not closing actions). The game decides which seat is obligated and when.
 - **The rule** (``CatchRule``) is built from the game's options: the penalty of a caught seat,
@@ -32,7 +32,8 @@ draws two if another player catches him before the next player begins). docs/add
 - **views and bots**: ``announcement(window, rule, armed)`` is the public view's entry of a window
   (``announcements``); ``bot_catch(legal_actions, announcements, now)`` is a bot's catch from its
   view alone (an uncalled window whose grace has run out: no wrong catch, and the caller keeps his
-  grace), and ``catch_due_at`` when a bot seat's catch is due in ``pending_work``.
+  grace); ``catching(choose)`` wraps a strength's policy with it; ``catch_due_at`` is when a bot
+  seat's catch is due in ``pending_work``. ``WORDS``: the catch's words in en, cs and ru.
 
 Pure data and functions, no I/O (tests/unit/rules/test_purity.py).
 """
