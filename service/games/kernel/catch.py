@@ -94,7 +94,7 @@ WORDS: Words = by_language(
     cs={"event.ChallengeMade": "{challenger:seat} napadl {target:seat}: {outcome:challenge} (+{penalty})",
         "challenge.caught": "chycen", "challenge.wrong": "planě",
         "action.challenge": "Chytit", "arg.target": "{value} neohlásil"},
-    ru={"event.ChallengeMade": "{challenger:seat} поймал {target:seat}: {outcome:challenge} (+{penalty})",
+    ru={"event.ChallengeMade": "{challenger:seat} ловит {target:seat}: {outcome:challenge} (+{penalty})",
         "challenge.caught": "попался", "challenge.wrong": "ложный вызов",
         "action.challenge": "Поймать", "arg.target": "{value} не объявил"},
 )
