@@ -33,7 +33,10 @@ IMPORT_AFTER = "from service.games.shedding.game import GAME as SHEDDING\n"
 IMPORT = "from service.games.toy.game import GAME as TOY\n"
 GAMES_LINE = "GAMES: tuple[Game, ...] = (SHEDDING, SAKAPUSS, CRAZY_EIGHTS)\n"
 CHECKS = ("tests/test_game_registry.py", "tests/test_recorded_commands.py", "tests/test_import_cycles.py",
-          "tests/unit/rules/test_purity.py", "tests/conformance", "tests/api/test_toy_table.py")
+          "tests/unit/rules/test_purity.py", "tests/conformance", "tests/api/test_toy_table.py",
+          "tests/e2e/test_tui.py", "tests/browser/test_every_variant.py")
+PER_VARIANT = ("conformance", "test_tui", "test_every_variant")  # of these, only the toy's own tests run
+SELECT = f"toy or not ({' or '.join(PER_VARIANT)})"
 
 
 def _copy(dst: Path) -> None:
@@ -102,14 +105,15 @@ def test_the_toy_game_is_added_and_removed_with_its_package_and_registry_entry(t
     registry_diff = set((repo / REGISTRY).read_text().splitlines()) ^ set((before / REGISTRY).read_text().splitlines())
     assert registry_diff == {IMPORT.strip(), GAMES_LINE.strip(), GAMES_LINE.strip().replace(")", ", TOY)")}
     out = _run(repo, "-m", "pytest", "-o", "addopts=", "-q", "-rA", "-x", "-p", "no:cacheprovider", "-n", "0",
-               *CHECKS, "-k", "toy or not conformance")
+               *CHECKS, "-k", SELECT)
     assert out.returncode == 0, out.stdout[-6000:] + out.stderr[-3000:]
     passed = [line for line in out.stdout.splitlines() if line.startswith("PASSED ")]
     toy = {line.split("::")[0].removeprefix("PASSED ") for line in passed if "toy" in line}
-    # the toy's own parametrisations in each of the suite's files, and its API match
+    # the toy's own parametrisations in each of the suite's files, its API match, and a match in
+    # both clients (meow play by keys, the web table by clicking) on the live stack
     assert {"tests/conformance/test_engine_playouts.py", "tests/conformance/test_engine_planted.py",
             "tests/conformance/test_redaction.py", "tests/test_game_registry.py",
-            "tests/api/test_toy_table.py"} <= toy, sorted(toy)
+            "tests/api/test_toy_table.py", "tests/e2e/test_tui.py", "tests/browser/test_every_variant.py"} <= toy, sorted(toy)
     remove_toy(repo)
     shutil.copytree(ROOT / "tests" / "toy_game", repo / "tests" / "toy_game", ignore=IGNORED)
     (repo / "tests" / "api" / "test_toy_table.py").unlink()

@@ -46,8 +46,8 @@ class Game:
         self.words: dict[str, str] = all_words.get(self.lang) or all_words.get("en") or {}
         self.faces = {c["id"]: c for c in self.entry.get("cards") or [] if isinstance(c, dict) and "id" in c}
         self.suits = {s["id"]: s for s in self.entry.get("suits") or [] if isinstance(s, dict) and "id" in s}
-        marks = self.entry.get("marks") or self.entry.get("view") or {}  # docs/clients.md: `view`, with `you`
-        self.marks: dict = {**marks, "you": marks.get("you") or marks.get("own") or {}}
+        marks = self.entry.get("marks") or {}  # docs/clients.md: the marks of the view's fields, `own` for `you`'s
+        self.marks: dict = {**marks, "you": marks.get("own") or {}}
         self.end_event: str | None = self.entry.get("end_event")
 
     # ---- words ---------------------------------------------------------------------------

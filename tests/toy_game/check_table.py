@@ -7,11 +7,12 @@ import random
 
 from service.games import registry
 from service.tui import render
+from service.tui.game import Game
 
 
 def test_a_toy_match_is_played_to_its_end_over_the_api(table):
     variant = registry.BY_NAME["toy"].variants[0]
-    assert variant in {v["name"] for v in table.client.get("/v1/variants").json["variants"]}
+    entry = next(v for v in table.client.get("/v1/variants").json["variants"] if v["name"] == variant)
     g = table.create(variant, {"rounds": 2})
     me = table.join(g["id"], "ann", g["owner_token"])
     table.add_bot(g["id"], g["owner_token"])
@@ -30,5 +31,6 @@ def test_a_toy_match_is_played_to_its_end_over_the_api(table):
         assert r.status_code == 200, r.json
     assert view["status"] == "finished" and len(view["scores"]) == 2, view
     assert sum(p for e in view["scores"] for p in e["points"].values()) == 2 * 3  # a trick a card per round
-    lines = [*render.table_lines(view), *render.seat_lines(view, 0), *render.score_lines(view)]
+    game = Game(entry, "en", view)  # the terminal client's reading of the toy's catalogue entry
+    lines = [*render.table_lines(game, view), *render.seat_lines(game, view, 0), *render.score_lines(game, view)]
     assert lines and all(render.printable(x) == x for x in lines)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from service.games import registry
-from service.games.kernel.spec import KINDS, MARKS, SCOPES, SHOWS
+from service.games.kernel.marks import KINDS, MARKS, SCOPES, SHOWS
 from tests.unit.client_entry import ENTRY
 
 CATALOGUE = registry.variants_catalog()

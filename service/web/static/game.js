@@ -22,8 +22,8 @@ export class Game {
     this.words = words[lang()] || words.en || {};
     this.faces = new Map((this.entry.cards || []).map((c) => [c.id, c]));
     this.suits = new Map((this.entry.suits || []).map((s) => [s.id, s]));
-    const marks = this.entry.marks || this.entry.view || {}; // docs/clients.md calls them `view`, with `you`
-    this.marks = { ...marks, you: marks.you || marks.own || {} };
+    const marks = this.entry.marks || {}; // docs/clients.md: the marks of the view's fields, `own` for `you`'s
+    this.marks = { ...marks, you: marks.own || {} };
     this.endEvent = this.entry.end_event || null;
     this.view = null; // the view being drawn: names of seats, the table's options
   }
