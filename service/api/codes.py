@@ -51,10 +51,10 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
     405: ("method_not_allowed",),
     408: ("request_timeout",),
     409: (  # a legal request at the wrong moment: retry after reading the game again
-        "already_exists", "already_seated", "already_started", "announce_grace",
+        "already_challenged", "already_exists", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
         "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "seat_left", "version_conflict",
-        "wrong_phase",
+        "window_closed", "wrong_phase",
     ),
     413: ("payload_too_large",),
     414: ("uri_too_long",),

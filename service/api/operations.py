@@ -233,6 +233,8 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "take_penalty": _ex("take the pending sevens", {"type": "take_penalty"}),
         "accept_skip": _ex("accept the skip", {"type": "accept_skip"}),
         "announce": _ex("announce the last card", {"type": "announce"}),
+        "challenge": _ex("catch seat 2, who has not announced his last card (challenge mode)",
+                         {"type": "challenge", "target": 2}),
         "pass_card": _ex("pass a cat of kind k2 in step 4", {"type": "pass_card", "kind": "k2", "step": 4}),
         "slap": _ex("slap, having seen step 4", {"type": "slap", "seen_step": 4}),
     },

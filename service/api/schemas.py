@@ -93,6 +93,8 @@ class Action(Strict):
     kind = fields.String(validate=validate.Length(1, 20))
     step = fields.Integer(strict=True, validate=validate.Range(1, MAX_JSON_NUMBER))
     seen_step = fields.Integer(strict=True, validate=validate.Range(0, MAX_JSON_NUMBER))
+    target = fields.Integer(strict=True, validate=validate.Range(0, 63),
+                            metadata={"description": "the seat a challenge catches (RULES §3.8.4)"})
     expected_version = fields.Integer(strict=True, validate=validate.Range(0, MAX_JSON_NUMBER))
 
     @validates_schema

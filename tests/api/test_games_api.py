@@ -123,7 +123,7 @@ def test_bad_actions_are_refused_with_codes_and_change_nothing(table: Table) -> 
         ("wrong-token", {"type": "draw"}, 401, "unauthorized"),
         (None, {"type": "draw"}, 401, "unauthorized"),
         (tok, {"type": "draw", "announce": 1}, 422, "invalid_request"),
-        (tok, {"type": "challenge", "target": 1}, 422, "invalid_request"),
+        (tok, {"type": "challenge", "target": 1}, 422, "invalid_action"),  # challenge mode is off
     ]
     for token, action, status, code in cases:
         r = table.act(gid, token, action)

@@ -63,3 +63,6 @@ class KernelCode(DomainCode):
     MUST_CHOOSE_SUIT = "must_choose_suit"
     # another seat's grace window is running: the application defers a bot's turn on it
     ANNOUNCE_GRACE = "announce_grace"
+    # call and catch (kernel/catch.py, RULES §3.8.4): a catch with no open window of its target, a repeat
+    WINDOW_CLOSED = "window_closed"
+    ALREADY_CHALLENGED = "already_challenged"

@@ -30,6 +30,8 @@ def legal_actions(m: Match | None, seat: int, now: int) -> list[dict[str, Any]]:
         if (w is not None and w.seat == seat and not w.satisfied) or \
                 (len(rnd.hands[seat]) == 2 and can_arm(m, seat) and permitted_cards(m, seat)):
             out.append({"type": "announce"})
+    if w is not None and m.rules.catch.by_catch:  # §3.8.2: challenge{target} per open window not yet challenged
+        out.extend(m.rules.catch.catches((w,), seat))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from service.games.kernel.catch import CatchRule
 from service.games.shedding.cards import RANK, RS, SHORT, SUIT
 from service.games.shedding.state import (
     ACE_FOLLOWUP,
@@ -35,6 +36,8 @@ def rules_from_options(o: Mapping[str, Any]) -> Rules:
     mode = o["announce_mode"] if o["announce_required"] else "auto"
     vol = o["voluntary_draw_mode"]
     lock = ranks["lock"] is not None
+    grace = int(o["announce_grace_ms"]) if mode == "flag_or_window" else 0
+    by_challenge = mode != "auto" and bool(o.get("announce_penalty_requires_challenge", False))
     return Rules(
         **ranks, lock_target=o["lock_target_rank"],
         jack_requires_no_match=jack and bool(o["jack_requires_no_match"]),
@@ -54,11 +57,13 @@ def rules_from_options(o: Mapping[str, Any]) -> Rules:
         max_draws=int(o["max_draws_per_turn"]) if vol == "draw_then_continue" else 1,
         reshuffle=bool(o["reshuffle_discard"]), max_turns=int(o["max_turns_per_round"]),
         announce_mode=mode, announce_penalty=int(o["announce_penalty_cards"]),
-        grace_ms=int(o["announce_grace_ms"]) if mode == "flag_or_window" else 0,
+        grace_ms=grace,
         points=dict(o["card_points"]), hand_size=int(o["hand_size"]),
         special=frozenset(r for r in ranks.values() if r is not None),
         copies=int(o["deck_copies"]), starter_apply=o["starter_special_policy"] == "apply",
         early_penalty=0 if mode == "auto" else int(o.get("early_announce_penalty_cards", 0)),
+        catch=CatchRule(int(o["announce_penalty_cards"]), by_challenge,
+                        int(o.get("false_challenge_penalty_cards", 0)) if by_challenge else 0, grace),
     )
 
 

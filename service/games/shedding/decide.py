@@ -5,6 +5,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from service.games.kernel.catch import CHALLENGE_MADE, Challenge, Verdict
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.refusal import refuser
 from service.games.shedding.actions import legal_actions
@@ -32,7 +33,7 @@ PHASE_ACTIONS = {
     ACE_FOLLOWUP: ("play", "pass", "draw"),
 }
 KIND = {Play: "play", Draw: "draw", Pass: "pass", TakePenalty: "take_penalty",
-        AcceptSkip: "accept_skip", Announce: "announce"}
+        AcceptSkip: "accept_skip", Announce: "announce", Challenge: "challenge"}
 
 
 refuse = refuser(legal_actions)  # §2.6(2): refuse(m, seat, now, code, detail), the caller's legal actions attached
@@ -47,6 +48,9 @@ def decide_seat_action(m: Match, cmd: Any, tx: Tx) -> None:
                      f"{type(cmd).__name__} is not an action of this variant")
     if kind == "announce":
         announce(tx, seat)
+        return
+    if kind == "challenge":
+        challenge(tx, m, cmd)
         return
     rnd = m.rnd
     now = tx.at
@@ -73,7 +77,7 @@ def close_windows(tx: Tx, seat: int, flag: bool) -> None:
     if flag and w.seat == seat and not w.satisfied and late_flag_counts(m.rules, m.rules_version):
         tx.emit("AnnouncementMade", seat, {"seat": seat, "effect": "satisfied"})
         return
-    if not w.satisfied:
+    if not w.satisfied and not m.rules.catch.by_catch:  # in challenge mode it closes uncaught, free (§3.8.4)
         k = m.rules.announce_penalty
         tx.emit("AnnouncementMissed", w.seat, {"seat": w.seat, "penalty": k})
         draw_cards(tx, w.seat, k, "missed_announcement")
@@ -232,6 +236,33 @@ def announce(tx: Tx, seat: int) -> None:
     if rnd is not None and early_announcement(m.rules, rnd.phase, rnd.hands, m.seats, seat,
                                               rnd.window is not None and rnd.window.seat == seat):
         draw_cards(tx, seat, m.rules.early_penalty, "early_announcement")  # not a closing action (§3.8.3)
+
+
+def challenge(tx: Tx, m: Match, cmd: Challenge) -> None:
+    """§3.8.4 challenge mode: a seat of the running round catches ``target``'s open window. Right
+    (the obligation is unsatisfied): the target draws ``announce_penalty_cards`` and the window
+    closes; wrong: the challenger draws ``false_challenge_penalty_cards``. Not a closing action
+    (§3.8.3), never held by a grace (§3.8.6); once per seat and window."""
+    seat = cmd.seat
+    now = tx.at
+    rule = m.rules.catch
+    if not rule.by_catch:
+        raise refuse(m, seat, now, KernelCode.INVALID_ACTION,
+                     "challenge needs announce_penalty_requires_challenge (RULES §3.8.4)")
+    rnd = m.rnd
+    if rnd is None or rnd.phase not in TURN_PHASES:
+        raise refuse(m, seat, now, KernelCode.WINDOW_CLOSED, "no announcement window is open")
+    if m.seats[seat].state != "active":
+        raise refuse(m, seat, now, KernelCode.WRONG_PHASE, f"seat {seat} is not playing this round")
+    verdict = rule.judge((rnd.window,), seat, cmd.target)
+    if not isinstance(verdict, Verdict):
+        detail = {KernelCode.WINDOW_CLOSED: f"seat {cmd.target} has no open announcement window",
+                  KernelCode.ALREADY_CHALLENGED: f"you have already challenged seat {cmd.target}'s window",
+                  }.get(verdict, "a seat cannot challenge itself")
+        raise refuse(m, seat, now, verdict, detail)
+    tx.emit(CHALLENGE_MADE, seat, verdict.event_data())
+    if verdict.cards > 0:
+        draw_cards(tx, verdict.victim, verdict.cards, verdict.reason)
 
 
 # action kind -> its handler; each handler takes its own command class (hence Any)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.kernel.absence import present
+from service.games.kernel.catch import CHALLENGE_MADE, challenged
 from service.games.kernel.fold import Fold, round_from_data
 from service.games.kernel.model import Event, seat_of
 from service.games.shedding import inference
@@ -185,7 +186,7 @@ def _announced(m: Match, e: Event) -> Match:
     m = present(m, e)
     w = round_of(m).window
     if e.data.get("effect") == "satisfied" and w is not None and w.seat == e.seat:
-        return rep_round(m, e.seq, {"window": Window(w.seat, w.opened_at, w.opened_seq, True)})
+        return rep_round(m, e.seq, {"window": w.called()})
     return rep_version(m, e.seq)
 
 
@@ -198,6 +199,14 @@ def _armed(m: Match, e: Event) -> Match:
 @on("AnnouncementMissed")
 def _missed(m: Match, e: Event) -> Match:
     return rep_round(m, e.seq, {"window": None})
+
+
+@on(CHALLENGE_MADE)
+def _challenged(m: Match, e: Event) -> Match:
+    """§3.8.4: a right challenge closes the window (the penalty follows as ``CardDrawn``), a wrong
+    one notes the challenger."""
+    m = present(m, e)
+    return rep_round(m, e.seq, {"window": challenged(round_of(m).window, e.data)})
 
 
 @on("RoundEnded")

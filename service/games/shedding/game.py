@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from service.games.kernel.catch import CHALLENGE, CHALLENGE_ACTION, catching
 from service.games.kernel.game import ActionSpec, Game, Presets
 from service.games.kernel.presentation import Presentation
 from service.games.shedding import playout
@@ -35,6 +36,7 @@ ACTIONS = MappingProxyType({
     "take_penalty": ActionSpec(TakePenalty, _FLAG),
     "accept_skip": ActionSpec(AcceptSkip, _FLAG),
     "announce": ActionSpec(Announce, frozenset(), frozenset(), "announce" in RACE_TOLERANT),
+    CHALLENGE: CHALLENGE_ACTION,  # §3.8.4 challenge mode: the kernel's catch (kernel/catch.py)
 })
 
 GAME = Game(
@@ -51,7 +53,9 @@ GAME = Game(
     commands=COMMANDS,
     event_types=EVENT_TYPES,
     options=Presets(tuple(PRESET_BASE), preset_defaults, resolve_options, variants_catalog),
-    bots=MappingProxyType({"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}),
+    # every strength catches an uncalled last card once its grace is over (§3.8.4, kernel/catch.py)
+    bots=MappingProxyType({"easy": catching(easy.choose), "medium": catching(medium.choose),
+                           "hard": catching(hard.choose)}),
     searching=frozenset({"hard"}),
     playout=playout,
     card_pattern=r"(10|[2-9JQKA])[CDHS](:[0-9])?",

@@ -9,8 +9,9 @@ from service.games.kernel.options import OptionSpec, check_basic, check_delays, 
 from service.games.kernel.table import BOT_STRENGTHS
 from service.games.shedding.cards import RANKS
 
-UNSUPPORTED: dict[str, Any] = {"announce_penalty_requires_challenge": True}
-"""Values valid in RULES §8 that this engine does not implement yet (rejected explicitly)."""
+UNSUPPORTED: dict[str, Any] = {}
+"""Values valid in RULES §8 that this engine does not implement yet (rejected explicitly); none
+since the challenge mode (§3.8.4, kernel/catch.py)."""
 
 
 def check_value(spec: OptionSpec, v: Any, resolved: Mapping[str, Any] | None = None) -> str | None:

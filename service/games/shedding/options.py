@@ -85,7 +85,7 @@ SPECS: tuple[OptionSpec, ...] = (
     _s("announce_word", "string", "мяу-мяу", "Mau"),
     _s("announce_mode", "enum", "flag_or_window", values=("flag_or_window", "flag_only", "auto")),
     _s("announce_penalty_cards", "int", 2, lo=0, hi=5),
-    _s("announce_penalty_requires_challenge", "bool", False, values=("false_only",)),
+    _s("announce_penalty_requires_challenge", "bool", False),
     _s("false_challenge_penalty_cards", "int", 0, lo=0, hi=5,
        parent=("announce_penalty_requires_challenge", True)),
     _s("early_announce_penalty_cards", "int", 0, lo=0, hi=5),  # §3.8.5

@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast
 
+from service.games.kernel.catch import CHALLENGE, CallWindow, Verdict
 from service.games.kernel.table import RULES_VERSION
 from service.games.shedding import inference
 from service.games.shedding.cards import RANK, SUITS, build_deck
@@ -49,7 +50,7 @@ from service.games.shedding.state import (
 )
 
 Action = tuple  # ("play", card, suit | None, announce) | ("draw",) | ("pass",) | ("take_penalty",)
-#                 | ("accept_skip",) | ("announce",)
+#                 | ("accept_skip",) | ("announce",) | ("challenge", target)
 DRAW: Action = ("draw",)
 PASS: Action = ("pass",)
 TAKE_PENALTY: Action = ("take_penalty",)
@@ -115,6 +116,7 @@ class SheddingSim:
         self._deck = build_deck(options["deck_ranks"], options["deck_copies"])
         self._auto = r.announce_mode == "auto"
         self._flagging = r.announce_mode == "flag_or_window"
+        self._catching = r.catch.by_catch  # §3.8.4 challenge mode
         self._clear_round()
 
     @classmethod
@@ -140,6 +142,7 @@ class SheddingSim:
         sim.blocked_passes, sim.armed, sim.winner = r.blocked_passes, r.armed, r.winner
         sim.win_seat = None if r.window is None else r.window.seat
         sim.win_sat = False if r.window is None else r.window.satisfied
+        sim.win_challengers = () if r.window is None else r.window.challengers
         sim.end_reason_round, sim.end_cause, sim.last_card = r.end_reason, r.end_cause, r.last_card
         sim.drew_on = r.drew_on
         return sim
@@ -167,6 +170,7 @@ class SheddingSim:
         self.blocked_passes = 0
         self.win_seat: int | None = None  # §3.8: the seat of the open announcement window
         self.win_sat = False
+        self.win_challengers: tuple[int, ...] = ()  # the seats that challenged the window wrongly
         self.armed: int | None = None
         self.winner: int | None = None
         self.end_reason_round: str | None = None
@@ -222,6 +226,9 @@ class SheddingSim:
             if (self.win_seat == seat and not self.win_sat) or \
                     (len(hand) == 2 and self._can_arm(seat) and turn_options(self.as_match, seat, legal_cards_of)[0]):
                 out.append(ANNOUNCE)
+        w = self.win_seat
+        if self._catching and w is not None and w != seat and seat not in self.win_challengers:
+            out.append((CHALLENGE, w))  # §3.8.2: challenge{target}, the kernel's catch
         return out
 
     def _can_arm(self, seat: int) -> bool:
@@ -268,8 +275,23 @@ class SheddingSim:
             self.top_live = False
             self.win_seat = None
             self._advance(seat)
+        elif kind == CHALLENGE:
+            self._challenge(seat, a[1])
         else:
             self._announce(seat)
+
+    def _challenge(self, seat: int, target: int) -> None:
+        """§3.8.4: a right challenge closes the window and the target draws; a wrong one notes the
+        challenger, who draws ``false_challenge_penalty_cards``."""
+        w = None if self.win_seat is None else CallWindow(self.win_seat, 0, 0, self.win_sat, self.win_challengers)
+        verdict = self.rules.catch.judge((w,), seat, target)
+        assert isinstance(verdict, Verdict), verdict  # actions are trusted: ``legal`` listed it
+        if verdict.outcome == "caught":
+            self.win_seat = None
+        else:
+            self.win_challengers = self.win_challengers + (seat,)
+        if verdict.cards > 0:
+            self._draw(verdict.victim, verdict.cards, verdict.reason)
 
     def _announce(self, seat: int) -> None:
         if self._flagging and self.phase in TURN_PHASES:
@@ -290,6 +312,8 @@ class SheddingSim:
         if flag and w == seat and late_flag_counts(self.rules, self.rules_version):
             self.win_sat = True
             return
+        if self._catching:
+            return  # closes uncaught, free (§3.8.4): the action itself closes it
         self.win_seat = None
         self._draw(w, self.rules.announce_penalty, "missed_announcement")
 
@@ -317,6 +341,7 @@ class SheddingSim:
             if left == 1:
                 self.win_seat = seat
                 self.win_sat = flag or armed == seat or self._auto
+                self.win_challengers = ()
             if rank == r.draw:
                 self.pending_draw = prev_pending + r.seven_count if r.seven_accumulate else r.seven_count
             elif rank == r.skip or (rank == r.reverse and r.reverse_acts_as_skip and len(self.active()) == 2):
@@ -506,6 +531,8 @@ class SheddingSim:
 
 def action_of(a: Action) -> dict[str, Any]:
     """The API action object of a sim action (what ``engine.legal_actions`` lists)."""
+    if a[0] == CHALLENGE:
+        return {"type": CHALLENGE, "target": a[1]}
     if a[0] != "play":
         return {"type": a[0]}
     out: dict[str, Any] = {"type": "play", "card": a[1]}
@@ -520,13 +547,15 @@ def command_tuple(a: Mapping[str, Any]) -> Action:
     """The sim action of an API action object."""
     if a["type"] == "play":
         return ("play", a["card"], a.get("called_suit"), bool(a.get("announce", False)))
+    if a["type"] == CHALLENGE:
+        return (CHALLENGE, a["target"])
     return (a["type"],)
 
 
 def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int:
     """One match to the end with the core's random policy (meow-sim in bench/engine.py): the current
     seat takes a uniformly random action among those that close or continue its turn (an
-    announcement only when nothing else is listed). Returns the number of moves."""
+    announcement or a challenge only when nothing else is listed). Returns the number of moves."""
     sim = SheddingSim(options, players, RngChance(rng))
     moves = 0
     rand = rng.random
@@ -540,8 +569,8 @@ def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int
             continue
         seat = sim.current
         acts = sim.legal(seat)
-        if len(acts) > 1 and acts[-1] is ANNOUNCE:
-            acts.pop()
+        if len(acts) > 1 and (acts[-1] is ANNOUNCE or acts[-1][0] == CHALLENGE):
+            acts = [a for a in acts if a is not ANNOUNCE and a[0] != CHALLENGE] or acts
         sim.step(seat, acts[int(rand() * len(acts))])
         moves += 1
     return moves

@@ -2,6 +2,7 @@
 legal actions and event payloads, as the views and events in this package write them."""
 from __future__ import annotations
 
+from service.games.kernel import catch
 from service.games.kernel.marks import shown
 from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET, GameSpec, arr, by_seat, closed, enum, null, obj
 
@@ -38,6 +39,7 @@ ACTIONS = {
     "take_penalty": obj({"type": enum("take_penalty")}),
     "accept_skip": obj({"type": enum("accept_skip")}),
     "announce": obj({"type": enum("announce")}),
+    catch.CHALLENGE: catch.ACTION_SCHEMA,
 }
 _SEAT = {"seat": INT}
 DEFAULT = {"anyOf": [ACTIONS[t] for t in ("play", "draw", "pass", "take_penalty", "accept_skip")],
@@ -68,7 +70,7 @@ EVENTS = {
     "AnnouncementMade": obj({"seat": INT, "effect": enum("satisfied", "none")}, {"auto": BOOL}),
     "AnnouncementArmed": obj(_SEAT, {"auto": BOOL}),
     "AnnouncementMissed": obj({"seat": INT, "penalty": INT}),
-    "ChallengeMade": obj({}, {"seat": INT}, description="reserved: not written by this version"),
+    catch.CHALLENGE_MADE: catch.EVENT_SCHEMA,
     "RoundEnded": obj({"reason": STR, "cause": null(STR), "winner": null(INT)}),
     "HandsRevealed": obj({"hands": by_seat(arr(CARD))}),
     "RoundScored": obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT),

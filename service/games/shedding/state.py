@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
+from service.games.kernel.catch import CallWindow, CatchRule
 from service.games.kernel.state import (  # noqa: F401  (re-exported for the game modules)
     INTERMISSION,
     SCORING,
@@ -26,14 +27,11 @@ ACE_FOLLOWUP = "ace_followup"
 TURN_PHASES = frozenset({PLAY, RESPOND_SEVEN, RESPOND_SKIP, AFTER_DRAW, ACE_FOLLOWUP})
 
 
-@dataclass(frozen=True)
-class Window:
-    """§3.8: an open announcement window of one seat."""
+Window = CallWindow
+"""§3.8: an open announcement window of one seat (the kernel's call-and-catch window)."""
 
-    seat: int
-    opened_at: int
-    opened_seq: int
-    satisfied: bool
+
+_AUTOMATIC = CatchRule(2, False)
 
 
 @dataclass(frozen=True)
@@ -75,6 +73,7 @@ class Rules:
     copies: int = 1  # deck_copies: legal-card enumeration dedupes copies only when > 1
     starter_apply: bool = False  # starter_special_policy == apply
     early_penalty: int = 0  # early_announce_penalty_cards (§3.8.5, §8.1.7); 0 when nobody is penalised (auto)
+    catch: CatchRule = _AUTOMATIC  # §3.8.4: the penalty, automatic or by challenge (kernel/catch.py)
 
 
 class Before(NamedTuple):

@@ -6,6 +6,7 @@ from types import MappingProxyType
 from typing import Any
 
 from service.games.kernel.absence import autopiloted
+from service.games.kernel.catch import announcement, catch_due_at
 from service.games.kernel.due import Kind, bot_key
 from service.games.kernel.table_view import follow_ups, public_view_of, seat_row
 from service.games.kernel.turn_timer import turn_key
@@ -99,11 +100,7 @@ def _announcements(m: Match, now: int) -> list[dict[str, Any]]:
     rnd = m.rnd
     if rnd is None or rnd.window is None:
         return []
-    w = rnd.window
-    grace = m.rules.grace_ms
-    return [{"seat": w.seat, "open": True, "satisfied": w.satisfied, "opened_at": w.opened_at,
-             "grace_until": w.opened_at + grace if grace and not w.satisfied else None,
-             "armed": rnd.armed == w.seat}]
+    return [announcement(rnd.window, m.rules.catch, rnd.armed == rnd.window.seat)]
 
 
 def public_view(m: Match, now: int, record: bool = False) -> dict[str, Any]:
@@ -147,6 +144,18 @@ def pending_work(m: Match | None) -> tuple[Due, ...]:
     return follow_ups(m, _turn_work)
 
 
+def _catchers(m: Match) -> tuple[int, ...]:
+    """§3.8.4 challenge mode: the seats whose bot catches the open window (an uncalled window of
+    another seat that they have not challenged; autopiloted seats too when it is their turn)."""
+    rnd = round_of(m)
+    w = rnd.window
+    if w is None or w.satisfied or not m.rules.catch.by_catch:
+        return ()
+    return tuple(s.seat for s in m.seats
+                 if s.state == "active" and s.seat != w.seat and s.seat not in w.challengers
+                 and (s.kind == "bot" or (s.seat == rnd.current and autopiloted(m, s.seat))))
+
+
 def _turn_work(m: Match) -> tuple[Due, ...]:
     rnd = round_of(m)
     if rnd.phase not in TURN_PHASES:
@@ -154,7 +163,15 @@ def _turn_work(m: Match) -> tuple[Due, ...]:
     seat = rnd.current
     out: list[Due] = []
     st = m.seats[seat]
-    if st.state == "active" and (st.kind == "bot" or autopiloted(m, seat)):
+    catchers = _catchers(m)
+    if catchers:
+        # a bot's catch is its own move, keyed by the window: due when the grace ends (§3.8.6), and
+        # the current seat's turn waits for it (once the window closes, the turn's key is new)
+        w = rnd.window
+        assert w is not None
+        due = max(rnd.phase_at, catch_due_at(w, m.rules.catch))
+        out.extend(Due(Kind.BOT, bot_key(s, w.opened_seq), due, s, w.opened_seq) for s in catchers)
+    if st.state == "active" and seat not in catchers and (st.kind == "bot" or autopiloted(m, seat)):
         due = rnd.phase_at
         w = rnd.window
         if w is not None and w.seat != seat and not w.satisfied and m.rules.grace_ms:

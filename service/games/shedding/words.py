@@ -4,6 +4,7 @@ laid over the kernel's (kernel/words.py): events, actions, phases, table fields,
 what points mean, end reasons, cards and suits."""
 from __future__ import annotations
 
+from service.games.kernel.catch import WORDS as CATCH
 from service.games.kernel.words import Words, by_language
 
 _WORD = "{options.announce_word}"
@@ -29,7 +30,6 @@ EN: dict[str, str] = {
     "event.AnnouncementMade": "{seat:seat} announced",
     "event.AnnouncementArmed": "{seat:seat} will announce",
     "event.AnnouncementMissed": "{seat:seat} forgot to announce (+{penalty})",
-    "event.ChallengeMade": "{seat:seat} challenged",
     "action.play": "Play",
     "action.draw": "Draw",
     "action.pass": "Pass",
@@ -98,7 +98,6 @@ CS: dict[str, str] = {
     "event.AnnouncementMade": "{seat:seat} ohlásil",
     "event.AnnouncementArmed": "{seat:seat} ohlásí",
     "event.AnnouncementMissed": "{seat:seat} zapomněl ohlásit (+{penalty})",
-    "event.ChallengeMade": "{seat:seat} napadl",
     "action.play": "Zahrát",
     "action.draw": "Líznout",
     "action.pass": "Stát",
@@ -167,7 +166,6 @@ RU: dict[str, str] = {
     "event.AnnouncementMade": "{seat:seat} объявил",
     "event.AnnouncementArmed": "{seat:seat} объявит",
     "event.AnnouncementMissed": "{seat:seat} забыл объявить (+{penalty})",
-    "event.ChallengeMade": "{seat:seat} оспорил",
     "action.play": "Сыграть",
     "action.draw": "Взять карту",
     "action.pass": "Пас",
@@ -215,4 +213,5 @@ RU: dict[str, str] = {
     "suit.H": "черви",
     "suit.S": "пики",
 }
-WORDS: Words = by_language(EN, CS, RU)
+WORDS: Words = by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU})
+"""With the kernel's words of the catch (challenge mode, §3.8.4: ``ChallengeMade``, ``challenge``)."""

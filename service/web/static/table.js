@@ -258,7 +258,7 @@ export class TablePage {
     const strengths = (variant && variant.bot_strengths) || ["easy"];
     const open = v.status === "open";
     return h(open ? "section" : "details", { class: "owner", "aria-labelledby": open ? "owner-title" : null, "data-testid": "owner",
-      open: !open && this.ownerOpen, ontoggle: open ? null : (e) => { this.ownerOpen = e.target.open; } },
+      open: !open && this.ownerOpen, ontoggle: open ? null : (e) => { this.ownerOpen = e.currentTarget.open; } },
       open ? h("h3", { id: "owner-title" }, t("owner.title")) : h("summary", {}, t("owner.title")),
       h("div", { role: "group", "aria-label": t("owner.bots") }, strengths.map((s) =>
         h("button", { type: "button", "data-testid": `add-bot-${s}`, onclick: () => this.addBot(s) },
@@ -294,7 +294,7 @@ export class TablePage {
   }
 
   logPanel(v) {
-    return h("details", { class: "log", open: !this.logClosed, ontoggle: (e) => { this.logClosed = !e.target.open; } },
+    return h("details", { class: "log", open: !this.logClosed, ontoggle: (e) => { this.logClosed = !e.currentTarget.open; } },
       h("summary", {}, t("log.title")),
       h("ul", { "data-testid": "log" }, this.log.slice().reverse().map((ev) =>
         h("li", { "data-seq": ev.seq, "data-type": ev.type }, `#${ev.seq} `, describeEvent(this.game, ev)))));

@@ -105,10 +105,11 @@ def test_flag_or_window_still_takes_the_flag_on_a_later_action() -> None:
 # ---------------------------------------------------------------- §3.8.5 early announcements
 
 
-def test_the_early_announcement_penalty_is_accepted_at_creation_and_challenge_mode_is_not() -> None:
+def test_the_early_announcement_penalty_is_accepted_at_creation_within_its_range() -> None:
+    """(The challenge mode, refused here until issue 28, is accepted now: test_challenge_mode.py.)"""
     opts, _ = resolve_options("prsi", {"early_announce_penalty_cards": 3}, 4)
     assert opts["early_announce_penalty_cards"] == 3
-    for bad in ({"early_announce_penalty_cards": 6}, {"announce_penalty_requires_challenge": True}):
+    for bad in ({"early_announce_penalty_cards": 6}, {"early_announce_penalty_cards": -1}):
         with pytest.raises(OptionError) as exc:
             resolve_options("prsi", bad, 4)
         assert [e["option"] for e in exc.value.errors] == list(bad)

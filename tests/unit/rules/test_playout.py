@@ -89,7 +89,7 @@ def _probe(g: Game, rng: random.Random) -> None:
     rnd = m.rnd
     cur = rnd.current
     listed = legal_actions(m, cur, g.now)
-    closing = [a for a in listed if a["type"] != "announce"]
+    closing = [a for a in listed if a["type"] not in ("announce", "challenge")]  # §3.8.3: not closing
     hand = rnd.hands[cur]
     elsewhere = [c for c in sorted(set(rnd.stock) | set(rnd.discard)) if SHORT[c] not in {SHORT[h] for h in hand}]
     if elsewhere and closing:
@@ -135,7 +135,7 @@ def play_match(run: Run, rng: random.Random, probe_every: int = 7, churn: float 
             continue
         acts = [(s, a) for s in g.m.active_seats() for a in legal_actions(g.m, s, g.now)]
         assert acts, "the union of legal actions is never empty"
-        if all(a["type"] == "announce" for _, a in acts) and rng.random() < 0.5:
+        if all(a["type"] in ("announce", "challenge") for _, a in acts) and rng.random() < 0.5:
             g.now += 2000  # let the window close unannounced after the grace
             continue
         if probe_every and moves % probe_every == 0:
@@ -205,7 +205,8 @@ FLAGS = ("jack_wild", "seven_draw_penalty", "eight_skips", "nine_reverses", "ace
 BOOLS = ("jack_requires_no_match", "jack_on_jack_allowed", "jack_calls_suit_on_match",
          "jack_ends_round_doubles", "seven_answerable", "final_seven_penalty", "skip_counterable",
          "ace_followup_optional", "ace_last_card_wins", "queen_lock_allows_jack",
-         "must_play_drawn_if_legal", "reshuffle_discard", "announce_required", "allow_join_between_rounds")
+         "must_play_drawn_if_legal", "reshuffle_discard", "announce_required", "allow_join_between_rounds",
+         "announce_penalty_requires_challenge")
 ENUMS = {
     "starter_special_policy": ("ignore", "cover", "apply"),
     "play_after_draw": ("none", "drawn_card_only", "any"),
@@ -225,7 +226,7 @@ ENUMS = {
 }
 INTS = {"max_draws_per_turn": (1, 3), "seven_draw_count": (1, 4), "jack_end_multiplier": (2, 4),
         "announce_penalty_cards": (0, 3), "penalty_limit": (50, 250), "max_turns_per_round": (50, 150),
-        "max_consecutive_timeouts": (1, 3)}
+        "max_consecutive_timeouts": (1, 3), "false_challenge_penalty_cards": (0, 2)}
 EFFECT_RANKS = ("wild_rank", "draw_rank", "skip_rank", "reverse_rank", "extra_card_rank", "lock_rank",
                 "lock_target_rank")
 

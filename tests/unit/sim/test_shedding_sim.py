@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from service.games.engine import decide, evolve, legal_actions
+from service.games.kernel.catch import Challenge
 from service.games.kernel.model import Context, CreateMatch, DealRound, JoinSeat, ScoreRound, StartMatch
 from service.games.kernel.table import RULES_VERSION
 from service.games.registry import resolve_options
@@ -88,8 +89,8 @@ class Pair:
         assert (m.status, m.round_no, m.dealer) == (sim.status, sim.round_no, sim.dealer)
         assert [(s.state, s.total) for s in m.seats] == [(s.state, s.total) for s in sim.seats]
         r = m.rnd
-        w = None if r.window is None else (r.window.seat, r.window.satisfied)
-        sw = None if sim.win_seat is None else (sim.win_seat, sim.win_sat)
+        w = None if r.window is None else (r.window.seat, r.window.satisfied, r.window.challengers)
+        sw = None if sim.win_seat is None else (sim.win_seat, sim.win_sat, sim.win_challengers)
         assert list(r.stock) == sim.stock_top_first()
         assert list(r.discard) == sim.discard
         assert [list(h) for h in r.hands] == sim.hands
@@ -117,7 +118,8 @@ class Pair:
             else:
                 seat, a = self.pick(rng)
                 cmd = (Play(seat, a["card"], a.get("called_suit"), a.get("announce", False))
-                       if a["type"] == "play" else SIMPLE[a["type"]](seat))
+                       if a["type"] == "play" else Challenge(seat, a["target"]) if a["type"] == "challenge"
+                       else SIMPLE[a["type"]](seat))
                 self.run(cmd)
                 self.sim.step(seat, command_tuple(a))
                 moves += 1
@@ -211,3 +213,46 @@ def test_fast_playouts_conserve_cards_and_end(preset):
                 assert len(sim.stock) + len(sim.discard) + sum(map(len, sim.hands)) == size
         assert sim.round_no >= 1 and sim.end_reason is not None
     assert shedding.playout(opts, 3, random.Random(1)) > 0
+
+
+class CatchingPair(Pair):
+    """Challenge mode (§3.8.4): the other seats' catches, right and wrong, are picked often."""
+
+    caught = 0
+
+    def run(self, cmd: Any) -> None:
+        CatchingPair.caught += isinstance(cmd, Challenge)
+        super().run(cmd)
+
+    def pick(self, rng: random.Random) -> tuple[int, dict[str, Any]]:
+        catches = [(s, a) for s in range(len(self.m.seats)) for a in self.legal(s) if a["type"] == "challenge"]
+        if catches and rng.random() < 0.5:
+            return catches[int(rng.random() * len(catches))]
+        return super().pick(rng)
+
+
+@pytest.mark.parametrize("preset", SHEDDING)
+def test_the_sim_plays_the_challenge_mode_like_the_engine(preset):
+    CatchingPair.caught = 0
+    for n in range(4):
+        over = {"announce_penalty_requires_challenge": True, "false_challenge_penalty_cards": n % 3,
+                "round_intermission_s": 0, "penalty_limit": 60, "easy_bot_forget_announce_p": 0.0}
+        pair = CatchingPair(preset, over, 2 + n % 3, 5, f"catch/{preset}/{n}")
+        pair.play(random.Random(f"catch/{preset}/{n}"), max_moves=600)
+    assert CatchingPair.caught > 5
+
+
+def test_the_differential_check_catches_a_sim_that_forgets_the_catch_penalty(monkeypatch):
+    real = SheddingSim._challenge
+
+    def lenient(self, seat, target):
+        sat = self.win_sat
+        self.win_sat = True  # judges every catch wrong
+        real(self, seat, target)
+        if self.win_seat is not None:
+            self.win_sat = sat
+    monkeypatch.setattr(SheddingSim, "_challenge", lenient)
+    with pytest.raises(AssertionError):
+        for n in range(10):
+            CatchingPair("prsi", {"announce_penalty_requires_challenge": True, "round_intermission_s": 0}, 3, 5,
+                         f"lenient/{n}").play(random.Random(n), max_moves=400)

@@ -133,7 +133,7 @@ def canonical(actions: Any) -> dict[Key, Mapping[str, Any]]:
     out: dict[Key, Mapping[str, Any]] = {}
     for a in actions:
         t = a["type"]
-        if t == "announce":
+        if t == "announce" or t == "challenge":  # a catch is the policy's (kernel/catch.py), not a search move
             continue
         key: Key = ("play", SHORT[a["card"]], a.get("called_suit")) if t == "play" else (t,)
         if key not in out or a.get("announce"):

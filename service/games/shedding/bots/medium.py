@@ -98,7 +98,7 @@ def choose_situation(sit: Situation, actions: Sequence[Action], rng: random.Rand
 
 
 def _fallback(actions: Sequence[Action]) -> Action:
-    closing = [a for a in actions if a["type"] != "announce"]
+    closing = [a for a in actions if a["type"] != "announce" and a["type"] != "challenge"]
     return (closing or list(actions))[0]
 
 
