@@ -49,7 +49,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         OPENAPI_VERSION="3.0.3",
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         API_SPEC_OPTIONS={
-            "info": {"description": "A card-table service for the Mau-Mau family. Contract: API.md; rules: RULES.md."},
+            "info": {"description": "A card-table service for the Mau-Mau family. The HTTP contract: "
+                                    "docs/http-contract.md; the rules of every game: docs/rules/ (in the repository)."},
             "components": {"securitySchemes": operations.SCHEMES},
         },
     )

@@ -61,7 +61,7 @@ class CreateGame(Strict):
     # the enum documents the variants; an unknown one is refused by the games as unknown_variant
     variant = fields.String(required=True, metadata={"example": "prsi", "enum": list(registry.BY_VARIANT)})
     options = fields.Dict(keys=fields.String(), load_default=dict,
-                          metadata={"description": "overrides of the preset's options (RULES.md §8)"})
+                          metadata={"description": "overrides of the preset's options (the rules §8: docs/rules/options.md)"})
     max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
     name = DisplayName(100, load_default=None, allow_none=True)
 

@@ -7,7 +7,7 @@ draws two if another player catches him before the next player begins). docs/add
 
 - **The window** (``CallWindow``) lives in the game's round state. The game opens it in the fold
   of the event that creates the obligation (a play that leaves one card: seat, that event's time
-  and seq, ``called`` when the play carried the call) and closes it (``None``) in the fold of its
+  and seq, ``satisfied`` when the play carried the call) and closes it (``None``) in the fold of its
   closing actions (§3.8.3: the next state-changing action of any seat; the call and the catch
   themselves are not closing actions). The game decides which seat is obligated and when.
 - **The rule** (``CatchRule``) is built from the game's options: the penalty of a caught seat,
@@ -32,7 +32,8 @@ draws two if another player catches him before the next player begins). docs/add
 - **views and bots**: ``announcement(window, rule, armed)`` is the public view's entry of a window
   (``announcements``); ``bot_catch(legal_actions, announcements, now)`` is a bot's catch from its
   view alone (an uncalled window whose grace has run out: no wrong catch, and the caller keeps his
-  grace), and ``catch_due_at`` when a bot seat's catch is due in ``pending_work``.
+  grace); ``catching(choose)`` wraps a strength's policy with it; ``catch_due_at`` is when a bot
+  seat's catch is due in ``pending_work``. ``WORDS``: the catch's words in en, cs and ru.
 
 Pure data and functions, no I/O (tests/unit/rules/test_purity.py).
 """
@@ -47,7 +48,7 @@ from service.games.kernel.codes import KernelCode
 from service.games.kernel.commands import Recorded
 from service.games.kernel.game import ActionSpec
 from service.games.kernel.marks import shown
-from service.games.kernel.spec import INT, enum, obj
+from service.games.kernel.spec import BOOL, INT, enum, obj
 from service.games.kernel.views import SeatView
 from service.games.kernel.words import Words, by_language
 
@@ -79,10 +80,13 @@ COMMANDS: Mapping[str, Recorded] = MappingProxyType({"Challenge": Recorded(Chall
 ACTION_SCHEMA = obj({"type": enum(CHALLENGE), "target": shown(INT, "arg", "seat")})
 """Its legal-action entry in the spec (``GameSpec.actions["challenge"]``)."""
 EVENT_SCHEMA = obj({"challenger": INT, "target": INT, "outcome": enum(CAUGHT, WRONG), "penalty": INT},
+                   {"auto": BOOL},
                    description="a catch: the challenger says the target owes an uncalled last card; "
                                "`caught` when he did (the target draws `penalty`, the window closes), "
                                "`wrong` when he had called (the challenger draws `penalty`, maybe 0)")
-"""``ChallengeMade``'s public data in the spec (``GameSpec.events["ChallengeMade"]``)."""
+"""``ChallengeMade``'s public data in the spec (``GameSpec.events["ChallengeMade"]``); ``auto`` when the
+server made the catch for an absent seat (RULES §2.7 autopilot): a game lists ``ChallengeMade`` among
+the events its ``Tx`` marks (``AUTO_MARKED``), so that such a catch does not count as the human's."""
 WORDS: Words = by_language(
     en={"event.ChallengeMade": "{challenger:seat} challenged {target:seat}: {outcome:challenge} (+{penalty})",
         "challenge.caught": "caught", "challenge.wrong": "a false challenge",
@@ -90,7 +94,7 @@ WORDS: Words = by_language(
     cs={"event.ChallengeMade": "{challenger:seat} napadl {target:seat}: {outcome:challenge} (+{penalty})",
         "challenge.caught": "chycen", "challenge.wrong": "planě",
         "action.challenge": "Chytit", "arg.target": "{value} neohlásil"},
-    ru={"event.ChallengeMade": "{challenger:seat} поймал {target:seat}: {outcome:challenge} (+{penalty})",
+    ru={"event.ChallengeMade": "{challenger:seat} ловит {target:seat}: {outcome:challenge} (+{penalty})",
         "challenge.caught": "попался", "challenge.wrong": "ложный вызов",
         "action.challenge": "Поймать", "arg.target": "{value} не объявил"},
 )

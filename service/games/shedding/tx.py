@@ -10,7 +10,7 @@ from service.games.shedding.fold import HANDLERS
 from service.games.shedding.state import PLAY, RESPOND_SEVEN, RESPOND_SKIP
 
 AUTO_MARKED = frozenset({"CardPlayed", "CardDrawn", "TurnPassed", "PenaltyTaken", "SkipAccepted",
-                         "AnnouncementMade", "AnnouncementArmed"})
+                         "AnnouncementMade", "AnnouncementArmed", "ChallengeMade"})
 """Events of a seat's own action: without ``auto`` they clear the seat's timeouts (§2.7)."""
 
 

@@ -268,3 +268,19 @@ def test_the_conformance_playout_holds_with_the_challenge_mode_on(variant: str, 
         if made:
             break
     assert made  # catches were made (right ones are pinned above; random humans often announce)
+
+
+def test_an_absent_seat_on_autopilot_catches_without_coming_back() -> None:
+    """§2.7 bot_autopilot: the absent current seat's autopilot catches first (its turn move waits),
+    and the catch is marked ``auto``: the seat stays absent."""
+    from service.games.kernel.model import Autopilot
+
+    g = crafted(2, [["4H:0", "KD:0"], ["10S:0", "QC:0", "9C:0"]], "9H:0", absent_policy="bot_autopilot", **ON)
+    g.state = rep(g.m, seats=tuple(rep(s, absent=True, timeouts=3) if s.seat == 1 else s for s in g.m.seats))
+    g.do(Play(0, "4H"))
+    w = g.m.rnd.window
+    assert [(d.seat, d.opened_seq) for d in pending_work(g.m) if d.kind == Kind.BOT] == [(1, w.opened_seq)]
+    evs = g.do(Autopilot(1, {"type": "challenge", "target": 0}), now=T0 + 1_600)
+    assert evs[0].type == "ChallengeMade" and evs[0].data["auto"] is True
+    assert g.m.seats[1].absent
+    assert [(d.seat, d.opened_seq) for d in pending_work(g.m) if d.kind == Kind.BOT] == [(1, g.m.rnd.phase_seq)]
