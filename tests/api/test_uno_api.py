@@ -62,3 +62,32 @@ def test_an_uncalled_last_card_is_caught_over_http(table: Table) -> None:
             return
         assert table.act(gid, tokens[seat], me["legal_actions"][0]).status_code == 200
     raise AssertionError("nobody played a next-to-last card")
+
+
+def test_the_published_rules_play_hand_after_hand_to_the_target(table: Table) -> None:
+    """The ``uno`` preset: a drawn card that follows is played or kept (``pass``), the UNO call is
+    offered, and hands follow one another until a seat reaches ``target_points``."""
+    g = table.create("uno", options={**fast_options("uno"), "target_points": 200, "cards_dealt": 3})
+    gid = g["id"]
+    me = table.join(gid, "ann", g["owner_token"])
+    table.add_bot(gid, g["owner_token"])
+    table.add_bot(gid, g["owner_token"], "medium")
+    table.start(gid, g["owner_token"])
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for _ in range(2000):
+        table.drain()
+        view = table.view(gid, me["token"])
+        if view["status"] == "finished":
+            break
+        for a in view["you"]["legal_actions"]:
+            seen.add(a["type"] + ("+call" if a.get("announce") else ""))
+        legal = [a for a in view["you"]["legal_actions"] if a["type"] != "challenge"]
+        if legal:
+            r = table.act(gid, me["token"], rng.choice(legal))
+            assert r.status_code == 200, r.json
+    view = table.view(gid)
+    assert view["status"] == "finished"
+    assert max(s["total"] for s in view["standings"]) >= 50 and view["end_reason"] == "target_reached"
+    assert len(view["scores"]) == view["round"] >= 2  # hand after hand
+    assert "play+call" in seen or "pass" in seen

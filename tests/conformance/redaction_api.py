@@ -65,7 +65,7 @@ def close_table(table: Table) -> None:
 
 def shorter_match(variant: str, rng: random.Random, p: float) -> dict[str, Any]:
     """With probability ``p`` each, the catalogue's options that shorten a match: one round where
-    a match end mode offers it, the fewest rounds, the lowest cap on a round's turns or steps (so
+    a match end mode offers it, the fewest rounds or cards dealt (``*_dealt``), the lowest cap on a round's turns or steps (so
     finished games, their history and verify are reached within a test's moves)."""
     out: dict[str, Any] = {}
     for o in CATALOGUE[variant]["options"]:
@@ -73,7 +73,7 @@ def shorter_match(variant: str, rng: random.Random, p: float) -> dict[str, Any]:
             continue
         if "single_round" in (o.get("enum") or ()):
             out[o["name"]] = "single_round"
-        elif o["type"] == "int" and o.get("range") and (o["name"] == "rounds" or o["name"].endswith("_per_round")):
+        elif o["type"] == "int" and o.get("range") and (o["name"] == "rounds" or o["name"].endswith(("_per_round", "_dealt"))):
             out[o["name"]] = o["range"][0]
     return out
 

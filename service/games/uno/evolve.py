@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from service.games.kernel.absence import present
 from service.games.kernel.catch import CHALLENGE_MADE, challenged
-from service.games.kernel.fold import Fold, new_table, round_from_data, seat_left, seeds_with, table_handlers
+from service.games.kernel.fold import Fold, new_table, round_from_data, round_scored, seat_left, seeds_with, table_handlers
 from service.games.kernel.model import Event
-from service.games.kernel.state import frozen_map as fz, rep_event as _rnd
+from service.games.kernel.state import INTERMISSION, frozen_map as fz, rep_event as _rnd
+from service.games.uno.actions import keeps
 from service.games.uno.call import opened
 from service.games.uno.state import OVER, PLAY, SCORING, Hand, UnoMatch, rep, round_of
 
@@ -16,6 +17,14 @@ FOLD = Fold()
 HANDLERS = FOLD.handlers
 on = FOLD.on
 table_handlers(FOLD, scored=OVER)  # SeatJoined, TimedOut, RoundScored (one hand: then OVER), MatchEnded, SeedsRevealed
+_SCORED, _TO_NEXT_HAND = round_scored(OVER), round_scored(INTERMISSION)
+
+
+@on("RoundScored")
+def _scored(m: UnoMatch, e: Event) -> UnoMatch:
+    """The hand scored: the match over (one hand, or a seat reached ``target_points``), or an
+    intermission until the next hand is dealt."""
+    return (_SCORED if e.data.get("intermission_deadline") is None else _TO_NEXT_HAND)(m, e)
 
 evolve = FOLD.evolve  # apply one event; a type this game does not fold only bumps the version
 replay = FOLD.replay
@@ -68,7 +77,7 @@ def _returned(m: UnoMatch, e: Event) -> UnoMatch:
 def _turn(m: UnoMatch, e: Event) -> UnoMatch:
     d = e.data
     return _rnd(m, e, current=d["seat"], turn_id=d["turn_id"], turn_seq=e.seq, turn_at=e.at,
-                deadline=d["deadline"], phase=PLAY, phase_seq=e.seq, phase_at=e.at)
+                deadline=d["deadline"], phase=PLAY, phase_seq=e.seq, phase_at=e.at, drawn=None)
 
 
 @on("CardPlayed")
@@ -80,7 +89,7 @@ def _played(m: UnoMatch, e: Event) -> UnoMatch:
     hand = list(rnd.hands[seat])
     hand.remove(card)
     return _rnd(m, e, hands=fz({**rnd.hands, seat: tuple(hand)}), discard=rnd.discard + (card,),
-                target=card, color=d["color"], window=opened(m, d, seat, e.at, e.seq))
+                target=card, color=d["color"], window=opened(m, d, seat, e.at, e.seq), drawn=None)
 
 
 @on("CardDrawn")
@@ -93,7 +102,11 @@ def _drawn(m: UnoMatch, e: Event) -> UnoMatch:
     w = rnd.window
     if w is not None and (e.seat is not None or w.seat == seat):  # a seat's own draw, or the caller's cards
         w = None
-    return _rnd(m, e, hands=fz({**rnd.hands, seat: rnd.hands[seat] + cards}), stock=rnd.stock[count:], window=w)
+    hands = fz({**rnd.hands, seat: rnd.hands[seat] + cards})
+    if d["reason"] == "draw" and cards and keeps(m):  # the drawn card to play or keep (play.py): a new
+        return _rnd(m, e, hands=hands, stock=rnd.stock[count:], window=w, drawn=cards[0],  # step (the bot's key)
+                    phase_seq=e.seq, phase_at=e.at)
+    return _rnd(m, e, hands=hands, stock=rnd.stock[count:], window=w, drawn=None)
 
 
 @on(CHALLENGE_MADE)

@@ -7,7 +7,8 @@ from typing import Any
 from service.games.kernel.standings import shared_ranks, standing_row
 from service.games.kernel.table import end_match as kernel_end_match
 from service.games.uno.cards import COLOR, COLORS, DECK, DRAW_2, REVERSE, SKIP, TRAIT, WILD_DRAW_4
-from service.games.uno.rules import HAND_SIZE
+from service.games.uno.options import to_target
+from service.games.uno.rules import HAND_SIZE, hand_points, step
 from service.games.uno.state import UnoMatch
 from service.games.uno.tx import Tx, choice, shuffle
 
@@ -27,7 +28,8 @@ def deal_round(tx: Tx, round_no: int) -> None:
     the dealer is recorded as the last of them (RLCard has none)."""
     m = tx.m
     active = m.active_seats()
-    tx.emit("RoundStarted", None, {"round": round_no, "dealer": active[-1], "direction": 1,
+    tx.emit("RoundStarted", None, {"round": round_no, "dealer": step(active, active[(round_no - 1) % len(active)], -1),
+                                   "direction": 1,
                                    "active_seats": list(active)}, round_=round_no)
     order = shuffle(tx, "deck", DECK)
     k = int(m.options.get("cards_dealt", HAND_SIZE))
@@ -44,14 +46,14 @@ def deal_round(tx: Tx, round_no: int) -> None:
         color = COLOR[card] or random_color(tx)
         tx.emit("StarterTurned", None, {"card": card, "color": color})
         break
-    first = active[0]
+    first = active[(round_no - 1) % len(active)]  # each hand the next seat begins (hand 1: RLCard's player 0)
     trait = TRAIT[card]
     if trait == SKIP:
         tx.emit("TurnSkipped", None, {"seat": first})
-        first = active[1]
+        first = step(active, first, 1)
     elif trait == REVERSE:
         tx.emit("DirectionReversed", None, {"direction": -1})
-        first = active[-1]
+        first = step(active, first, -1)
     elif trait == DRAW_2:
         draw_cards(tx, first, 2, "penalty")
     start_turn(tx, first)
@@ -97,14 +99,34 @@ def end_hand(tx: Tx, winner: int) -> None:
 
 def score_round(tx: Tx) -> None:
     """RLCard's payoffs: 1 for the winner and -1 for the others (``get_payoffs`` sets -1 for
-    player ``1 - winner`` only, which is every loser with two players; docs/games/uno.md)."""
+    player ``1 - winner`` only, which is every loser with two players; docs/games/uno.md). With
+    ``match_end_mode`` target_points (the published rules) the hand's winner scores the points left in the other
+    hands, and the match goes on hand after hand until a seat's total reaches the target."""
     m = tx.m
     rnd = m.rnd
+    target = to_target(m.options)
+    if target is not None:
+        _score_to_target(tx, target)
+        return
     points = {s: 1 if s == rnd.winner else -1 for s in rnd.seats}
     tx.emit("RoundScored", None, {"round": m.round_no, "points": {str(s): p for s, p in points.items()},
                                   "totals": {str(s): p for s, p in points.items()},
                                   "intermission_deadline": None})
     end_match(tx, "hand_over")
+
+
+def _score_to_target(tx: Tx, target: int) -> None:
+    m = tx.m
+    rnd = m.rnd
+    won = sum(hand_points(rnd.hands[s]) for s in rnd.seats if s != rnd.winner)
+    points = {s: won if s == rnd.winner else 0 for s in rnd.seats}
+    totals = {s: m.seats[s].total + p for s, p in points.items()}
+    ends = any(t >= target for t in totals.values())
+    tx.emit("RoundScored", None, {"round": m.round_no, "points": {str(s): p for s, p in points.items()},
+                                  "totals": {str(s): t for s, t in totals.items()},
+                                  "intermission_deadline": None if ends else tx.after("round_intermission_s") or tx.at})
+    if ends:
+        end_match(tx, "target_reached")
 
 
 def standings(m: UnoMatch) -> list[dict[str, Any]]:

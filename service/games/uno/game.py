@@ -1,10 +1,10 @@
-"""UNO (RLCard 1.2's rules, docs/games/uno.md) as one registry entry."""
+"""UNO (RLCard 1.2's rules and the published rules, docs/games/uno.md) as one registry entry."""
 from __future__ import annotations
 
 from types import MappingProxyType
 
 from service.games.kernel import catch
-from service.games.kernel.game import Game
+from service.games.kernel.game import Game, Presets
 from service.games.kernel.presentation import Presentation
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 from service.games.uno import options, playout
@@ -21,11 +21,13 @@ from service.games.uno.words import WORDS
 
 EVENT_TYPES = {
     "StarterTurned": 1, "StarterReturned": 1, "TurnStarted": 1, "CardPlayed": 1, "CardDrawn": 1,
-    "DrawShortfall": 1, "StockReshuffled": 1, "TurnSkipped": 1, "DirectionReversed": 1, "HandsRevealed": 1,
+    "CardKept": 1, "DrawShortfall": 1, "StockReshuffled": 1, "TurnSkipped": 1, "DirectionReversed": 1, "HandsRevealed": 1,
     catch.CHALLENGE_MADE: 1,
 }
-ACTIONS = MappingProxyType({**{t: SHEDDING_ACTIONS[t] for t in ("play", "draw")}, catch.CHALLENGE: catch.CHALLENGE_ACTION})
-"""The shedding games' play and draw: the same wire shape and commands (a play's ``announce`` is
+ACTIONS = MappingProxyType({**{t: SHEDDING_ACTIONS[t] for t in ("play", "draw", "pass")},
+                            catch.CHALLENGE: catch.CHALLENGE_ACTION})
+"""The shedding games' play, draw and pass (keep a drawn card, ``drawn_card`` play_or_keep): the
+same wire shape and commands (a play's ``announce`` is
 the UNO call, with ``uno_call``; a wild's colour is its ``called_suit``), and the kernel's catch."""
 _BORROWED = {a.command for a in ACTIONS.values()}
 COMMANDS = MappingProxyType({**{n: r for n, r in SHEDDING.commands.items() if r.command in _BORROWED},
@@ -46,7 +48,7 @@ GAME = Game(
     commands=COMMANDS,
     command_upcasters=COMMAND_UPCASTERS,
     event_types=EVENT_TYPES,
-    options=options,
+    options=Presets(options.VARIANTS, options.defaults, options.resolve, options.catalogue),
     spec=SPEC,
     bots=MappingProxyType({"easy": catch.catching(easy.choose), "medium": catch.catching(medium.choose)}),
     playout=playout,

@@ -1,4 +1,4 @@
-"""A seat's actions as commands: the handlers of play and draw, and one action object
+"""A seat's actions as commands: the handlers of play, draw and pass (keep a drawn card), and one action object
 (``{"type": ...}`` as legal_actions lists it) applied as the seat's command."""
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import Any
 from service.games.kernel.catch import CHALLENGE, Challenge
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.table import Step
-from service.games.shedding.commands import Draw, Play
-from service.games.uno.play import challenge, draw, play, refuse
+from service.games.shedding.commands import Draw, Pass, Play
+from service.games.uno.play import challenge, draw, keep, play, refuse
 from service.games.uno.tx import Tx
 
-SEAT: dict[type, Step] = {Play: play, Draw: draw, Challenge: challenge}
-COMMAND_OF = {"play": Play, "draw": Draw, CHALLENGE: Challenge}
+SEAT: dict[type, Step] = {Play: play, Draw: draw, Pass: keep, Challenge: challenge}
+COMMAND_OF = {"play": Play, "draw": Draw, "pass": Pass, CHALLENGE: Challenge}
 
 
 def act(tx: Tx, seat: int, action: Mapping[str, Any]) -> None:

@@ -1,34 +1,64 @@
-"""The ``uno-rlcard`` preset's options: RLCard's UNO has no rule options (only its player count),
-so these are the table's size and the timing and bot options (§8.3) that apply."""
+"""UNO's two presets as option sets (§8): ``uno-rlcard`` follows RLCard 1.2 (its only rule option
+is the player count) and ``uno`` the published rules people play by; docs/games/uno.md lists every
+difference. A spec's ``classic`` column is ``uno-rlcard``'s default, its ``prsi`` column ``uno``'s.
+
+Histories recorded before an option existed lack it: the rules read it with RLCard's default
+(``rule_of``), so they replay as played."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from service.games.kernel.one_preset import defaults_of, option
-from service.games.kernel.option_catalogue import one_preset_entry
-from service.games.kernel.options import OptionSpec, check_basic, check_delays, resolve_specs
+from service.games.kernel.option_catalogue import option_item, preset_entry
+from service.games.kernel.options import OptionSpec, check_basic, check_delays, copy, resolve_specs
 
-VARIANT = "uno-rlcard"
+RLCARD, PUBLISHED = "uno-rlcard", "uno"
+VARIANTS: tuple[str, ...] = (RLCARD, PUBLISHED)
+VARIANT = RLCARD  # the first preset (RLCard's)
 BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium")
 """The strengths this game has bots for (no searching bot yet)."""
 
+PLAY_AT_ONCE, PLAY_OR_KEEP = "play_at_once", "play_or_keep"
+ONLY_WITHOUT_PLAYABLE, ONLY_WITHOUT_COLOUR = "only_without_playable", "only_without_colour"
+SINGLE_ROUND, TARGET_POINTS = "single_round", "target_points"
+
+
+def _o(name: str, typ: str, rlcard: Any, published: Any = "same", **kw: Any) -> OptionSpec:
+    return OptionSpec(name, typ, rlcard, rlcard if published == "same" else published, **kw)
+
 
 SPECS: tuple[OptionSpec, ...] = (
-    option("min_players", "int", 2, lo=2, hi=4),  # RLCard's game_num_players, checked here for 2-4
-    option("max_players", "int", 4, lo=2, hi=4),
-    option("cards_dealt", "int", 7, lo=1, hi=7),  # RLCard deals 7 (game.py); fewer make shorter hands
-    option("uno_call", "bool", False),  # not RLCard's: "UNO" called on the next-to-last card, caught for two (call.py)
+    _o("min_players", "int", 2, lo=2, hi=4),  # RLCard's game_num_players, checked here for 2-4
+    _o("max_players", "int", 4, lo=2, hi=4),
+    _o("cards_dealt", "int", 7, lo=1, hi=7),  # RLCard deals 7 (game.py); fewer make shorter hands
+    # the rules that differ (docs/games/uno.md): RLCard's, then the published
+    _o("drawn_card", "enum", PLAY_AT_ONCE, PLAY_OR_KEEP, values=(PLAY_AT_ONCE, PLAY_OR_KEEP)),
+    _o("wild_draw_4", "enum", ONLY_WITHOUT_PLAYABLE, ONLY_WITHOUT_COLOUR,
+       values=(ONLY_WITHOUT_PLAYABLE, ONLY_WITHOUT_COLOUR)),
+    _o("uno_call", "bool", False, True),  # "UNO" called on the next-to-last card, caught for two (call.py)
+    _o("match_end_mode", "enum", SINGLE_ROUND, TARGET_POINTS, values=(SINGLE_ROUND, TARGET_POINTS)),
+    _o("target_points", "int", 500, lo=50, hi=2000),  # with match_end_mode target_points
+    _o("round_intermission_s", "int", 3, lo=0, hi=60),  # between hands (match_end_mode target_points)
     # §8.3 table, timing and bots
-    option("bot_seats", "int", 0, lo=0, hi=3),
-    option("bot_strength", "enum", "easy", values=BOT_STRENGTHS),
-    option("bot_delay_ms", "delays", {"easy": [800, 1600], "medium": [600, 1400]}, lo=0, hi=60000),
-    option("turn_timeout_s", "int_or_null", 45, lo=10, hi=600),
-    option("max_consecutive_timeouts", "int", 3, lo=1, hi=10),
-    option("absent_policy", "enum", "default_actions", values=("default_actions", "bot_autopilot")),
-    option("absent_removal_s", "int", 300, lo=60, hi=3600),
+    _o("bot_seats", "int", 0, lo=0, hi=3),
+    _o("bot_strength", "enum", "easy", values=BOT_STRENGTHS),
+    _o("bot_delay_ms", "delays", {"easy": [800, 1600], "medium": [600, 1400]}, lo=0, hi=60000),
+    _o("turn_timeout_s", "int_or_null", 45, lo=10, hi=600),
+    _o("max_consecutive_timeouts", "int", 3, lo=1, hi=10),
+    _o("absent_policy", "enum", "default_actions", values=("default_actions", "bot_autopilot")),
+    _o("absent_removal_s", "int", 300, lo=60, hi=3600),
 )
 SPEC_BY_NAME = {s.name: s for s in SPECS}
+
+
+def to_target(options: Mapping[str, Any]) -> int | None:
+    """The points that end the match (hand after hand), or None: one hand with RLCard's payoffs."""
+    return int(options["target_points"]) if rule_of(options, "match_end_mode") == TARGET_POINTS else None
+
+
+def rule_of(options: Mapping[str, Any], name: str) -> Any:
+    """A rule option of a table: its value, or RLCard's when the history predates the option."""
+    return options.get(name, SPEC_BY_NAME[name].classic)
 
 
 def _check(spec: OptionSpec, v: Any, resolved: Mapping[str, Any]) -> str | None:
@@ -42,17 +72,23 @@ def _cross(r: Mapping[str, Any], explicit: set[str]) -> list[dict[str, Any]]:
             if n in explicit]
 
 
-def defaults() -> dict[str, Any]:
-    """The full default option set of the ``uno-rlcard`` preset."""
-    return defaults_of(SPECS)
+def defaults(variant: str = RLCARD) -> dict[str, Any]:
+    """§8.4: the full default option set of a preset (fresh copies)."""
+    published = variant == PUBLISHED
+    return {s.name: copy(s.prsi if published else s.classic) for s in SPECS}
 
 
-def resolve(overrides: Mapping[str, Any] | None,
+def resolve(variant: str, overrides: Mapping[str, Any] | None,
             max_players: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """§8.5: preset + overrides, validated; (resolved, warnings) or OptionError (invalid_option)."""
-    return resolve_specs(defaults(), SPEC_BY_NAME, overrides, max_players, _check, _cross)
+    return resolve_specs(defaults(variant), SPEC_BY_NAME, overrides, max_players, _check, _cross)
 
 
-def catalog_entry() -> dict[str, Any]:
-    """GET /v1/variants: the preset with its option schema and player range."""
-    return one_preset_entry(VARIANT, SPECS, BOT_STRENGTHS)
+def catalogue() -> list[dict[str, Any]]:
+    """GET /v1/variants: each preset with its option schema and player range."""
+    out = []
+    for v in VARIANTS:
+        d = defaults(v)
+        options = [option_item(s, copy(d[s.name]), d["max_players"]) for s in SPECS]
+        out.append(preset_entry(v, v, d, options, BOT_STRENGTHS))  # the game field as each preset had it
+    return out

@@ -1,12 +1,13 @@
 """decide for a seat's actions (RLCard's UnoRound.proceed_round): play a card (a wild names its
-colour), or draw when nothing is playable (a drawn card that follows is played at once)."""
+colour), or draw when nothing is playable (a drawn card that follows is played at once, or with
+``drawn_card`` play_or_keep played or kept: ``pass``)."""
 from __future__ import annotations
 
 from service.games.kernel.catch import Challenge, Verdict
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.refusal import refuser
-from service.games.shedding.commands import Draw, Play
-from service.games.uno.actions import legal_actions, legal_cards
+from service.games.shedding.commands import Draw, Pass, Play
+from service.games.uno.actions import keeps, legal_actions, legal_cards
 from service.games.uno.call import CHALLENGE_MADE, calls, judge
 from service.games.uno.cards import COLOR, COLORS, DRAW_2, FACE, REVERSE, SKIP, TRAIT, WILD_DRAW_4, is_card_id
 from service.games.uno.flow import draw_cards, end_hand, random_color, start_turn
@@ -101,9 +102,15 @@ def draw(tx: Tx, cmd: Draw) -> None:
     m = tx.m
     if legal_cards(m, seat):
         raise refuse(m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "draw only when no card is playable")
+    if keeps(m) and cmd.announce:
+        raise refuse(m, seat, tx.at, KernelCode.INVALID_ACTION, "call UNO when you play the drawn card")
     cards = draw_cards(tx, seat, 1, "draw", by=seat)
     rnd = tx.m.rnd
     nxt = step(rnd.seats, seat, rnd.direction)
+    if keeps(m):  # the published rules: a drawn card that follows is the seat's to play or keep
+        if not cards or not legal_cards(tx.m, seat):
+            start_turn(tx, nxt)
+        return
     if not cards:
         start_turn(tx, nxt)
         return
@@ -119,6 +126,21 @@ def draw(tx: Tx, cmd: Draw) -> None:
         effect(tx, seat, card)
     else:
         start_turn(tx, nxt)
+
+
+def keep(tx: Tx, cmd: Pass) -> None:
+    """With ``drawn_card`` play_or_keep: keep the card just drawn (it follows, but the seat keeps
+    it); the next player moves."""
+    seat = cmd.seat
+    rnd = tx.m.rnd
+    if cmd.announce and rnd is not None and rnd.phase == "play" and rnd.current == seat:
+        raise refuse(tx.m, seat, tx.at, KernelCode.INVALID_ACTION, "a kept card leaves no card to call UNO on")
+    _own_turn(tx, seat, False, 0)
+    rnd = tx.m.rnd
+    if rnd.drawn is None:
+        raise refuse(tx.m, seat, tx.at, KernelCode.ILLEGAL_ACTION, "pass keeps a card just drawn: draw first")
+    tx.emit("CardKept", seat, {"seat": seat, "hand_size": len(rnd.hands[seat])})
+    start_turn(tx, step(rnd.seats, seat, rnd.direction))
 
 
 def challenge(tx: Tx, cmd: Challenge) -> None:

@@ -29,6 +29,7 @@ ACTIONS = {"play": obj({"type": enum("play"), "card": shown({"type": "string"}, 
                        description="play a card; a suit or, for an UNO wild, a colour (R, G, B, Y) in `called_suit`"),
            "draw": obj({"type": enum("draw")}, {"announce": _CALL},
                        description="draw; with `uno_call`, `announce` calls UNO in case the drawn card is played"),
+           "pass": obj({"type": enum("pass")}, description="with `drawn_card` play_or_keep: keep the card just drawn"),
            catch.CHALLENGE: catch.ACTION_SCHEMA}
 """The shedding games' play and draw (one meaning of each for every game): an UNO wild names its
 colour where an eight names its suit."""
@@ -51,6 +52,8 @@ EVENTS = {
                                   "(a drawn wild's colour is random, from the match seed)"),
     "CardDrawn": obj({"seat": INT, "count": INT, "reason": enum("draw", "penalty", catch.MISSED), "hand_size": INT},
                      {"auto": BOOL}),
+    "CardKept": obj({"seat": INT, "hand_size": INT},
+                    description="with `drawn_card` play_or_keep: the seat keeps the playable card it drew"),
     "DrawShortfall": obj({"seat": INT, "missing": INT}),
     "StockReshuffled": obj({"count": INT}),
     "TurnSkipped": obj({"seat": INT}),

@@ -38,12 +38,14 @@ class Hand:
     end_reason: str | None = None
     winner: int | None = None
     window: CallWindow | None = None  # with ``uno_call``: a seat's last-card window (kernel/catch.py)
+    drawn: str | None = None  # ``drawn_card`` play_or_keep: the card the seat to move just drew, to play or keep
 
 
 @dataclass(frozen=True)
 class UnoMatch(TableState[Hand]):
-    """A whole UNO match (one hand; ``intermission_deadline`` stays None): the table
-    (``TableState``, its ``rnd`` the hand in play) and nothing else; a fold of its events."""
+    """A whole UNO match: the table (``TableState``, its ``rnd`` the hand in play) and nothing else;
+    a fold of its events. One hand without ``target_points`` (RLCard's), else hand after hand
+    (``intermission_deadline`` between them) until a seat reaches the target."""
 
 
 def cards_in_play(m: UnoMatch) -> Counter[str] | None:

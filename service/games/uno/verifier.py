@@ -6,7 +6,7 @@ can read it beside the rule book (docs/games/uno.md) and trust it on its own. Th
 (service/verifier/check.py) finds it by file and picks it by ``VARIANTS``."""
 from __future__ import annotations
 
-VARIANTS = frozenset({"uno-rlcard"})
+VARIANTS = frozenset({"uno-rlcard", "uno"})
 """The presets whose histories this module checks (``MatchCreated.data.variant``)."""
 
 

@@ -18,9 +18,10 @@ def seeds(tag: str, k: int = 8) -> tuple[bytes, ...]:
     return tuple(hashlib.sha256(f"{tag}/{i}".encode()).digest() for i in range(k))
 
 
-def started(players: int = 3, tag: str = "t", bots: tuple[str, ...] = (), **overrides: Any) -> Any:
-    opts, _ = resolve_options("uno-rlcard", overrides, 4)
-    m = outcome(None, CreateMatch(tag, "uno-rlcard", opts, 4, rules_version=RULES_VERSION),
+def started(players: int = 3, tag: str = "t", bots: tuple[str, ...] = (), preset: str = "uno-rlcard",
+            **overrides: Any) -> Any:
+    opts, _ = resolve_options(preset, overrides, 4)
+    m = outcome(None, CreateMatch(tag, preset, opts, 4, rules_version=RULES_VERSION),
                 Context(T0, seeds(tag))).state
     for i in range(players):
         kind = "bot" if i < len(bots) else "human"
