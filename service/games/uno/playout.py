@@ -3,10 +3,13 @@
 It mirrors ``service.games.uno`` (the authority) move for move: the deal in blocks of seven, a
 turned-up wild draw four going back into the stock, the starter performed, RLCard's legal plays,
 its draw rule and its reshuffle of every played card. There are no events, views, seats leaving
-or clocks; tests/unit/sim checks it against the event engine.
+or clocks; tests/unit/sim checks it against the event engine. The ``uno`` preset's rules of a hand
+are options of the core: ``colour_only`` (``wild_draw_4`` only_without_colour) and ``keep``
+(``drawn_card`` play_or_keep: a drawn card that follows is the seat's to play or keep, ``PASS``);
+it has no UNO call and plays one hand (no card points).
 
 Cards are ints, indices into ``cards.DECK``. Actions are ints: ``c`` plays the non-wild card c,
-``WILD + c * 4 + k`` plays the wild c naming colour k, ``DRAW`` draws. Randomness is injected:
+``WILD + c * 4 + k`` plays the wild c naming colour k, ``DRAW`` draws, ``PASS`` keeps a drawn card. Randomness is injected:
 ``shuffle(cards)`` returns the cards in a new order (the deck, the stock after a wild draw four
 went back, the reshuffled stock), ``color()`` a random colour index (a turned or drawn wild).
 """
@@ -17,9 +20,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.games.uno.cards import COLOR, COLORS, DECK, DRAW_2, REVERSE, SKIP, TRAIT, WILD_DRAW_4, sort_hand
+from service.games.uno.options import ONLY_WITHOUT_COLOUR, PLAY_OR_KEEP, rule_of
 from service.games.uno.rules import HAND_SIZE, playable
 
-DRAW, WILD = 1000, 2000
+DRAW, PASS, WILD = 1000, 1001, 2000
 Shuffle = Callable[[list[int]], list[int]]
 _INDEX = {c: i for i, c in enumerate(DECK)}
 _PENALTY = {DRAW_2: 2, WILD_DRAW_4: 4}
@@ -28,8 +32,11 @@ _PENALTY = {DRAW_2: 2, WILD_DRAW_4: 4}
 class Uno:
     """One hand of ``players`` seats (0 .. players-1), dealt at construction."""
 
-    def __init__(self, players: int, shuffle: Shuffle, color: Callable[[], int], dealt: int = HAND_SIZE) -> None:
+    def __init__(self, players: int, shuffle: Shuffle, color: Callable[[], int], dealt: int = HAND_SIZE,
+                 colour_only: bool = False, keep: bool = False) -> None:
         self.n = n = players
+        self.colour_only, self.keep = colour_only, keep
+        self.drawn: int | None = None  # with ``keep``: the card just drawn that follows
         self.shuffle, self.color_of = shuffle, color
         deck = shuffle(list(range(len(DECK))))
         self.hands: list[list[int]] = [deck[i * dealt:(i + 1) * dealt] for i in range(n)]
@@ -56,9 +63,12 @@ class Uno:
 
     def legal(self) -> list[int]:
         """The current seat's actions, in the engine's order (cards in deck order, a wild's colours
-        R G B Y), or [DRAW]."""
+        R G B Y), or [DRAW]; after a draw that may be kept, the drawn card and PASS."""
         t = DECK[self.target]
-        ids = playable([DECK[c] for c in self.hands[self.current]], TRAIT[t], COLOR[t] is None, self.color)
+        ids = playable([DECK[c] for c in self.hands[self.current]], TRAIT[t], COLOR[t] is None, self.color,
+                       self.colour_only)
+        if self.drawn is not None:
+            ids = [DECK[self.drawn]] if DECK[self.drawn] in ids else []
         out: list[int] = []
         for cid in sort_hand(ids):
             c = _INDEX[cid]
@@ -66,11 +76,16 @@ class Uno:
                 out.extend(WILD + c * 4 + k for k in range(4))
             else:
                 out.append(c)
+        if self.drawn is not None:
+            return [*out, PASS]
         return out or [DRAW]
 
     def act(self, a: int) -> None:
         if a == DRAW:
             self._draw()
+        elif a == PASS:
+            self.drawn = None
+            self.current = self._seat(1)
         elif a >= WILD:
             self._play((a - WILD) >> 2, COLORS[(a - WILD) & 3])
         else:
@@ -90,6 +105,7 @@ class Uno:
 
     def _put(self, c: int, color: str) -> None:
         self.hands[self.current].remove(c)
+        self.drawn = None
         self.discard.append(c)
         self.target, self.color = c, color
 
@@ -119,6 +135,12 @@ class Uno:
             self.current = self._seat(1)
             return
         c = got[0]
+        if self.keep:
+            self.drawn = c
+            if self.legal() == [PASS]:  # it does not follow: kept, the turn is over
+                self.drawn = None
+                self.current = self._seat(1)
+            return
         col = COLOR[DECK[c]]
         if col is None:
             self._put(c, COLORS[self.color_of()])
@@ -140,7 +162,8 @@ def rng_shuffle(rng: random.Random) -> Shuffle:
 
 def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int:
     """One hand with uniformly random legal actions; returns the number of moves."""
-    g = Uno(players, rng_shuffle(rng), lambda: int(rng.random() * 4), int(options.get("cards_dealt", HAND_SIZE)))
+    g = Uno(players, rng_shuffle(rng), lambda: int(rng.random() * 4), int(options.get("cards_dealt", HAND_SIZE)),
+            rule_of(options, "wild_draw_4") == ONLY_WITHOUT_COLOUR, rule_of(options, "drawn_card") == PLAY_OR_KEEP)
     moves = 0
     while not g.over:
         acts = g.legal()

@@ -13,9 +13,9 @@ from service.games.engine import legal_actions, outcome
 from service.games.kernel.model import Context, CreateMatch, JoinSeat, StartMatch
 from service.games.kernel.table import RULES_VERSION
 from service.games.registry import resolve_options
-from service.games.shedding.commands import Draw, Play
+from service.games.shedding.commands import Draw, Pass, Play
 from service.games.uno.cards import COLOR, COLORS, DECK
-from service.games.uno.playout import DRAW, WILD, Uno, playout
+from service.games.uno.playout import DRAW, PASS, WILD, Uno, playout
 
 T0 = 1_700_000_000_000
 INDEX = {c: i for i, c in enumerate(DECK)}
@@ -26,6 +26,8 @@ def _as_ints(acts):
     for a in acts:
         if a["type"] == "draw":
             out.append(DRAW)
+        elif a["type"] == "pass":
+            out.append(PASS)
         elif a.get("called_suit"):
             out.append(WILD + INDEX[a["card"]] * 4 + COLORS.index(a["called_suit"]))
         else:
@@ -33,12 +35,17 @@ def _as_ints(acts):
     return out
 
 
+PRESETS = {"uno-rlcard": {}, "uno": {"uno_call": False}}
+"""The core has no UNO call: the ``uno`` preset's hand is checked without it."""
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("trial", range(60))
-def test_the_core_plays_the_engines_hand(trial):
+def test_the_core_plays_the_engines_hand(trial, preset):
     rng = random.Random(trial)
     players = 2 + trial % 3
     dealt = 7 if trial % 2 else rng.choice([1, 3, 7])
-    opts, _ = resolve_options("uno-rlcard", {"cards_dealt": dealt}, 4)
+    opts, _ = resolve_options(preset, {"cards_dealt": dealt, **PRESETS[preset]}, 4)
     k = 0
     orders: list[list[int]] = []
     colors: list[int] = []
@@ -56,12 +63,12 @@ def test_the_core_plays_the_engines_hand(trial):
                 colors.append(COLORS.index(e.data["color"]))
         return d.state
 
-    m = step(None, CreateMatch("s", "uno-rlcard", opts, 4, rules_version=RULES_VERSION))
+    m = step(None, CreateMatch("s", preset, opts, 4, rules_version=RULES_VERSION))
     for i in range(players):
         m = step(m, JoinSeat(f"p{i}"))
     m = step(m, StartMatch())
     fed, hues = iter(orders), iter(colors)
-    g = Uno(players, lambda cards: next(fed), lambda: next(hues), dealt)
+    g = Uno(players, lambda cards: next(fed), lambda: next(hues), dealt, preset == "uno", preset == "uno")
     moves = 0
     while m.rnd.phase == "play":
         assert g.current == m.rnd.current and not g.over
@@ -69,7 +76,8 @@ def test_the_core_plays_the_engines_hand(trial):
         assert g.legal() == _as_ints(acts)
         a = acts[int(rng.random() * len(acts))]
         seat = m.rnd.current
-        m = step(m, Play(seat, a["card"], a.get("called_suit")) if a["type"] == "play" else Draw(seat))
+        m = step(m, Play(seat, a["card"], a.get("called_suit")) if a["type"] == "play"
+                 else Pass(seat) if a["type"] == "pass" else Draw(seat))
         g.act(_as_ints([a])[0])
         moves += 1
     assert g.over and g.winner == m.rnd.winner
@@ -77,7 +85,8 @@ def test_the_core_plays_the_engines_hand(trial):
     assert moves > 0
 
 
-def test_random_playouts_end():
-    opts, _ = resolve_options("uno-rlcard", {}, 4)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_playouts_end(preset):
+    opts, _ = resolve_options(preset, {}, 4)
     rng = random.Random(5)
     assert all(playout(opts, n, rng) > 0 for n in (2, 3, 4) for _ in range(20))
