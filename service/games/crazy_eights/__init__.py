@@ -7,3 +7,6 @@ It builds on the kernel and on two parts of the shedding games: their card ids
 (``shedding.cards``) and their seat commands ``Play``, ``Draw`` and ``Pass`` (``shedding.commands``),
 so that ``play``, ``draw`` and ``pass`` mean one thing on the wire for every game.
 """
+
+BUILDS_ON = {"shedding": frozenset({"cards", "commands", "spec", "game", "faces", "words"})}
+"""The other games' modules this one may import (tests/unit/rules/test_purity.py reads it)."""

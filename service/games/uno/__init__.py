@@ -7,3 +7,6 @@ It builds on the kernel and on the shedding games' seat commands ``Play`` and ``
 (``shedding.commands``), so that ``play`` and ``draw`` mean one thing on the wire for every game;
 a wild's colour travels in ``called_suit`` (one of R, G, B, Y).
 """
+
+BUILDS_ON = {"shedding": frozenset({"commands", "spec", "game"})}
+"""The other games' modules this one may import (tests/unit/rules/test_purity.py reads it)."""

@@ -1,6 +1,7 @@
 """The games are pure: no I/O, no clock, no hidden randomness, in every module of every game
 package, of the kernel and of the playout cores (recursively: a new game is checked unasked)."""
 import ast
+import importlib
 import pathlib
 
 from service.games import registry
@@ -74,10 +75,10 @@ def test_bots_and_playouts_never_call_module_level_random():
 
 
 GAME_PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists() and p.name != "kernel")
-BUILDS_ON = {"crazy_eights": {"shedding": {"cards", "commands", "spec", "game", "faces", "words"}},
-             "uno": {"shedding": {"commands", "spec", "game"}}}
-"""The games one game builds on, and the modules it may take from each (issue 14: Crazy Eights shares
-the shedding games' card ids and their play/draw/pass; issue 27: their card faces and words)."""
+BUILDS_ON = {g: getattr(importlib.import_module(f"service.games.{g}"), "BUILDS_ON", {}) for g in GAME_PACKAGES}
+"""The games one game builds on, and the modules it may take from each, as the game's own package
+declares them (``BUILDS_ON`` in its ``__init__.py``: Crazy Eights takes the shedding games' card ids,
+play/draw/pass, faces and words): a game that builds on another changes nothing outside its package."""
 
 
 def test_the_kernel_knows_no_game():
