@@ -5,6 +5,7 @@ import json
 import random
 import threading
 
+from service.games import registry
 from tests.api.conftest import FAST, Table, auth
 
 
@@ -40,7 +41,9 @@ def test_create_returns_owner_token_location_and_etag(table: Table) -> None:
 
 def test_bad_creation_requests_are_problems_and_create_nothing(table: Table) -> None:
     c = table.client
-    r = c.post("/v1/games", json={"variant": "uno"})
+    unknown = "no-such-variant"
+    assert unknown not in registry.BY_VARIANT  # a name no game serves (a game named so would need another)
+    r = c.post("/v1/games", json={"variant": unknown})
     assert (r.status_code, r.json["code"]) == (422, "unknown_variant")
     assert r.content_type == "application/problem+json"
     r = c.post("/v1/games", json={"variant": "prsi", "options": {"penalty_limit": 5, "hand_size": "x"}})

@@ -25,7 +25,7 @@ def test_every_bad_explicit_option_is_named():
 
 def test_unknown_variant():
     with pytest.raises(RuleViolation) as exc:
-        resolve_options("uno", {}, 4)
+        resolve_options("no-such-variant", {}, 4)  # no game serves it (test_game_registry: BY_VARIANT)
     assert exc.value.code == "unknown_variant" and status_of(exc.value.code) == 422
 
 
