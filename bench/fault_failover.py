@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from bench.fault_redis import Player, check_games
+from bench.fault_redis import Player, check_games, measure_moves
 from service.api.app import create_app
 from service.settings import Settings
 from tools.stack import fault_rounds
@@ -160,28 +160,8 @@ def wait_cost(waits: int, threads: int, seconds: float, out: Any) -> Any:
     cluster = LocalCluster.start(3, replicas=1, node_timeout_ms=1000)
     settings = Settings(redis_url=cluster.url, key_prefix=f"meow-wc{waits}", rate_limits="off", compact_after_s=-1,
                         wait_replicas=waits, wait_timeout_ms=1000, redis_pool_size=threads * 4 + 8)
-    app = create_app(settings)
-    stop, down = threading.Event(), threading.Event()
-    players = [Player(app, seed, stop, down) for seed in range(threads)]
     try:
-        for p in players:
-            p.start()
-        time.sleep(1.0)  # warm up
-        moves0, t0 = sum(p.moves for p in players), time.perf_counter()
-        lat0 = [len(p.latencies) for p in players]
-        time.sleep(seconds)
-        moves, elapsed = sum(p.moves for p in players) - moves0, time.perf_counter() - t0
-        stop.set()
-        for p in players:
-            p.join(30)
-        lat = [x for p, n in zip(players, lat0) for x in p.latencies[n:]]
-        out.trials = out.ok = moves
-        p50 = f"{statistics.median(lat) * 1000:.1f} ms" if lat else "-"
-        out.note = f"{moves / elapsed:.0f} moves/s, a move's p50 {p50}, a lone write's p50 {_write_p50(cluster, waits):.2f} ms"
-        out.seconds = elapsed
-        for p in players:
-            for why in p.bad[:3]:
-                out.fail(why)
+        measure_moves(settings, threads, seconds, out, lambda: f"a lone write's p50 {_write_p50(cluster, waits):.2f} ms")
     finally:
         cluster.stop()
     return out

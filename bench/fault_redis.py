@@ -213,31 +213,37 @@ def fsync_cost(fsync: str, threads: int, seconds: float, out: Any) -> Any:
     """Accepted moves per second and their median latency with ``appendfsync`` ``fsync``."""
     server = RedisServer(fsync)
     settings = Settings(redis_url=server.url, key_prefix="meow-fsync", rate_limits="off", compact_after_s=-1)
-    app = create_app(settings)
-    stop, down = threading.Event(), threading.Event()
-    players = [Player(app, seed, stop, down) for seed in range(threads)]
     try:
-        for p in players:
-            p.start()
-        time.sleep(1.0)  # warm up
-        moves0, t0 = sum(p.moves for p in players), time.perf_counter()
-        lat0 = [len(p.latencies) for p in players]
-        time.sleep(seconds)
-        moves, elapsed = sum(p.moves for p in players) - moves0, time.perf_counter() - t0
-        stop.set()
-        for p in players:
-            p.join(30)
-        lat = [x for p, n in zip(players, lat0) for x in p.latencies[n:]]
-        out.trials = out.ok = moves
-        p50 = f"{statistics.median(lat) * 1000:.1f} ms" if lat else "-"
-        out.note = f"{moves / elapsed:.0f} moves/s, a move's p50 {p50}, a lone SET's p50 {_set_p50(server.port) * 1000:.2f} ms"
-        out.seconds = elapsed
-        for p in players:
-            for why in p.bad[:3]:
-                out.fail(why)
+        measure_moves(settings, threads, seconds, out, lambda: f"a lone SET's p50 {_set_p50(server.port) * 1000:.2f} ms")
     finally:
         server.close()
     return out
+
+
+def measure_moves(settings: Settings, threads: int, seconds: float, out: Any, lone: Any) -> None:
+    """``threads`` players on one app of ``settings``: after a 1 s warm-up, the accepted moves per
+    second and a move's median latency over ``seconds``, beside ``lone()`` (a bare write's cost)."""
+    app = create_app(settings)
+    stop, down = threading.Event(), threading.Event()
+    players = [Player(app, seed, stop, down) for seed in range(threads)]
+    for p in players:
+        p.start()
+    time.sleep(1.0)  # warm up
+    moves0, t0 = sum(p.moves for p in players), time.perf_counter()
+    lat0 = [len(p.latencies) for p in players]
+    time.sleep(seconds)
+    moves, elapsed = sum(p.moves for p in players) - moves0, time.perf_counter() - t0
+    stop.set()
+    for p in players:
+        p.join(30)
+    lat = [x for p, n in zip(players, lat0) for x in p.latencies[n:]]
+    out.trials = out.ok = moves
+    p50 = f"{statistics.median(lat) * 1000:.1f} ms" if lat else "-"
+    out.note = f"{moves / elapsed:.0f} moves/s, a move's p50 {p50}, {lone()}"
+    out.seconds = elapsed
+    for p in players:
+        for why in p.bad[:3]:
+            out.fail(why)
 
 
 def _set_p50(port: int, n: int = 2000) -> float:
