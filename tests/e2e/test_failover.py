@@ -23,9 +23,10 @@ import requests
 from tests.e2e.conftest import AUDIT
 from tools.stack import live_stack
 
-FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
+FAST = {"bot_delay_ms": {"easy": [150, 250]}, "announce_grace_ms": 0, "round_intermission_s": 0,
         "match_end_mode": "single_round", "turn_timeout_s": None}
 TABLES = 4  # on 3 primaries: one holds two at least
+# (the bots take 150-250 ms a move, so a round outlasts the 2.5 s of play before the kill: the outage is seen)
 
 
 @dataclass
