@@ -12,7 +12,12 @@ shared by every API process. Beyond a cap the stream is refused with 429 ``rate_
 - **A lease is all or nothing.** When the second set refuses or raises (its Redis node is away),
   the first slot is given back before ``acquire`` answers.
 - **A release that fails is retried, never dropped.** When the store is away, the pairs wait in a
-  queue that the upkeep thread retries every ``retry_s`` until it succeeds. The queue keeps at
+  queue that the upkeep thread retries every ``retry_s`` until it succeeds.
+- **One node away holds back only its own sets.** A release is one store call; when it fails it is
+  sent again one lease set at a time, so that the slots on the nodes that answer are free at once
+  and only the sets of a node that is away (a cluster's failover) wait for the retry. (One call for
+  all would let a client's own failed stream attempts fill its token's set on a live node while
+  the address's set is on the lost one, and refuse it 429 until the failover ends.) The queue keeps at
   most ``retry_cap`` pairs and drops the oldest with a log line: such a lease is no longer
   renewed, so it runs out by itself within ``ttl_ms`` anyway.
 - **A crash frees within ``ttl_ms``.** The upkeep thread renews every lease this process holds
@@ -139,13 +144,36 @@ class StreamSlots:
             if not chunk:
                 return True
             try:
-                self.store.lease_release_many(chunk)
-            except BaseException as exc:  # Redis may be away: keep them, in order, for later
+                failed = self._release(chunk)
+            except BaseException:  # a greenlet killed, an interrupt: the pairs are kept all the same
                 self._requeue(chunk, front=True)
-                log.warning("stream lease release retry failed; %d pending", self.pending(), exc_info=True)
-                if not isinstance(exc, Exception):
-                    raise  # a greenlet killed, an interrupt: the pairs are kept all the same
+                raise
+            if failed:  # Redis may be away: keep them, in order, for later
+                self._requeue(failed, front=True)
+                log.warning("stream lease release retry failed; %d pending", self.pending())
                 return False
+
+    def _release(self, pairs: list[Pair]) -> list[Pair]:
+        """Remove ``pairs`` from the store; answers those it could not remove. One call for all;
+        when it fails, one call per lease set, so that a node that is away holds back only its own
+        sets' releases (a cluster pipeline that cannot reach one node sends nothing to the others)."""
+        try:
+            self.store.lease_release_many(pairs)
+            return []
+        except Exception:
+            log.warning("stream lease release failed; retrying set by set", exc_info=True)
+        by_set: dict[str, list[Pair]] = {}
+        for pair in pairs:
+            by_set.setdefault(pair[0], []).append(pair)
+        if len(by_set) == 1:
+            return list(pairs)
+        failed: list[Pair] = []
+        for group in by_set.values():
+            try:
+                self.store.lease_release_many(group)
+            except Exception:  # noqa: BLE001 - this set's node is away: retried later
+                failed.extend(group)
+        return failed
 
     def _give_back(self, pairs: list[Pair]) -> None:
         """Remove ``pairs`` from the store before returning: in the call on its way if one can take
@@ -161,14 +189,17 @@ class StreamSlots:
                 return
             self._sending, self._open = True, None
         try:
-            self.store.lease_release_many(batch.pairs)
-        except BaseException as exc:  # Redis may be away: the upkeep thread retries
+            failed = self._release(batch.pairs)
+            if failed:  # Redis (or one of its nodes) is away: the upkeep thread retries
+                self._requeue(failed, front=False)
+                log.warning("stream lease release failed; %d pending a retry", self.pending())
+                self._start()
+                self._kick.set()
+        except BaseException:  # a greenlet killed, an interrupt: the pairs are kept all the same
             self._requeue(batch.pairs, front=False)
-            log.warning("stream lease release failed; %d pending a retry", self.pending(), exc_info=True)
             self._start()
             self._kick.set()
-            if not isinstance(exc, Exception):
-                raise  # a greenlet killed, an interrupt: the pairs are kept all the same
+            raise
         finally:
             with self._lock:
                 batch.done, self._sending = True, False

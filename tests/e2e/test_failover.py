@@ -75,7 +75,8 @@ class Player(threading.Thread):
             return None
         self.statuses[r.status_code] += 1
         if r.status_code == 429:  # which refusal, and on what (a failure names it)
-            self.statuses[f"429 {r.json().get('code')} {method} {path.rsplit('/', 1)[-1]}"] += 1
+            body = r.json()
+            self.statuses[f"429 {body.get('code')} {method} {path.rsplit('/', 1)[-1]}: {body.get('detail')}"] += 1
         return r
 
     def run(self) -> None:
@@ -164,13 +165,11 @@ def test_a_primary_killed_mid_play_strands_nothing_and_loses_no_acknowledged_mov
     for p in players:
         p.join(timeout=max(1.0, deadline - time.monotonic()))
     statuses = sum((p.statuses for p in players), Counter())
-    # A stream slot whose release the lost primary acknowledged comes back with the promoted
-    # replica and is held until its lease expires (30 s): a long-poll may meet 429 rate_limited
-    # meanwhile (seen once in three fresh-clone runs on 3 December 2026, under investigation). Any
-    # other 429, or a 429 on anything but the event feed, fails: the failover leaked something else.
-    slot_refusals = {k for k in statuses if isinstance(k, str) and k.startswith("429")}
-    assert slot_refusals <= {"429 rate_limited GET events"}, statuses
-    assert {k for k in statuses if isinstance(k, int)} <= {200, 409, 429, 503}, statuses  # never 500
+    # Never 429: a failed stream attempt gives its token's slot back even while the address's lease
+    # set is on the lost primary (service/app/stream_slots.py: one node away holds back only its
+    # own sets: before, a client retrying through the outage filled its token's set with them).
+    assert not {k for k in statuses if isinstance(k, str) and k.startswith("429")}, statuses
+    assert {k for k in statuses if isinstance(k, int)} <= {200, 409, 503}, statuses  # never 500
     assert statuses[503] > 0, statuses  # the outage was seen (the test exercised what it says)
     for p in players:
         assert p.finished, (p.gid, p.statuses)

@@ -20,13 +20,16 @@ from service.eventstore.memory import MemoryEventStore
 class FlakyLeases:
     """The in-memory store's lease port, told to fail: ``down`` holds the lease kinds ("tok",
     "addr") whose sets raise on acquire (``after_write``: raise once the slot is taken, as a
-    timed-out call may); ``releases_fail`` makes every release raise; ``gate`` holds releases."""
+    timed-out call may); ``releases_fail`` makes every release raise; ``releases_down`` holds the
+    kinds whose node is away for releases: a call that names one of their sets raises and removes
+    nothing (a cluster pipeline that cannot reach one node sends nothing); ``gate`` holds releases."""
 
     def __init__(self) -> None:
         self.inner = MemoryEventStore()
         self.down: set[str] = set()
         self.after_write = False
         self.releases_fail = False
+        self.releases_down: set[str] = set()
         self.gate = threading.Event()
         self.gate.set()
         self.release_calls = 0
@@ -49,7 +52,7 @@ class FlakyLeases:
     def lease_release_many(self, held: list[tuple[str, str]]) -> None:
         assert self.gate.wait(30), "a release was held for 30 s"
         self.release_calls += 1
-        if self.releases_fail:
+        if self.releases_fail or any(name.split(":")[1] in self.releases_down for name, _ in held):
             raise ConnectionError("redis is away")
         self.inner.lease_release_many(held)
 
@@ -214,3 +217,23 @@ def test_the_retry_queue_is_bounded_and_drops_the_oldest_with_a_log_line(caplog:
     store.releases_fail = False
     assert slots.retry_releases()
     assert store.holders("tok", "tok-a") == 1  # the first lease's slot: left to run out by its TTL
+
+
+def test_a_node_away_holds_back_only_its_own_sets_releases() -> None:
+    """The address's set on a node that is away (a cluster's failover), the token's on a live one:
+    each failed stream attempt gives its token slot back at once, so a client retrying through the
+    outage is answered 503 (the store), never refused 429 by its own failed attempts; the address's
+    releases wait for the node and go once it is back."""
+    store = FlakyLeases()
+    slots = _slots(store, per_token=2, per_address=100, retry_s=0.01)
+    store.down = {"addr"}
+    store.after_write = True  # the address's slot is taken, then the call fails: a release is owed
+    store.releases_down = {"addr"}
+    for _ in range(10):
+        with pytest.raises(ConnectionError):
+            slots.acquire("tok-a", "192.0.2.1")
+    assert store.holders("tok", "tok-a") == 0
+    assert slots.pending() > 0  # the address's releases, waiting for its node
+    store.down, store.releases_down = set(), set()
+    _eventually(lambda: slots.pending() == 0)
+    assert store.holders("addr", "192.0.2.1") == 0
