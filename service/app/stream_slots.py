@@ -63,7 +63,7 @@ class _Batch:
 class StreamSlots:
     def __init__(self, store: Leases, per_token: int, per_address: int, ttl_ms: int = 30_000,
                  renew_s: float = 10.0, clock: Callable[[], int] = now_ms, retry_s: float = 1.0,
-                 retry_cap: int = 50_000) -> None:
+                 retry_cap: int = 50_000, upkeep: bool = True) -> None:
         self.store = store
         self.per_token = per_token
         self.per_address = per_address
@@ -72,6 +72,7 @@ class StreamSlots:
         self.clock = clock
         self.retry_s = retry_s
         self.retry_cap = retry_cap
+        self.upkeep = upkeep  # False: no upkeep thread (renew and retry_releases are called by hand)
         self._held: dict[str, Lease] = {}
         self._retry: deque[Pair] = deque()
         self._lock = threading.Lock()
@@ -220,7 +221,7 @@ class StreamSlots:
                         "within %d ms)", dropped, self.ttl_ms)
 
     def _start(self) -> None:
-        if self._upkeep is not None:
+        if self._upkeep is not None or not self.upkeep:
             return
         with self._lock:
             if self._upkeep is not None:

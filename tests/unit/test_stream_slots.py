@@ -206,7 +206,7 @@ def test_a_half_taken_lease_whose_give_back_fails_is_retried() -> None:
 
 def test_the_retry_queue_is_bounded_and_drops_the_oldest_with_a_log_line(caplog: pytest.LogCaptureFixture) -> None:
     store = FlakyLeases()
-    slots = _slots(store, per_token=10, per_address=10, retry_s=3600, retry_cap=4)
+    slots = _slots(store, per_token=10, per_address=10, retry_cap=4, upkeep=False)  # no retry meanwhile
     leases = [slots.acquire("tok-a", "192.0.2.1") for _ in range(3)]
     store.releases_fail = True
     with caplog.at_level(logging.WARNING, logger="meow.streams"):
@@ -225,7 +225,7 @@ def test_a_node_away_holds_back_only_its_own_sets_releases() -> None:
     outage is answered 503 (the store), never refused 429 by its own failed attempts; the address's
     releases wait for the node and go once it is back."""
     store = FlakyLeases()
-    slots = _slots(store, per_token=2, per_address=100, retry_s=0.01)
+    slots = _slots(store, per_token=2, per_address=100, upkeep=False)  # retried by hand below
     store.down = {"addr"}
     store.after_write = True  # the address's slot is taken, then the call fails: a release is owed
     store.releases_down = {"addr"}
@@ -234,6 +234,7 @@ def test_a_node_away_holds_back_only_its_own_sets_releases() -> None:
             slots.acquire("tok-a", "192.0.2.1")
     assert store.holders("tok", "tok-a") == 0
     assert slots.pending() > 0  # the address's releases, waiting for its node
+    assert not slots.retry_releases()  # the node is still away: they wait
     store.down, store.releases_down = set(), set()
-    _eventually(lambda: slots.pending() == 0)
+    assert slots.retry_releases() and slots.pending() == 0
     assert store.holders("addr", "192.0.2.1") == 0
