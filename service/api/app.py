@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import components, docs_page, errors, games, headers, health, limits, operations
+from service.api import components, docs_page, errors, games, headers, health, limits, operations, spec_shape
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.eventstore.ports import EventStore
@@ -19,6 +19,11 @@ class MeowApi(Api):
 
     def handle_http_exception(self, error):
         return errors.from_http_exception(error)
+
+    def _init_spec(self, **kwargs: Any) -> None:  # flask-smorest's hook (pinned <0.48)
+        """The spec comes out shaped for generators (service/api/spec_shape.py), for every blueprint."""
+        super()._init_spec(**kwargs)
+        spec_shape.install(self.spec)
 
     def _register_responses(self) -> None:  # flask-smorest's hook (pinned <0.48)
         """The spec's default response is our problem+json (flask-smorest's own error schema

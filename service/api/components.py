@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from service.api.json_body import MAX_JSON_NUMBER
+from service.api.spec_shape import NULL
 from service.games import registry
 from service.games.kernel.spec import INT, STANDING, STR, GameSpec, Json, arr, by_seat, enum, null, obj
 
@@ -180,6 +181,36 @@ def _requests(schemas: dict[str, Json]) -> dict[str, Json]:
     out["HumanSeat"] = obj({"name": seat["name"]}, description="take a seat yourself")
     out["BotSeat"] = obj({"bot": seat["bot"]}, description="add a bot (owner token)")
     out["TakeSeat"] = _one_of(["HumanSeat", "BotSeat"])
+    out.update(_by_game(schemas))
+    return out
+
+
+def _by_game(schemas: dict[str, Json]) -> dict[str, Json]:
+    """``CreateGame`` and ``GameView`` as one object per game, told apart by ``variant`` (each
+    pins it to its game's variants; service/api/spec_shape.py adds the discriminator): a create
+    body's ``options`` are the game's own, and a view's ``table``, ``turn``, ``record`` and
+    ``options`` are its game's, so a client narrows them all by the view's ``variant``."""
+    out: dict[str, Json] = {}
+    create, view = schemas["CreateGame"], schemas["GameView"]
+    creates, views = [], []
+    for game in registry.GAMES:
+        g = _camel(game.name)
+        variant = {**create["properties"]["variant"], "enum": list(game.variants), "example": game.variants[0]}
+        options = {**ref(f"{g}Options"), "description": create["properties"]["options"]["description"]}
+        out[f"{g}CreateGame"] = {**create, "properties": {**create["properties"], "variant": variant,
+                                                          "options": options},
+                                 "description": f"a {', '.join(game.variants)} table"}
+        props = {**view["properties"], "variant": enum(*game.variants), "options": ref(f"{g}Options")}
+        for part in ("table", "turn", "record"):
+            name = f"{g}{part.title()}"
+            typed = {"oneOf": [ref(name), dict(NULL)]} if name in schemas else dict(NULL)
+            props[part] = {**typed, **{k: v for k, v in view["properties"][part].items() if k == "description"}}
+        out[f"{g}GameView"] = {**view, "properties": props, "description": f"the view of a {game.name} table "
+                                                                           f"({', '.join(game.variants)})"}
+        creates.append(f"{g}CreateGame")
+        views.append(f"{g}GameView")
+    out["CreateGame"] = {**_one_of(creates), "description": "a table of one variant, with that variant's options"}
+    out["GameView"] = {**_one_of(views), "description": "the view of a table; its `variant` tells its game"}
     return out
 
 
