@@ -123,7 +123,7 @@ def discriminator(members: list[Any], schemas: Json) -> Json | None:
             values = tag_values(m, prop, schemas)
             if values is None or any(v in mapping or not isinstance(v, str) for v in values):
                 break
-            mapping.update({v: m["$ref"] for v in values})
+            mapping.update(dict.fromkeys(values, m["$ref"]))
         else:
             return {"propertyName": prop, "mapping": mapping}
     return None
