@@ -141,7 +141,7 @@ GZIP_MIN_BYTES = 1024
 
 
 def _compress(app: Flask) -> None:
-    """gzip JSON and problem+json bodies over 1 KB for clients that accept it (Flask-Compress);
+    """gzip JSON, problem+json and YAML (the spec) bodies over 1 KB for clients that accept it (Flask-Compress);
     never a stream (server-sent events, NDJSON history). The ETag stays the game's version
     (API.md: ``ETag: "<version>"`` names the version, whatever the encoding)."""
     from flask import Response
@@ -149,7 +149,7 @@ def _compress(app: Flask) -> None:
 
     app.config.update(COMPRESS_REGISTER=False, COMPRESS_ALGORITHM=["gzip"], COMPRESS_LEVEL=6,
                       COMPRESS_MIN_SIZE=GZIP_MIN_BYTES, COMPRESS_STREAMS=False,
-                      COMPRESS_MIMETYPES=["application/json", errors.PROBLEM],
+                      COMPRESS_MIMETYPES=["application/json", errors.PROBLEM, docs_page.YAML],
                       COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False)
     compress = Compress(app)
 
