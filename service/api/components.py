@@ -35,7 +35,8 @@ def ref(name: str) -> Json:
 
 def to(name: str, nullable: bool = False, description: str | None = None) -> dict[str, Any]:
     """Marshmallow field metadata pointing at a component (``allOf`` one ref, so that a
-    description or ``nullable`` may stand beside it)."""
+    description or ``nullable`` may stand beside it while apispec builds the document;
+    service/api/spec_shape.py writes it out as the plain ref, or ``oneOf`` it and null)."""
     out: dict[str, Any] = {"allOf": [ref(name)]}
     if nullable:
         out["nullable"] = True
