@@ -88,9 +88,10 @@ def test_a_typed_client_plays_a_match_with_no_cast(tools: tuple[node.Node, Path]
     # strict, and nothing emitted on a type error: the compile is the type check
     _run([str(tools_bin / "tsc"), "-p", "tsconfig.json", "--strict", "--noEmitOnError"], tmp_path, 180)
     compiled = time.monotonic()
-    out = _run([found.node, str(tmp_path / "out" / "play.js")], tmp_path, 120, MEOW_BASE=stack.base, MEOW_SEED="7")
+    seed = "7"  # play.ts picks among the legal actions with it (MEOW_SEED)
+    out = _run([found.node, str(tmp_path / "out" / "play.js")], tmp_path, 120, MEOW_BASE=stack.base, MEOW_SEED=seed)
     summary = json.loads(out.stdout.strip().splitlines()[-1])
-    print(f"generate {generated - started:.1f} s, tsc {compiled - generated:.1f} s, "
+    print(f"seed {seed}: generate {generated - started:.1f} s, tsc {compiled - generated:.1f} s, "
           f"play {time.monotonic() - compiled:.1f} s: {summary}")
 
     assert summary["finished"] is True, summary
