@@ -30,6 +30,7 @@ test: $(STAMP)
 	$(BIN)/mypy  # then the type check of service and workers, configured in pyproject.toml (docs/testing.md: Type check)
 	$(BIN)/python -m tools.chromium  # the browser tests' Chromium: found, installed with apt (as root), or a message saying what to install
 	$(BIN)/python -m tools.nginx  # the slow-client tests' nginx (deploy/nginx in front of the API): found, installed with apt (as root), or a message saying what to install
+	$(BIN)/python -m tools.node  # the TypeScript client check's Node.js and npm (found, or installed with apt as root, or a message) and its pinned npm packages (tests/typescript/node_modules, once)
 	$(BIN)/python -m pytest tests $(XDIST) --durations=15 $(PYTEST_ARGS)
 
 openapi: $(STAMP)

@@ -121,17 +121,12 @@ def archive(out_dir: str, games: list[str], older_than: int, evict: bool) -> int
 
 
 def openapi_yaml() -> str:
-    import yaml
-
     from service.api.app import create_app
+    from service.api.docs_page import spec_yaml
     from service.settings import Settings
 
-    class NoAliases(yaml.SafeDumper):
-        def ignore_aliases(self, data: object) -> bool:  # every schema written out in full
-            return True
-
     app = create_app(Settings(redis_url=None))
-    return app.extensions["meow.api"].spec.to_yaml(yaml_dump_kwargs={"Dumper": NoAliases})
+    return spec_yaml(app.extensions["meow.api"].spec)
 
 
 def openapi(check: str | None) -> int:

@@ -63,8 +63,10 @@ def _game_components() -> set[str]:
     game_events = {t for g in registry.GAMES for t in g.event_types} - set(TABLE_EVENTS)
     actions = {f"{_camel(a)}{part}" for a in registry.ACTIONS for part in ("Action", "Request")}
     unions = {"Table", "Turn", "Record", "Options", "LegalAction"}  # oneOf the games' own
-    return {name for name in spec_components()
-            if name in unions | actions or any(name.startswith(p) for p in games | game_events)}
+    # the view and the create body per game: the common fields, pointing at the game's own parts
+    common = {f"{g}{part}" for g in games for part in ("GameView", "CreateGame")}
+    return {name for name in spec_components() if name not in common
+            and (name in unions | actions or any(name.startswith(p) for p in games | game_events))}
 
 
 def _marks(schema: Any, out: set[str]) -> set[str]:

@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import components, docs_page, errors, games, headers, health, limits, operations
+from service.api import components, docs_page, errors, games, headers, health, limits, operations, spec_shape
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.eventstore.ports import EventStore
@@ -19,6 +19,11 @@ class MeowApi(Api):
 
     def handle_http_exception(self, error):
         return errors.from_http_exception(error)
+
+    def _init_spec(self, **kwargs: Any) -> None:  # flask-smorest's hook (pinned <0.48)
+        """The spec comes out shaped for generators (service/api/spec_shape.py), for every blueprint."""
+        super()._init_spec(**kwargs)
+        spec_shape.install(self.spec)
 
     def _register_responses(self) -> None:  # flask-smorest's hook (pinned <0.48)
         """The spec's default response is our problem+json (flask-smorest's own error schema
@@ -136,7 +141,7 @@ GZIP_MIN_BYTES = 1024
 
 
 def _compress(app: Flask) -> None:
-    """gzip JSON and problem+json bodies over 1 KB for clients that accept it (Flask-Compress);
+    """gzip JSON, problem+json and YAML (the spec) bodies over 1 KB for clients that accept it (Flask-Compress);
     never a stream (server-sent events, NDJSON history). The ETag stays the game's version
     (API.md: ``ETag: "<version>"`` names the version, whatever the encoding)."""
     from flask import Response
@@ -144,7 +149,7 @@ def _compress(app: Flask) -> None:
 
     app.config.update(COMPRESS_REGISTER=False, COMPRESS_ALGORITHM=["gzip"], COMPRESS_LEVEL=6,
                       COMPRESS_MIN_SIZE=GZIP_MIN_BYTES, COMPRESS_STREAMS=False,
-                      COMPRESS_MIMETYPES=["application/json", errors.PROBLEM],
+                      COMPRESS_MIMETYPES=["application/json", errors.PROBLEM, docs_page.YAML],
                       COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False)
     compress = Compress(app)
 

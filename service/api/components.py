@@ -5,11 +5,15 @@ event payloads and options into the spec without a line here. The names:
 
 - ``<Game>Table``, ``<Game>Turn``, ``<Game>Record``, ``<Game>Options``; ``Table``, ``Turn``,
   ``Record`` and ``Options`` are ``oneOf`` them (each game's objects are closed, so exactly one fits);
-- ``<Type>Action`` per action type and ``LegalAction``, their ``oneOf`` by ``type``;
+- ``<Type>Action`` per action type (``<Game><Type>Action`` where games describe one type
+  differently), ``<Game>LegalAction`` a game's ``oneOf`` by ``type`` and ``LegalAction`` any game's;
 - ``<Type>Data`` per event type (``anyOf`` ``<Game><Type>Data`` where games write it differently),
   ``<Type>Event`` (an event in feeds and write answers) and ``<Type>AuditEvent`` (in history),
   and ``Event`` / ``AuditEvent``, their ``oneOf`` by ``type``;
-- ``Seat`` and ``You``: the common fields plus every game's extras; ``ScoreEntry``, ``Standing``.
+- ``Seat`` and ``You``: the common fields plus every game's extras (``<Game>You``: the game's own);
+  ``ScoreEntry``, ``Standing``;
+- ``<Game>GameView`` and ``<Game>CreateGame`` (after the blueprints, ``register_requests``): the view
+  and the create body per game, ``GameView`` and ``CreateGame`` their ``oneOf`` by ``variant``.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from typing import Any
 import orjson
 
 from service.api.json_body import MAX_JSON_NUMBER
+from service.api.spec_shape import NULL
 from service.games import registry
 from service.games.kernel.spec import INT, STANDING, STR, GameSpec, Json, arr, by_seat, enum, null, obj
 
@@ -30,7 +35,8 @@ def ref(name: str) -> Json:
 
 def to(name: str, nullable: bool = False, description: str | None = None) -> dict[str, Any]:
     """Marshmallow field metadata pointing at a component (``allOf`` one ref, so that a
-    description or ``nullable`` may stand beside it)."""
+    description or ``nullable`` may stand beside it while apispec builds the document;
+    service/api/spec_shape.py writes it out as the plain ref, or ``oneOf`` it and null)."""
     out: dict[str, Any] = {"allOf": [ref(name)]}
     if nullable:
         out["nullable"] = True
@@ -122,6 +128,32 @@ def _events(games: list[tuple[str, GameSpec]]) -> dict[str, Json]:
     return out
 
 
+def _actions(games: list[tuple[str, GameSpec]]) -> dict[str, Json]:
+    """``<Type>Action`` where every game offering the type describes it alike, else
+    ``<Game><Type>Action`` per game (UNO's play calls colours, Prší's suits); ``<Game>LegalAction``
+    the game's ``oneOf`` by ``type``; ``LegalAction`` any game's (``anyOf``: two games may both
+    offer a ``play``)."""
+    out: dict[str, Json] = {}
+    by_game: dict[str, dict[str, str]] = {g: {} for g, _ in games}
+    for t in dict.fromkeys(t for _, s in games for t in s.actions):
+        offers = [(g, s.actions[t]) for g, s in games if t in s.actions]
+        alike = all(a == offers[0][1] for _, a in offers)
+        for g, a in offers:
+            name = f"{_camel(t)}Action" if alike else f"{g}{_camel(t)}Action"
+            out[name] = a
+            by_game[g][t] = name
+    for g, names in by_game.items():
+        out[f"{g}LegalAction"] = _one_of(list(names.values()), names)
+    out["LegalAction"] = {"anyOf": [ref(f"{g}LegalAction") for g in by_game],
+                          "description": "a legal action of the game played: its game's `…LegalAction`"}
+    return out
+
+
+def _you(legal: str, extra: dict[str, Json]) -> Json:
+    return {**obj({"seat": INT, "hand": arr(STR), "legal_actions": arr(ref(legal))}, extra,
+                  description="a seat token's own part: its hand and legal actions"), "x-meow-scope": "private"}
+
+
 SEAT = {"seat": INT, "name": STR, "kind": enum("human", "bot"), "strength": null(STR),
         "state": {**enum("active", "waiting", "absent", "eliminated", "left")},
         "hand_count": INT, "score": INT,
@@ -144,16 +176,14 @@ def components() -> dict[str, Json]:
     options = _options()
     out.update(options)
     out["Options"] = _one_of(sorted(options))
-    actions = {t: a for _, s in games for t, a in s.actions.items()}
-    for t, a in actions.items():
-        out[f"{_camel(t)}Action"] = a
-    out["LegalAction"] = _one_of([f"{_camel(t)}Action" for t in actions], {t: f"{_camel(t)}Action" for t in actions})
+    out.update(_actions(games))
     out.update(_events(games))
     seat_extra = {k: v for _, s in games for k, v in s.seat.items()}
     out["Seat"] = {**obj(dict(SEAT), seat_extra), "x-meow-scope": "seat"}
     you_extra = {k: v for _, s in games for k, v in s.you.items()}
-    out["You"] = {**obj({"seat": INT, "hand": arr(STR), "legal_actions": arr(ref("LegalAction"))}, you_extra,
-                        description="a seat token's own part: its hand and legal actions"), "x-meow-scope": "private"}
+    out["You"] = _you("LegalAction", you_extra)
+    for g, s in games:
+        out[f"{g}You"] = _you(f"{g}LegalAction", dict(s.you))
     out["ScoreEntry"] = obj({"round": INT, "points": by_seat(INT), "totals": by_seat(INT)})
     out["Standing"] = STANDING
     return out
@@ -180,6 +210,38 @@ def _requests(schemas: dict[str, Json]) -> dict[str, Json]:
     out["HumanSeat"] = obj({"name": seat["name"]}, description="take a seat yourself")
     out["BotSeat"] = obj({"bot": seat["bot"]}, description="add a bot (owner token)")
     out["TakeSeat"] = _one_of(["HumanSeat", "BotSeat"])
+    out.update(_by_game(schemas))
+    return out
+
+
+def _by_game(schemas: dict[str, Json]) -> dict[str, Json]:
+    """``CreateGame`` and ``GameView`` as one object per game, told apart by ``variant`` (each
+    pins it to its game's variants; service/api/spec_shape.py adds the discriminator): a create
+    body's ``options`` are the game's own, and a view's ``table``, ``turn``, ``record`` and
+    ``options`` are its game's, so a client narrows them all by the view's ``variant``."""
+    out: dict[str, Json] = {}
+    create, view = schemas["CreateGame"], schemas["GameView"]
+    creates, views = [], []
+    for game in registry.GAMES:
+        g = _camel(game.name)
+        variant = {**create["properties"]["variant"], "enum": list(game.variants), "example": game.variants[0]}
+        options = {**ref(f"{g}Options"), "description": create["properties"]["options"]["description"]}
+        out[f"{g}CreateGame"] = {**create, "properties": {**create["properties"], "variant": variant,
+                                                          "options": options},
+                                 "description": f"a {', '.join(game.variants)} table"}
+        props = {**view["properties"], "variant": enum(*game.variants), "options": ref(f"{g}Options")}
+        if f"{g}You" in schemas:
+            props["you"] = ref(f"{g}You")
+        for part in ("table", "turn", "record"):
+            name = f"{g}{part.title()}"
+            typed = {"oneOf": [ref(name), dict(NULL)]} if name in schemas else dict(NULL)
+            props[part] = {**typed, **{k: v for k, v in view["properties"][part].items() if k == "description"}}
+        out[f"{g}GameView"] = {**view, "properties": props, "description": f"the view of a {game.name} table "
+                                                                           f"({', '.join(game.variants)})"}
+        creates.append(f"{g}CreateGame")
+        views.append(f"{g}GameView")
+    out["CreateGame"] = {**_one_of(creates), "description": "a table of one variant, with that variant's options"}
+    out["GameView"] = {**_one_of(views), "description": "the view of a table; its `variant` tells its game"}
     return out
 
 

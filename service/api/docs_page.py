@@ -1,4 +1,5 @@
-"""Interactive API docs that work offline: Swagger UI at ``/docs``, the spec at ``/openapi.json``.
+"""Interactive API docs that work offline: Swagger UI at ``/docs``, the spec at ``/openapi.json``
+and, the same document as YAML (what ``meow openapi`` prints and openapi.yaml holds), at ``/openapi.yaml``.
 
 flask-smorest renders the page (its template; the spec URL from ``url_for``). The Swagger UI files
 come from the ``swagger-ui-bundle`` package and are served here under ``/docs/assets/``, so the page
@@ -21,6 +22,8 @@ from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import NotFound
 
 PAGE = "/docs"
+YAML_PATH = "/openapi.yaml"
+YAML = "application/yaml"  # RFC 9512
 ASSETS = "/docs/assets/"
 
 CONFIG: dict[str, Any] = {
@@ -73,10 +76,30 @@ def page_csp(html: str) -> str:
             "base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
 
 
+def spec_yaml(spec: Any) -> str:
+    """The spec as YAML, every schema written out in full (no anchors and aliases)."""
+    import yaml
+
+    class NoAliases(yaml.SafeDumper):
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    return str(spec.to_yaml(yaml_dump_kwargs={"Dumper": NoAliases}))
+
+
 def install(app: Flask) -> None:
     """Call before ``Api(app)``: flask-smorest reads the OPENAPI_* settings when it is initialised."""
     app.config.update(CONFIG)
     app.register_blueprint(blp)
+
+    @app.get(YAML_PATH)
+    def openapi_yaml() -> Response:
+        text = app.extensions.get("meow.openapi_yaml")
+        if text is None:  # written once: the spec is fixed once the app is built
+            text = app.extensions["meow.openapi_yaml"] = spec_yaml(app.extensions["meow.api"].spec)
+        resp = Response(text, mimetype=YAML)
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        return resp
 
     @app.after_request
     def _docs_headers(resp: Response) -> Response:

@@ -1,7 +1,7 @@
 """Marshmallow schemas: request validation and the OpenAPI description of every body."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
@@ -126,6 +126,20 @@ class EventsQuery(Strict):
 # built from each game's spec (service/api/components.py); these schemas point at them.
 
 
+class Answer(Schema):
+    """A response body: every field it declares is always present (``required`` in the spec, so a
+    generated client types it as present) except the ones named in ``OPTIONAL``. A field that may
+    be null is still present (``allow_none``: ``T | null``). The API tests check every answer
+    against the spec (tests/api/spec_check.py), so a field marked present that is not fails there."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, f in self.fields.items():  # the instance's own copies (apispec reads an instance)
+            f.required = name not in self.OPTIONAL
+
+
 def _ref(name: str, nullable: bool = False, description: str | None = None) -> fields.Raw:
     return fields.Raw(allow_none=nullable, metadata=to(name, nullable, description))
 
@@ -142,7 +156,8 @@ class FieldError(Schema):
     detail = fields.String()
 
 
-class Problem(Schema):
+class Problem(Answer):
+    OPTIONAL = ('errors', 'legal_actions', 'version', 'variant', 'reason', 'seq', 'limit')
     type = fields.String()
     title = fields.String()
     status = fields.Integer()
@@ -158,7 +173,7 @@ class Problem(Schema):
     limit = fields.Integer(metadata={"description": "bots_only_limit: the cap of running bots-only tables reached"})
 
 
-class Announcement(Schema):
+class Announcement(Answer):
     seat = fields.Integer()
     open = fields.Boolean()
     satisfied = fields.Boolean()
@@ -167,14 +182,15 @@ class Announcement(Schema):
     armed = fields.Boolean()
 
 
-class Notice(Schema):
+class Notice(Answer):
     code = fields.String(validate=validate.OneOf(("search_budget_reduced",)), metadata={
         "description": "search_budget_reduced: the search lane is saturated and this table's bots search less"})
     budget_ms = fields.Integer(metadata={"description": "the time its bots' searches get now, in ms"})
     detail = fields.String()
 
 
-class GameView(Schema):
+class GameView(Answer):
+    OPTIONAL = ('you', 'notices', 'chain_head')
     id = fields.String()
     variant = fields.String()
     name = fields.String(allow_none=True)
@@ -207,19 +223,21 @@ class GameView(Schema):
                        "(docs/reliability.md); a fact about the server's load, never about the cards"})
 
 
-class WriteResult(Schema):
+class WriteResult(Answer):
+    OPTIONAL = ('game', 'replayed')
     version = fields.Integer()
     events = _refs("Event", "the events this write appended, as the caller may see them")
     game = fields.Nested(GameView, metadata={"description": "the caller's view; left out with Prefer: return=minimal"})
     replayed = fields.Boolean(metadata={"description": "true when an Idempotency-Key retry returned the first answer"})
 
 
-class OptionWarning(Schema):
+class OptionWarning(Answer):
     option = fields.String()
     detail = fields.String()
 
 
 class Created(WriteResult):
+    OPTIONAL = ('game', 'replayed')
     id = fields.String()
     owner_token = fields.String(allow_none=True, metadata={"description": "returned exactly once"})
     warnings = fields.List(fields.Nested(OptionWarning), metadata={
@@ -229,11 +247,12 @@ class Created(WriteResult):
 
 
 class SeatTaken(WriteResult):
+    OPTIONAL = ('game', 'replayed')
     seat = fields.Integer()
     token = fields.String(allow_none=True, metadata={"description": "the seat token (human seats), returned exactly once"})
 
 
-class EventsPage(Schema):
+class EventsPage(Answer):
     version = fields.Integer()
     events = _refs("Event", "oldest first; each typed by its `type`")
 
@@ -252,13 +271,13 @@ class StateQuery(Strict):
     include = _include()
 
 
-class History(Schema):
+class History(Answer):
     version = fields.Integer()
     status = fields.String()
     events = _refs("AuditEvent", "the whole log, each event with its hash-chain link")
 
 
-class Check(Schema):
+class Check(Answer):
     ok = fields.Boolean()
 
 
@@ -270,18 +289,18 @@ class Replayed(Check):
     commands = fields.Integer(metadata={"description": "recorded commands re-decided"})
 
 
-class VerifyProblem(Schema):
+class VerifyProblem(Answer):
     seq = fields.Integer()
     check = fields.String(validate=validate.OneOf(("chain", "commitment", "replay")))
     detail = fields.String()
 
 
-class FinalScores(Schema):
+class FinalScores(Answer):
     scores = _refs("ScoreEntry")
     standings = _refs("Standing", allow_none=True)
 
 
-class VerifyReport(Schema):
+class VerifyReport(Answer):
     ok = fields.Boolean()
     events = fields.Integer()
     first_bad_seq = fields.Integer(allow_none=True)
@@ -292,13 +311,13 @@ class VerifyReport(Schema):
     final = fields.Nested(FinalScores, allow_none=True, metadata={"description": "the replayed final scores (when ok)"})
 
 
-class LegalActions(Schema):
+class LegalActions(Answer):
     version = fields.Integer()
     seat = fields.Integer()
     legal_actions = _refs("LegalAction")
 
 
-class LobbyEntry(Schema):
+class LobbyEntry(Answer):
     id = fields.String()
     variant = fields.String()
     name = fields.String(allow_none=True)
@@ -309,17 +328,18 @@ class LobbyEntry(Schema):
     created_at = fields.Integer(metadata={"description": "ms since the epoch"})
 
 
-class LobbyPage(Schema):
+class LobbyPage(Answer):
     games = fields.List(fields.Nested(LobbyEntry))
     next_cursor = fields.String(allow_none=True)
 
 
-class OptionParent(Schema):
+class OptionParent(Answer):
     option = fields.String()
     value = fields.Raw()
 
 
-class OptionInfo(Schema):
+class OptionInfo(Answer):
+    OPTIONAL = ('range', 'enum', 'nullable', 'parent')
     name = fields.String()
     type = fields.String(metadata={"description": "bool, int, int_or_null, float, enum, rank, ranks, names, "
                                                   "string, points, delays or parasites"})
@@ -331,7 +351,7 @@ class OptionInfo(Schema):
     parent = fields.Nested(OptionParent, metadata={"description": "the option only applies when `option` is `value`"})
 
 
-class CardFace(Schema):
+class CardFace(Answer):
     id = fields.String(metadata={"description": "a card id, or the start of ids that extend it with `:<part>`s "
                                                 "(look an id up, then drop its last `:part` until found)"})
     label = fields.String(allow_none=True, metadata={"description": "the short text on the card (a rank or value); "
@@ -343,13 +363,14 @@ class CardFace(Schema):
     colour = fields.String(validate=validate.OneOf(sorted(COLOURS)), metadata={"description": "a colour hint"})
 
 
-class SuitInfo(Schema):
+class SuitInfo(Answer):
     id = fields.String()
     symbol = fields.String()
     colour = fields.String(validate=validate.OneOf(sorted(COLOURS)))
 
 
-class Mark(Schema):
+class Mark(Answer):
+    OPTIONAL = ('properties',)
     show = fields.String(validate=validate.OneOf(sorted(SHOWS)), metadata={"description": "how a client draws it"})
     kind = fields.String(validate=validate.OneOf(sorted(KINDS)), metadata={"description": "how its value reads"})
     scope = fields.String(validate=validate.OneOf(sorted(SCOPES)), metadata={"description": "who sees it"})
@@ -361,7 +382,7 @@ def _marks(description: str) -> fields.Dict:
     return fields.Dict(keys=fields.String(), values=fields.Nested(Mark), metadata={"description": description})
 
 
-class ViewMarks(Schema):
+class ViewMarks(Answer):
     table = _marks("the table's fields")
     turn = _marks("the turn's fields")
     seat = _marks("a seat row's extra fields")
@@ -370,7 +391,7 @@ class ViewMarks(Schema):
                           metadata={"description": "each legal action type's fields"})
 
 
-class Variant(Schema):
+class Variant(Answer):
     name = fields.String()
     game = fields.String()
     min_players = fields.Integer()
@@ -389,9 +410,9 @@ class Variant(Schema):
                                                  "phases, fields, the announcement, points, end reasons, cards"})
 
 
-class Variants(Schema):
+class Variants(Answer):
     variants = fields.List(fields.Nested(Variant))
 
 
-class Health(Schema):
+class Health(Answer):
     status = fields.String()

@@ -113,4 +113,17 @@ def test_only_the_needed_files_are_served(app: Any, name: str) -> None:
 def test_the_docs_routes_are_no_operations_of_the_spec(app: Any) -> None:
     spec = yaml.safe_load(app.extensions["meow.api"].spec.to_yaml())
     for path in spec["paths"]:
-        assert not path.startswith("/docs") and path != "/openapi.json", path
+        assert not path.startswith("/docs") and path not in ("/openapi.json", "/openapi.yaml"), path
+
+
+def test_the_spec_is_served_as_yaml_too_the_same_document_as_json_and_openapi_yaml(app: Any) -> None:
+    from pathlib import Path
+
+    client = app.test_client()
+    r = client.get("/openapi.yaml")
+    assert r.status_code == 200 and r.mimetype == "application/yaml"
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert yaml.safe_load(r.get_data(as_text=True)) == client.get("/openapi.json").json
+    committed = Path(__file__).resolve().parents[2] / "openapi.yaml"
+    assert r.get_data(as_text=True) == committed.read_text(encoding="utf-8")  # what `meow openapi` prints
+    assert client.get("/openapi.yaml").get_data() == r.get_data()  # written once, served again
