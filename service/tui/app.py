@@ -19,7 +19,7 @@ from service.tui.game import Game
 from service.tui.session import Plan, Seat, open_table
 
 START = {"type": "start"}  # the owner's own key while the table is open; not a game action
-HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · +: play it with what it may say · "
+HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · +: play it and say the word · "
         "letters: the actions shown · Esc: back · q: quit")
 SHORT_HELP = "←/→ 1-9: card · Enter: play · +: play and say · letters: actions · q: quit"
 FLAGGED = "+"  # plays the chosen card with its yes/no arguments set (an announcement), in one go
@@ -200,11 +200,15 @@ class TableApp(App[None]):
         kernel's `winner`/`winners`) and the hands it shows, for the summary."""
         if not isinstance(data, dict):
             return
-        if "reason" in data and ("winner" in data or "winners" in data):
-            self.end = data
         hands = render.revealed_hands(data)
         if hands is not None:
             self.hands = hands
+        if "reason" in data and ("winner" in data or "winners" in data):
+            self.end = data
+        elif hands is None:
+            return
+        if self.view:
+            self.redraw()
 
     async def send(self, action: dict) -> None:
         if self.sending or self.seat is None:
@@ -258,8 +262,8 @@ class TableApp(App[None]):
             entry = next((e for e in self.catalogue if e.get("name") == view.get("variant")), {})
             self.game = Game(entry)
         self.game.view = view
-        if not render.between_rounds(view):
-            self.end = self.hands = None  # a new deal: the last round's summary is gone
+        if view.get("turn"):
+            self.end = self.hands = None  # a round in play: the last one's summary is gone
         if view.get("status") == "finished":
             self.feed.over = True  # the view says the match is over: no stream is reopened after this one
         self.selected = min(self.selected, max(0, len(self.hand) - 1))

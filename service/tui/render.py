@@ -200,13 +200,14 @@ def seat_lines(game: Game, view: dict, me: int | None) -> list[str]:
         seat = row.get("seat")
         mark = "▶" if seat == turn and view.get("status") == "running" else " "
         who = row.get("name") or f"seat {seat}"
-        kind = row.get("kind", "")
+        kind = "" if row.get("kind") == "human" else str(row.get("kind", ""))  # a bot says so, with its strength
         if row.get("strength"):
             kind += f" {row['strength']}"
         you = " (you)" if seat == me else ""
         extras = _seat_facts(game, view, row)
         state = "" if row.get("state") in (None, "active") else f" [{row['state']}]"
-        line = f"{mark} {seat}: {who}{you} · {kind}{state} · {cards(row.get('hand_count', 0))} · score {row.get('score', 0)}"
+        what = f" · {kind.strip()}" if kind.strip() else ""
+        line = f"{mark} {seat}: {who}{you}{what}{state} · {cards(row.get('hand_count', 0))} · score {row.get('score', 0)}"
         out.append(line + ("; " + "; ".join(extras) if extras else ""))
     return out
 
@@ -218,7 +219,7 @@ def _fit(text: str, width: int) -> str:
 def score_lines(game: Game, view: dict, width: int = 80) -> list[str]:
     """What points mean (the game's `points`), then a row per seat: its points in each scored round
     (the latest that fit in ``width``; `…` for the earlier ones) and its total (the last one scored:
-    a seat out of play keeps it); then the standings."""
+    a seat out of play keeps it)."""
     scores = [e for e in view.get("scores") or [] if isinstance(e, dict)]
     out = []
     if scores:
@@ -241,12 +242,7 @@ def score_lines(game: Game, view: dict, width: int = 80) -> list[str]:
         for s in seats:
             out.append(f"{_fit(game.seat_name(s), name_w):<{name_w}} {more:>1}"
                        + "".join(f"{pts[str(s)]!s:>{w}}" for (_, pts), w in keep) + f" {totals[s]!s:>{total_w}}")
-    standings = view.get("standings") or []
-    if standings:
-        out.append("standings:")
-        for row in sorted(standings, key=lambda r: (r.get("rank", 0), r.get("seat", 0))):
-            out.append(f"  {row.get('rank')}. {row.get('name')} — {row.get('total')}")
-    return out
+    return out  # the standings are the match's summary (``summary_lines``)
 
 
 def spoken(name: str) -> str:

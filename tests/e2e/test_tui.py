@@ -82,10 +82,12 @@ def test_a_prsi_round_against_an_easy_bot_played_with_keys(stack: Stack) -> None
             assert app.feed.end_event == ends["prsi"] and app.feed.end_event
             print(f"{moves} moves, {kinds}, {app.seen[0]}..{app.seen[-1]}")
             assert moves >= 1 and "play" in kinds
-            scores, standings = text(app, "scores"), app.view["standings"]
-            assert "total" in scores and "standings:" in scores
+            scores, summary, standings = text(app, "scores"), text(app, "table"), app.view["standings"]
+            assert "total" in scores and summary.startswith("Game over")  # the match's end, told
+            winner = next(row["name"] for row in standings if row["rank"] == 1)
+            assert f": {winner} wins" in summary.splitlines()[0], summary
             for row in standings:
-                assert f"{row['rank']}. {row['name']} — {row['total']}" in scores
+                assert f"{row['rank']}. {row['name']} — {row['total']}" in summary
             assert text(app, "turn") == "the match is over"
             # every event once, in order, from the version first fetched to the end of the match
             assert app.seen == list(range(app.seen[0], app.seen[-1] + 1))
@@ -201,7 +203,7 @@ def test_the_owner_starts_with_a_key_and_a_joiner_is_dealt_in(stack: Stack) -> N
             seat = await joiner.take_seat(gid, None, name="bea")
             await joiner.close()
             await until(pilot, lambda: len(app.view["seats"]) == 3, "the joiner on screen")
-            assert f"{seat['seat']}: bea — human" in text(app, "seats")
+            assert f"{seat['seat']}: bea · " in text(app, "seats")
             await pilot.press("s")
             await until(pilot, lambda: app.view.get("status") == "running", "the deal")
             assert len(app.hand) == QUICK["hand_size"] and "your hand:" in str(text(app, "hand"))
