@@ -35,8 +35,9 @@ def text(app: TableApp, widget: str) -> str:
 
 
 async def choose_a_legal_action(pilot, app: TableApp, by_arrows: bool) -> None:
-    """As a person would: a playable card by its number (or the arrow keys) and Enter, then a
-    choice if the card offers several (the announcing one first); else a free action's key."""
+    """As a person would: a playable card by its number (or the arrow keys) and Enter, or `+` where
+    it may announce (so the announcement never costs a second question), then a choice if the card
+    still offers several (a suit); else a free action's key."""
     playable = [i for i, card in enumerate(app.hand) if render.actions_for(app.game, card, app.legal)]
     if playable:
         target = playable[0]
@@ -46,10 +47,11 @@ async def choose_a_legal_action(pilot, app: TableApp, by_arrows: bool) -> None:
         else:
             await pilot.press(str(target + 1))
         assert app.selected == target
-        await pilot.press("enter")
+        saying = render.split_by_flags(app.game, render.actions_for(app.game, app.hand[target], app.legal))[1]
+        await pilot.press("plus" if saying else "enter")  # `+`: the play that announces, in one key
         if app.choosing:
-            announcing = [i for i, a in enumerate(app.choosing, 1) if a.get("announce")]
-            await pilot.press(str((announcing or [1])[0]))
+            assert not saying or all(a.get("announce") for a in app.choosing)  # asked only the rest (a suit)
+            await pilot.press("1")
         return
     key, action = next(iter(app.keys.items()))
     assert action in app.legal
