@@ -334,7 +334,7 @@ OPTIONS: Words = by_key({
     "option.jack_requires_no_match.help": ("A wild card may be played only by a player with no other card that fits.",
                                            "Měnič smí zahrát jen hráč, kterému žádná jiná karta nepasuje.",
                                            "Карту с заказом масти можно сыграть, только если нет другой подходящей."),
-    "option.jack_on_jack_allowed": ("Wild on wild", "Měnič na měnič", "Заказ на заказ"),
+    "option.jack_on_jack_allowed": ("Wild on wild", "Měnič na měnič", "Заказ поверх заказа"),
     "option.jack_on_jack_allowed.help": ("A wild card may be played on another wild card.",
                                          "Měnič lze zahrát na jiný měnič.",
                                          "Карту с заказом масти можно положить на такую же."),
@@ -345,13 +345,13 @@ OPTIONS: Words = by_key({
                                              "I měnič, který pasuje na vrchní kartu, určuje barvu; jinak platí jeho vlastní.",
                                              "Карта с заказом масти, совпавшая с верхней, тоже заказывает масть; "
                                              "иначе действует её собственная."),
-    "option.jack_ends_round_doubles": ("Going out on a wild multiplies", "Odchod měničem násobí",
-                                       "Выход с заказом масти умножает"),
+    "option.jack_ends_round_doubles": ("Going out on a wild multiplies", "Dohrání měničem násobí body",
+                                       "Выход картой с заказом умножает очки"),
     "option.jack_ends_round_doubles.help": ("When a player goes out with a wild card, the others' points for the round "
                                             "are multiplied.",
                                             "Zbaví-li se hráč poslední karty měničem, ostatním se body za kolo násobí.",
                                             "Если игрок выходит картой с заказом масти, очки остальных за раунд умножаются."),
-    "option.jack_end_multiplier": ("Wild going-out multiplier", "Násobek za odchod měničem", "Множитель за выход"),
+    "option.jack_end_multiplier": ("Wild going-out multiplier", "Násobek za dohrání měničem", "Множитель за выход"),
     "option.jack_end_multiplier.help": ("What the others' points are multiplied by when a round ends on a wild card.",
                                         "Kolikrát se ostatním násobí body, skončí-li kolo měničem.",
                                         "Во сколько раз умножаются очки остальных, если раунд закончен картой с заказом."),
@@ -413,7 +413,7 @@ OPTIONS: Words = by_key({
     "option.ace_followup_optional.help": ("After a play-again card the player may pass without drawing.",
                                           "Po kartě pro další tah smí hráč stát bez líznutí.",
                                           "После карты ещё одного хода игрок может пасовать, не беря карту."),
-    "option.ace_last_card_wins": ("Going out on an ace", "Odchod esem", "Выход на тузе"),
+    "option.ace_last_card_wins": ("Going out on an ace", "Dohrání esem", "Выход тузом"),
     "option.ace_last_card_wins.help": ("A play-again card played as the last card ends the round; "
                                        "otherwise the player draws one and the round goes on.",
                                        "Karta pro další tah zahraná jako poslední ukončí kolo; "
@@ -452,8 +452,8 @@ OPTIONS: Words = by_key({
     "option.announce_penalty_cards.help": ("How many cards a player draws for not making the last-card call.",
                                            "Kolik karet si lízne hráč, který poslední kartu neohlásil.",
                                            "Сколько карт берёт игрок, не объявивший последнюю карту."),
-    "option.announce_penalty_requires_challenge": ("A missed call must be caught", "Zapomenuté hlášení se musí přistihnout",
-                                                   "Пропуск нужно поймать"),
+    "option.announce_penalty_requires_challenge": ("Penalty only when caught", "Trest jen po přistižení",
+                                                   "Штраф, только если поймают"),
     "option.announce_penalty_requires_challenge.help": ("The penalty for a missed call applies only when another player "
                                                         "catches it.",
                                                         "Trest za zapomenuté hlášení platí, jen když hráče přistihne "
