@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Button, RichLog, Static
+from textual.widgets import Button, Static
 
 from service.tui import render
 from service.tui.client import ApiError, Feed, MeowClient
@@ -17,8 +19,10 @@ from service.tui.game import Game
 from service.tui.session import Plan, Seat, open_table
 
 START = {"type": "start"}  # the owner's own key while the table is open; not a game action
-HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · letters: the actions shown · "
-        "Esc: back · q: quit")
+HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · +: play it and say the word · "
+        "letters: the actions shown · Esc: back · q: quit")
+SHORT_HELP = "←/→ 1-9: card · Enter: play · +: play and say · letters: actions · q: quit"
+FLAGGED = "+"  # plays the chosen card with its yes/no arguments set (an announcement), in one go
 
 
 def shown(*lines: str) -> Text:
@@ -27,6 +31,35 @@ def shown(*lines: str) -> Text:
     ``Text.append``: never as Textual markup, so `[/]`, `[@click=app.quit]` or `[link=...]` in a
     name shows as typed; and each line is ``render.printable`` (no control character)."""
     return Text("\n".join(render.printable(line) for line in lines))
+
+
+def fitted(width: int, *texts: str) -> str:
+    """The first of ``texts`` (the fullest first) that fits in ``width`` columns, else the last."""
+    return next((t for t in texts if len(t) <= width), texts[-1])
+
+
+class Drawn(Static):
+    """A box drawn for its own size each time it is shown: ``source(width)`` gives its lines (wrapped
+    here, as the screen wraps them); with ``tail`` the newest (last) lines that fit its height are
+    kept, so a log reads to its latest line and nothing is cut at the side."""
+
+    def __init__(self, *, tail: bool = False, **kw: object) -> None:
+        super().__init__(markup=False, **kw)  # type: ignore[arg-type]
+        self.source: Callable[[int], list[str]] = lambda width: []
+        self.tail = tail
+
+    def show(self, source: Callable[[int], list[str]]) -> None:
+        self.source = source
+        self.update(shown(*source(self.content_size.width or 80)))  # its `content`: every line, unfitted
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        lines = shown(*self.source(width or 80))
+        if not width or not height:
+            return lines
+        wrapped = lines.wrap(self.app.console, width)
+        kept = list(wrapped)[-height:] if self.tail else list(wrapped)[:height]
+        return Text("\n").join(kept)
 
 
 class ActionButton(Button):
@@ -46,15 +79,24 @@ class TableApp(App[None]):
     #turn { padding: 0 1; text-style: bold; }
     #middle { height: 1fr; }
     #left { width: 3fr; }
-    #log { width: 2fr; border: round $secondary; }
-    #table, #seats, #scores { border: round $secondary; height: auto; padding: 0 1; }
+    #log { width: 2fr; height: 1fr; border: round $secondary; padding: 0 1; }
+    #table, #seats { border: round $secondary; height: auto; padding: 0 1; }
+    #scores { border: round $secondary; height: 1fr; min-height: 3; padding: 0 1; }
     #hand { border: round $accent; height: auto; padding: 0 1; }
     #choices { height: auto; padding: 0 1; }
     #actions { height: auto; }
     #actions Button { margin: 0 1; }
     #status { height: auto; padding: 0 1; color: $error; }
-    #help { color: $text-muted; padding: 0 1; }
+    #help { color: $text-muted; padding: 0 1; height: 1; }
+    /* 80x24 and other short screens: a rule over each box instead of a frame around it */
+    Screen.-short #table, Screen.-short #seats, Screen.-short #scores {
+        border: none; border-top: solid $secondary; padding: 0 1;
+    }
+    Screen.-short #log { border: none; border-left: solid $secondary; padding: 0 0 0 1; }
+    Screen.-short #hand { border: none; border-top: solid $accent; }
+    Screen.-short #scores { min-height: 2; }
     """
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - textual's own class attribute
     BINDINGS = [("q", "quit", "quit")]  # noqa: RUF012 - textual's own class attribute, never mutated
 
     def __init__(self, client: MeowClient, plan: Plan) -> None:
@@ -71,6 +113,9 @@ class TableApp(App[None]):
         self.buttons_game: Game | None = None
         self.feed = Feed()
         self.seen: list[int] = []  # every event's seq as it arrived (no gap, no repeat)
+        self.told: deque[str] = deque(maxlen=300)  # the log: the events in the game's words
+        self.end: dict | None = None  # the data of the event that ended the round (its reason, winner)
+        self.hands: dict[str, list[str]] | None = None  # the hands an end of round showed
         self.sending = False
         self.message = ""
         self._wake = asyncio.Event()
@@ -83,15 +128,16 @@ class TableApp(App[None]):
             with Vertical(id="left"):
                 yield Static(id="table", markup=False)
                 yield Static(id="seats", markup=False)
-                yield Static(id="scores", markup=False)
-            log = RichLog(id="log", max_lines=300, wrap=True)
-            log.can_focus = False
-            yield log
+                yield Drawn(id="scores")
+            yield Drawn(id="log", tail=True)
         yield Static(id="hand", markup=False)
         yield Static(id="choices", markup=False)
         yield Horizontal(id="actions")
         yield Static(id="status", markup=False)
         yield Static(shown(HELP), id="help", markup=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)
 
     async def on_mount(self) -> None:
         self.set_interval(0.5, self.tick)
@@ -133,19 +179,36 @@ class TableApp(App[None]):
 
     async def follow(self) -> None:
         assert self.seat is not None
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", Drawn)
         try:
             async for event in self.client.events(self.seat.game, self.seat.token, self.feed):
                 self.seen.append(event["seq"])
+                self.note_end(event.get("data") or {})
                 line = render.event_line(self.game, event)
                 if line is not None:
-                    log.write(shown(line))
+                    self.told.append(line)
+                    log.show(lambda width: list(self.told))
                 self._wake.set()
         except ApiError as exc:
             self.show_error(exc)
         if self.feed.revoked:
             self.show_error("this seat has left the game")
         self._wake.set()
+
+    def note_end(self, data: dict) -> None:
+        """Keep what an event says about the end of a round or the match (its `reason` and the
+        kernel's `winner`/`winners`) and the hands it shows, for the summary."""
+        if not isinstance(data, dict):
+            return
+        hands = render.revealed_hands(data)
+        if hands is not None:
+            self.hands = hands
+        if "reason" in data and ("winner" in data or "winners" in data):
+            self.end = data
+        elif hands is None:
+            return
+        if self.view:
+            self.redraw()
 
     async def send(self, action: dict) -> None:
         if self.sending or self.seat is None:
@@ -199,6 +262,8 @@ class TableApp(App[None]):
             entry = next((e for e in self.catalogue if e.get("name") == view.get("variant")), {})
             self.game = Game(entry)
         self.game.view = view
+        if view.get("turn"):
+            self.end = self.hands = None  # a round in play: the last one's summary is gone
         if view.get("status") == "finished":
             self.feed.over = True  # the view says the match is over: no stream is reopened after this one
         self.selected = min(self.selected, max(0, len(self.hand) - 1))
@@ -208,30 +273,58 @@ class TableApp(App[None]):
 
     def redraw(self) -> None:
         view, game = self.view, self.game
-        self.query_one("#title", Static).update(shown(self.title_text()))
+        width = self.size.width
+        self.query_one("#title", Static).update(shown(self.title_text(width)))
+        self.query_one("#help", Static).update(shown(fitted(width - 2, HELP, SHORT_HELP)))
         self.tick()
-        self.query_one("#table", Static).update(shown(*(render.table_lines(game, view) or ["no cards on the table"])))
+        if render.between_rounds(view):  # the round's (or the match's) end, told
+            table = render.summary_lines(game, view, self.end, self.hands)
+        else:
+            table = render.table_lines(game, view) or ["no cards on the table"]
+            if width < 100:  # a narrow screen: one run of facts, wrapped
+                table = [" · ".join(table)]
+        self.query_one("#table", Static).update(shown(*table))
         self.query_one("#seats", Static).update(shown(*render.seat_lines(game, view, self.me)))
-        scores = render.score_lines(game, view)
-        self.query_one("#scores", Static).update(shown("scores", *scores) if scores else shown("no scores yet"))
+        self.query_one("#scores", Drawn).show(lambda w: render.score_lines(game, view, w) or ["no scores yet"])
         self.query_one("#hand", Static).update(self.hand_text())
         choices = ""
         if self.choosing:
             choices = "choose: " + "   ".join(
                 f"{i}: {render.choice_label(game, a, self.choosing)}" for i, a in enumerate(self.choosing, 1)
             ) + "   (Esc: back)"
-        self.query_one("#choices", Static).update(shown(choices))
+        elif self.hand and self.me is not None:
+            choices = self.flag_hint()
+        box = self.query_one("#choices", Static)
+        box.update(shown(choices))
+        box.display = bool(choices)
         self.draw_buttons()
-        self.query_one("#status", Static).update(shown(self.message))
+        status = self.query_one("#status", Static)
+        status.update(shown(self.message))
+        status.display = bool(self.message)
 
-    def title_text(self) -> str:
+    def flag_hint(self) -> str:
+        """What `+` does for the chosen card, in the game's words, when it has a play that says more."""
+        card = self.hand[min(self.selected, len(self.hand) - 1)]
+        flagged = render.split_by_flags(self.game, render.actions_for(self.game, card, self.legal))[1]
+        if not flagged:
+            return ""
+        says = render.flag_words(self.game, flagged[0])
+        return f"{self.game.card_label(card)}: Enter plays it · {FLAGGED} plays it and says: {says}"
+
+    def title_text(self, width: int = 200) -> str:
+        """The title, as full as fits in ``width`` (the version, then words, left out first)."""
         v = self.view
         if not v:
             return "meow"
-        phase = f" / {v['phase']}" if v.get("phase") else ""
+        said = str(v.get("phase") or "")
+        phase = f" / {self.game.tell(f'phase.{said}', {}, render.words(said))}" if said else ""
         who = f"seat {self.me}" if self.me is not None else "spectator"
-        return (f"meow · {v.get('variant')} · table {v.get('id')} · {v.get('status')}{phase} · "
-                f"round {v.get('round')} · v{v.get('version')} · you: {who}")
+        head = f"meow · {v.get('variant')}"
+        return fitted(width - 2,
+                      f"{head} · table {v.get('id')} · {v.get('status')}{phase} · round {v.get('round')} · "
+                      f"v{v.get('version')} · you: {who}",
+                      f"{head} · {v.get('id')} · {v.get('status')}{phase} · round {v.get('round')} · {who}",
+                      f"{head} · {v.get('status')}{phase} · round {v.get('round')} · {who}")
 
     def hand_text(self) -> Text:
         if self.me is None:
@@ -301,6 +394,8 @@ class TableApp(App[None]):
             self.selected = (int(key) or 10) - 1
         elif key in ("enter", "space") and hand:
             self.play_selected()
+        elif key in (FLAGGED, "plus") and hand:
+            self.play_selected(flagged=True)
         elif key in self.keys:
             self.run_worker(self.send(self.keys[key]), group="act")
         else:
@@ -308,9 +403,13 @@ class TableApp(App[None]):
         event.stop()
         self.redraw()
 
-    def play_selected(self) -> None:
+    def play_selected(self, flagged: bool = False) -> None:
+        """The chosen card's legal actions: with ``flagged`` (`+`) those with a yes/no argument set
+        (its announcement), else those without; one is sent at once, several (a suit to call) ask."""
         card = self.hand[self.selected]
         actions = render.actions_for(self.game, card, self.legal)
+        plain, said = render.split_by_flags(self.game, actions)
+        actions = (said if flagged else plain) or actions
         if not actions:
             self.message = f"{self.game.card_label(card)} cannot be played now"
         elif len(actions) == 1:

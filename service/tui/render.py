@@ -187,52 +187,80 @@ def _seat_facts(game: Game, view: dict, row: dict) -> list[str]:
     return out
 
 
+def cards(n: Any) -> str:
+    """``n cards``, ``1 card``."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def seat_lines(game: Game, view: dict, me: int | None) -> list[str]:
-    """One row per seat: who, kind and strength, state, cards in hand, score, and its own facts."""
+    """One row per seat: who (a bot with its strength), state, cards in hand, score, its own facts."""
     turn = (view.get("turn") or {}).get("seat")
     out = []
     for row in view.get("seats") or []:
         seat = row.get("seat")
         mark = "▶" if seat == turn and view.get("status") == "running" else " "
         who = row.get("name") or f"seat {seat}"
-        kind = row.get("kind", "")
+        kind = "" if row.get("kind") == "human" else str(row.get("kind", ""))  # a bot says so, with its strength
         if row.get("strength"):
             kind += f" {row['strength']}"
         you = " (you)" if seat == me else ""
         extras = _seat_facts(game, view, row)
         state = "" if row.get("state") in (None, "active") else f" [{row['state']}]"
-        line = (f"{mark} {seat}: {who}{you} — {kind}{state} — {row.get('hand_count', 0)} cards"
-                f" — score {row.get('score', 0)}")
+        what = f" · {kind.strip()}" if kind.strip() else ""
+        line = f"{mark} {seat}: {who}{you}{what}{state} · {cards(row.get('hand_count', 0))} · score {row.get('score', 0)}"
         out.append(line + ("; " + "; ".join(extras) if extras else ""))
     return out
 
 
-def score_lines(game: Game, view: dict) -> list[str]:
-    """Every scored round's points by seat and the running totals; then the standings."""
-    scores = view.get("scores") or []
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def score_lines(game: Game, view: dict, width: int = 80) -> list[str]:
+    """What points mean (the game's `points`), then a row per seat: its points in each scored round
+    (the latest that fit in ``width``; `…` for the earlier ones) and its total (the last one scored:
+    a seat out of play keeps it)."""
+    scores = [e for e in view.get("scores") or [] if isinstance(e, dict)]
     out = []
     if scores:
         if game.has("points"):
             out.append(game.tell("points"))
         seats = sorted({int(s) for entry in scores for s in entry.get("totals", {}) if str(s).isdigit()})
-        out.append("round  " + "  ".join(f"{game.seat_name(s)[:10]:>10}" for s in seats))
-        for entry in scores:
-            points = entry.get("points", {})
-            out.append(f"{entry.get('round', '?'):>5}  "
-                       + "  ".join(f"{points.get(str(s), ''):>10}" for s in seats))
-        totals = scores[-1].get("totals", {})
-        out.append("total  " + "  ".join(f"{totals.get(str(s), ''):>10}" for s in seats))
-    standings = view.get("standings") or []
-    if standings:
-        out.append("standings:")
-        for row in sorted(standings, key=lambda r: (r.get("rank", 0), r.get("seat", 0))):
-            out.append(f"  {row.get('rank')}. {row.get('name')} — {row.get('total')}")
-    return out
+        totals = {s: next((e["totals"][str(s)] for e in reversed(scores) if str(s) in (e.get("totals") or {})), "")
+                  for s in seats}
+        name_w = min(12, max([len(game.seat_name(s)) for s in seats] + [5]))
+        total_w = max([len(str(t)) for t in totals.values()] + [5])
+        cols = [(str(e.get("round", "?")), {str(s): (e.get("points") or {}).get(str(s), "") for s in seats})
+                for e in scores]
+        widths = [max([len(r)] + [len(str(v)) for v in pts.values()]) + 1 for r, pts in cols]
+        room, shown = width - name_w - total_w - 3, 0
+        while shown < len(cols) and sum(widths[len(cols) - shown - 1:]) + (2 if shown + 1 < len(cols) else 0) <= room:
+            shown += 1
+        keep = list(zip(cols[len(cols) - shown:], widths[len(cols) - shown:], strict=True))
+        more = "…" if shown < len(cols) else ""
+        out.append(f"{'round':<{name_w}} {more:>1}" + "".join(f"{r:>{w}}" for (r, _), w in keep) + f" {'total':>{total_w}}")
+        for s in seats:
+            out.append(f"{_fit(game.seat_name(s), name_w):<{name_w}} {more:>1}"
+                       + "".join(f"{pts[str(s)]!s:>{w}}" for (_, pts), w in keep) + f" {totals[s]!s:>{total_w}}")
+    return out  # the standings are the match's summary (``summary_lines``)
+
+
+def spoken(name: str) -> str:
+    """A name read aloud: ``NewThing`` -> ``new thing``, ``n_x`` -> ``n x`` (a name with no words)."""
+    return words(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)).lower()
+
+
+def winners_of(data: dict) -> list[Any]:
+    """The seats an event names as its winners (the kernel's `winner` / `winners`; docs/clients.md)."""
+    many = data.get("winners")
+    if isinstance(many, list) and many:
+        return many
+    return [data["winner"]] if data.get("winner") is not None else []
 
 
 def event_line(game: Game, event: dict) -> str | None:
-    """One line of the log in the game's words (`#12 bot 1 played 7 of hearts`), or None for an
-    event the game's words leave out of a log."""
+    """One line of the log in the game's words (`bot 1 played 7 of hearts`), with the winner an
+    end of a round or a match names, or None for an event the game's words leave out of a log."""
     kind = str(event.get("type"))
     if game.quiet(kind):
         return None
@@ -241,7 +269,77 @@ def event_line(game: Game, event: dict) -> str | None:
         thing["seat"] = event["seat"]
     seat = thing.get("seat")
     who = f"{game.seat_name(seat)}: " if seat is not None else ""
-    bits = [f"{words(str(k))} {v}" for k, v in thing.items()  # no words for it: its short facts as they are
+    bits = [f"{spoken(str(k))} {v}" for k, v in thing.items()  # no words for it: its short facts as they are
             if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 24 and k != "seat"][:4]
-    plain = f"{who}{kind}" + (" " + ", ".join(bits) if bits else "")
-    return f"#{event.get('seq')} " + game.tell(f"event.{kind}", thing, plain)
+    plain = f"{who}{spoken(kind)}" + (" " + ", ".join(bits) if bits else "")
+    told = game.tell(f"event.{kind}", thing, plain)
+    won = [game.seat_name(w) for w in winners_of(thing)]
+    if won and not all(name in told for name in won):
+        told += f" — {' and '.join(won)} {'wins' if len(won) == 1 else 'win'}"
+    return told
+
+
+def revealed_hands(data: dict) -> dict[str, list[str]] | None:
+    """The hands an event shows at the end of a round (a `hands` map: seat -> card ids), or None."""
+    hands = data.get("hands")
+    if not isinstance(hands, dict) or not hands:
+        return None
+    if not all(str(k).isdigit() and isinstance(v, list) and all(isinstance(c, str) for c in v) for k, v in hands.items()):
+        return None
+    return {str(k): list(v) for k, v in hands.items()}
+
+
+def between_rounds(view: dict) -> bool:
+    """A round is over and the next not dealt (or the match is over)."""
+    return view.get("status") == "finished" or (view.get("status") == "running" and not view.get("turn")
+                                                 and bool(view.get("intermission_deadline") or view.get("end_reason")))
+
+
+def summary_lines(game: Game, view: dict, end: dict | None, hands: dict[str, list[str]] | None) -> list[str]:
+    """The end of a round or of the match, told: why it ended (`end.<reason>`) and who won (the end's
+    `winner`, else the standings' first), each seat's points this round and total in the game's terms
+    (`points`), the hands shown (``hands``: seat -> cards, as an end event revealed them)."""
+    over = view.get("status") == "finished"
+    end = end or {}
+    reason = end.get("reason") or view.get("end_reason")
+    why = f" ({game.tell(f'end.{reason}', {}, spoken(str(reason)))})" if reason else ""
+    won = [game.seat_name(w) for w in winners_of(end)]
+    standings = sorted(view.get("standings") or [], key=lambda r: (r.get("rank", 0), r.get("seat", 0)))
+    if over and not won:
+        won = [str(r.get("name")) for r in standings if r.get("rank") == 1]
+    head = "Game over" if over else f"Round {view.get('round')} over"
+    out = [f"{head}{why}" + (f": {' and '.join(won)} {'wins' if len(won) == 1 else 'win'}" if won else "")]
+    scores = [e for e in view.get("scores") or [] if isinstance(e, dict)]
+    last = scores[-1] if scores else {}
+    if last and not over:
+        caption = game.tell("points") if game.has("points") else "points"
+        out.append(f"round {last.get('round', '?')}, {caption}:")
+        for k, v in sorted((last.get("points") or {}).items(), key=lambda kv: str(kv[0])):
+            out.append(f"  {game.seat_name(k)}: {v} (total {(last.get('totals') or {}).get(k, '')})")
+    if over and standings:
+        if game.has("points"):
+            out.append(game.tell("points") + ":")
+        out += [f"  {r.get('rank')}. {r.get('name')} — {r.get('total')}" for r in standings]
+    for seat, held in (hands or {}).items():
+        if held:
+            out.append(f"  {game.seat_name(seat)} held: {' '.join(game.card_label(c) for c in held)}")
+    return out
+
+
+def flag_fields(game: Game, action: dict) -> list[str]:
+    """An action's yes/no arguments (marked `arg`; an announcement a play may carry)."""
+    return [k for k, v in action.items() if k != "type" and isinstance(v, bool)
+            and game.action_mark(str(action.get("type", "")), k).get("show") == "arg"]
+
+
+def flag_words(game: Game, action: dict) -> str:
+    """The words of an action's yes/no arguments that are set (`say “Mau”`)."""
+    return ", ".join(x for k in flag_fields(game, action) if action[k] and (x := _arg(game, action, k)))
+
+
+def split_by_flags(game: Game, actions: list[dict]) -> tuple[list[dict], list[dict]]:
+    """A card's actions: (those with no yes/no argument set, those with one set): Enter plays the
+    first kind, `+` the second, each asking only what else tells them apart (a suit to call)."""
+    plain = [a for a in actions if not any(a[k] for k in flag_fields(game, a))]
+    flagged = [a for a in actions if any(a[k] for k in flag_fields(game, a))]
+    return plain, flagged

@@ -35,8 +35,9 @@ def text(app: TableApp, widget: str) -> str:
 
 
 async def choose_a_legal_action(pilot, app: TableApp, by_arrows: bool) -> None:
-    """As a person would: a playable card by its number (or the arrow keys) and Enter, then a
-    choice if the card offers several (the announcing one first); else a free action's key."""
+    """As a person would: a playable card by its number (or the arrow keys) and Enter, or `+` where
+    it may announce (so the announcement never costs a second question), then a choice if the card
+    still offers several (a suit); else a free action's key."""
     playable = [i for i, card in enumerate(app.hand) if render.actions_for(app.game, card, app.legal)]
     if playable:
         target = playable[0]
@@ -46,10 +47,11 @@ async def choose_a_legal_action(pilot, app: TableApp, by_arrows: bool) -> None:
         else:
             await pilot.press(str(target + 1))
         assert app.selected == target
-        await pilot.press("enter")
+        saying = render.split_by_flags(app.game, render.actions_for(app.game, app.hand[target], app.legal))[1]
+        await pilot.press("plus" if saying else "enter")  # `+`: the play that announces, in one key
         if app.choosing:
-            announcing = [i for i, a in enumerate(app.choosing, 1) if a.get("announce")]
-            await pilot.press(str((announcing or [1])[0]))
+            assert not saying or all(a.get("announce") for a in app.choosing)  # asked only the rest (a suit)
+            await pilot.press("1")
         return
     key, action = next(iter(app.keys.items()))
     assert action in app.legal
@@ -82,10 +84,12 @@ def test_a_prsi_round_against_an_easy_bot_played_with_keys(stack: Stack) -> None
             assert app.feed.end_event == ends["prsi"] and app.feed.end_event
             print(f"{moves} moves, {kinds}, {app.seen[0]}..{app.seen[-1]}")
             assert moves >= 1 and "play" in kinds
-            scores, standings = text(app, "scores"), app.view["standings"]
-            assert "total" in scores and "standings:" in scores
+            scores, summary, standings = text(app, "scores"), text(app, "table"), app.view["standings"]
+            assert "total" in scores and summary.startswith("Game over")  # the match's end, told
+            winner = next(row["name"] for row in standings if row["rank"] == 1)
+            assert f": {winner} wins" in summary.splitlines()[0], summary
             for row in standings:
-                assert f"{row['rank']}. {row['name']} — {row['total']}" in scores
+                assert f"{row['rank']}. {row['name']} — {row['total']}" in summary
             assert text(app, "turn") == "the match is over"
             # every event once, in order, from the version first fetched to the end of the match
             assert app.seen == list(range(app.seen[0], app.seen[-1] + 1))
@@ -201,7 +205,7 @@ def test_the_owner_starts_with_a_key_and_a_joiner_is_dealt_in(stack: Stack) -> N
             seat = await joiner.take_seat(gid, None, name="bea")
             await joiner.close()
             await until(pilot, lambda: len(app.view["seats"]) == 3, "the joiner on screen")
-            assert f"{seat['seat']}: bea — human" in text(app, "seats")
+            assert f"{seat['seat']}: bea · " in text(app, "seats")
             await pilot.press("s")
             await until(pilot, lambda: app.view.get("status") == "running", "the deal")
             assert len(app.hand) == QUICK["hand_size"] and "your hand:" in str(text(app, "hand"))

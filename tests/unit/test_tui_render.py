@@ -123,11 +123,13 @@ def test_seat_lines_show_counts_turn_you_and_the_per_seat_facts():
                       {"seat": 1, "name": "bot 1", "kind": "bot", "strength": "easy", "state": "waiting",
                        "hand_count": 5, "score": 0, "parasites": ["par:flea"]}]}
     assert render.seat_lines(_game(view), view, 0) == [
-        "  0: ann (you) — human — 3 cards — score 12; dealer; slapped #2",
-        "▶ 1: bot 1 — bot easy [waiting] — 5 cards — score 0; passed ✓; slapped #1; Parasites: par:flea"]
+        "  0: ann (you) · 3 cards · score 12; dealer; slapped #2",
+        "▶ 1: bot 1 · bot easy [waiting] · 5 cards · score 0; passed ✓; slapped #1; Parasites: par:flea"]
+    view["seats"][0]["hand_count"] = 1
+    assert "· 1 card ·" in render.seat_lines(_game(view), view, 0)[0]
 
 
-def test_scores_by_round_with_totals_then_standings_and_what_points_mean():
+def test_scores_a_seat_per_row_by_round_with_totals_and_what_points_mean():
     view = {"seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bot 1"}],
             "scores": [{"round": 1, "points": {"0": 0, "1": 23}, "totals": {"0": 0, "1": 23}},
                        {"round": 2, "points": {"0": 7, "1": 0}, "totals": {"0": 7, "1": 23}}],
@@ -135,11 +137,22 @@ def test_scores_by_round_with_totals_then_standings_and_what_points_mean():
                           {"seat": 0, "name": "ann", "rank": 1, "total": 7}]}
     lines = render.score_lines(_game(view), view)
     assert lines[0] == "penalty points: fewer is better"
-    assert lines[1].split() == ["round", "ann", "bot", "1"]
-    assert lines[2].split() == ["1", "0", "23"] and lines[3].split() == ["2", "7", "0"]
-    assert lines[4].split() == ["total", "7", "23"]
-    assert lines[5:] == ["standings:", "  1. ann — 7", "  2. bot 1 — 23"]
+    assert lines[1].split() == ["round", "1", "2", "total"]
+    assert lines[2].split() == ["ann", "0", "7", "7"] and lines[3].split() == ["bot", "1", "23", "0", "23"]
+    assert len(lines) == 4  # the standings are the summary's
     assert render.score_lines(_game(), {"scores": [], "standings": None}) == []
+
+
+def test_scores_fit_the_width_with_the_latest_rounds_and_keep_a_total_for_a_seat_out_of_play():
+    """Twelve rounds in 30 columns: the latest that fit, `…` for the rest, every line within the
+    width; a seat knocked out after round 1 (absent from the later totals) keeps its last total."""
+    view = {"seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "a very long name indeed"}],
+            "scores": [{"round": 1, "points": {"0": 0, "1": 230}, "totals": {"0": 0, "1": 230}}]
+            + [{"round": r, "points": {"0": r}, "totals": {"0": r * 10}} for r in range(2, 13)]}
+    lines = render.score_lines(_game(view), view, width=30)
+    assert all(len(line) <= 30 for line in lines[1:]), lines  # the caption wraps on screen
+    assert lines[1].split()[:2] == ["round", "…"] and lines[1].split()[-2:] == ["12", "total"]
+    assert lines[2].split()[-1] == "120" and lines[3].startswith("a very long…") and lines[3].split()[-1] == "230"
 
 
 def test_event_lines_are_the_games_words():
@@ -147,12 +160,44 @@ def test_event_lines_are_the_games_words():
     game = _game(view)
     event = {"seq": 12, "type": "CardPlayed", "seat": 1,
              "data": {"seat": 1, "card": "7H:0", "hand_size": 3, "deadline": 179619, "announce": False}}
-    assert render.event_line(game, event) == "#12 bot 1 played 7 of hearts"
+    assert render.event_line(game, event) == "bot 1 played 7 of hearts"
     assert render.event_line(game, {"seq": 3, "type": "RoundStarted", "seat": None, "data": {"round": 2}}) == \
-        "#3 Round 2 dealt"
+        "Round 2 dealt"
     assert render.event_line(game, {"seq": 4, "type": "TurnStarted", "seat": 1, "data": {}}) is None  # left out
     assert render.event_line(game, {"seq": 5, "type": "NewThing", "seat": 1, "data": {"card": "7H:0", "n_x": 2}}) == \
-        "#5 bot 1: NewThing card 7H:0, n x 2"  # no words for it: its facts as they are
+        "bot 1: new thing card 7H:0, n x 2"  # no words for it: its facts as they are, never a CamelCase name
+    # an end names its winner, in the words of the game or after them
+    game.words["event.RoundEnded"] = "Round over ({reason:end})"
+    game.words["end.empty_hand"] = "a hand emptied"
+    assert render.event_line(game, {"seq": 6, "type": "RoundEnded", "seat": None,
+                                    "data": {"reason": "empty_hand", "winner": 1}}) == "Round over (a hand emptied) — bot 1 wins"
+
+
+def test_the_end_of_a_round_and_of_the_match_are_told_with_the_winner_the_points_and_the_hands():
+    view = {"status": "running", "round": 2, "turn": None, "intermission_deadline": 1, "end_reason": "empty_hand",
+            "seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bot 1"}],
+            "scores": [{"round": 2, "points": {"0": 0, "1": 23}, "totals": {"0": 4, "1": 30}}], "standings": None}
+    game = _game(view)
+    assert render.between_rounds(view) and not render.between_rounds({**view, "turn": {"seat": 0}})
+    lines = render.summary_lines(game, view, {"reason": "empty_hand", "winner": 0}, {"0": [], "1": ["7H:0", "cat:k2"]})
+    assert lines == ["Round 2 over (a hand emptied): ann wins", "round 2, penalty points: fewer is better:",
+                     "  ann: 0 (total 4)", "  bot 1: 23 (total 30)", "  bot 1 held: 7♥H 🐈 k2"]
+    over = {**view, "status": "finished", "standings": [{"seat": 1, "name": "bot 1", "rank": 2, "total": 30},
+                                                       {"seat": 0, "name": "ann", "rank": 1, "total": 4}]}
+    assert render.summary_lines(game, over, None, None) == [
+        "Game over (a hand emptied): ann wins", "penalty points: fewer is better:", "  1. ann — 4", "  2. bot 1 — 30"]
+    assert render.summary_lines(game, over, {"reason": "x", "winners": [0, 1]}, None)[0] == "Game over (x): ann and bot 1 win"
+    assert render.revealed_hands({"hands": {"0": ["7H:0"]}}) == {"0": ["7H:0"]}
+    assert render.revealed_hands({"hands": 3}) is None and render.revealed_hands({}) is None
+
+
+def test_a_cards_plays_split_by_what_they_say():
+    game = _game()
+    plays = [{"type": "play", "card": "JH:0", "called_suit": s, **extra} for s in "CD"
+             for extra in ({}, {"announce": True})]
+    plain, said = render.split_by_flags(game, plays)
+    assert plain == [plays[0], plays[2]] and said == [plays[1], plays[3]]
+    assert render.flag_words(game, said[0]) == "say “Mau”"
 
 
 def test_problems_read_their_detail_and_code():
