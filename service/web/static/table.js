@@ -363,7 +363,7 @@ export class TablePage {
   logPanel(v) {
     return h("section", { class: "log", id: "story", "aria-labelledby": "story-title" },
       h("h3", { id: "story-title" }, t("log.title")),
-      h("ul", { "data-testid": "log" }, this.log.slice().reverse().map((ev) =>
+      h("ul", { "data-testid": "log", tabindex: 0, "aria-labelledby": "story-title" }, this.log.slice().reverse().map((ev) =>
         h("li", { "data-seq": ev.seq, "data-type": ev.type }, `#${ev.seq} `, describeEvent(this.game, ev)))));
   }
 
