@@ -127,12 +127,14 @@ def test_lobby_table_and_match_end_fit_a_phone_and_a_desktop(pages: dict[str, An
         if desktop.get_attribute("[data-testid=table]", "data-status") == "finished":
             break
         v = version(desktop)
-        _at(phone, v)
         if not check_controls_match_the_api(desktop, live.base, gid, seat["token"]):
             continue  # the table moved on while looking
-        turns += 1
+        api = view(live.base, gid, seat["token"])
+        _at(phone, v)
+        if api["version"] != v or version(phone) != v or (api["turn"] or {}).get("seat") != seat["seat"]:
+            continue  # not your turn (a window anyone may act in) or moving on: look again
+        turns += 1  # your turn, and the table holds still until you move
         for name, page in pages.items():
-            page.wait_for_selector(MOVES)
             _all_in_view(page, f"your turn at event {v} ({name})")
             _no_sideways_scroll(page, f"the table at event {v} ({name})")
         if turns == 1:
@@ -171,7 +173,7 @@ def test_lobby_table_and_match_end_fit_a_phone_and_a_desktop(pages: dict[str, An
             "rows => rows.map(r => [r.dataset.seat, r.lastElementChild.textContent])")
         assert dict(shown) == {s: str(t) for s, t in totals.items()}
         assert banner.locator("[data-testid=revealed]").count() == len(final["seats"])  # every hand, emptied or not
-        box = banner.bounding_box()
-        assert box and box["y"] < page.viewport_size["height"], f"the banner is below the fold ({name})"
+        top = page.evaluate("() => document.querySelector('[data-testid=match-end]').getBoundingClientRect().top")
+        assert top < page.viewport_size["height"], f"the banner is below the fold ({name})"
         _no_sideways_scroll(page, f"the match's end ({name})")
         _axe(page, source, f"the match's end ({name})")

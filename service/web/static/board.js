@@ -170,11 +170,12 @@ export function bannerPanel(game, v, end) {
   h("h3", { id: "banner-title" }, head),
   finished && winners.length ? h("p", { class: "winner", "data-testid": "winner" }, h("span", { "aria-hidden": "true" }, "\u2605 "),
     winners.length === 1 ? t("banner.winner", { name: winners[0] }) : t("banner.winners", { names: winners.join(", ") })) : null,
-  out.length ? h("p", { class: "went-out", "data-testid": "went-out" }, t("banner.out", { name: out.map((s) => game.seatName(s)).join(", ") })) : null,
+  out.length ? h("p", { class: "went-out", "data-testid": "went-out" }, t(finished && (v.scores || []).length > 1 ? "banner.out_last" : "banner.out",
+    { name: out.map((s) => game.seatName(s)).join(", ") })) : null,
   finished && v.end_reason && !(end && end.told.length) ? h("p", { class: "why" }, t("table.match_end", { reason: game.tell(`end.${v.end_reason}`, {}, humanize(v.end_reason)) })) : null,
   end && end.told.length ? h("p", { class: "told" }, end.told.join(" \u00b7 ")) : null,
   between ? h("p", { class: "next" }, t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission-banner",
-    "data-until": v.intermission_deadline })) : null,
+    "data-until": v.intermission_deadline, "data-format": "in" })) : null,
   rows.length ? h("table", { class: "banner-table", "data-testid": "banner-scores" },
     h("caption", {}, game.has("points") ? t("banner.points", { points: game.tell("points") }) : t("scores.title")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("banner.player")), hands ? h("th", { scope: "col" }, t("banner.hand")) : null,
@@ -215,7 +216,8 @@ export function tablePanel(game, v, last = null, freshTop = false) {
       rows.push([label, shown(game, f)]);
     }
   }
-  return h("section", { class: "felt", "aria-label": t("table.title") }, h("div", { class: "piles" }, top), notes, lastLine,
+  return h("section", { class: `felt${top.length ? " with-piles" : ""}`, "aria-label": t("table.title") },
+    top.length ? h("div", { class: "piles" }, top) : null, notes, lastLine,
     h("dl", { class: "facts", "data-testid": "table-facts" }, rows.map(([k, x]) => [h("dt", {}, k), h("dd", {}, x)])));
 }
 

@@ -255,8 +255,8 @@ export class TablePage {
         this.feed ? t(`feed.${this.feed.state || "connecting"}`) : t("feed.off"))),
       h("p", { class: `turn${mine ? " yours" : ""}`, "data-testid": "turn", "aria-live": "polite" }, turnText(this.game, v), turnExtras(this.game, v),
         until ? [" ", h("span", { class: "timer", "data-testid": "timer", "data-until": until })] : null,
-        v.intermission_deadline ? [" ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
-          "data-until": v.intermission_deadline })] : null));
+        v.intermission_deadline ? [" \u00b7 ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
+          "data-until": v.intermission_deadline, "data-format": "in" })] : null));
   }
 
   youPanel(v, last = null) {
@@ -370,7 +370,7 @@ export class TablePage {
   tick() {
     for (const el of this.root.querySelectorAll("[data-until]")) {
       const left = Math.max(0, Math.ceil((Number(el.dataset.until) - serverNow()) / 1000));
-      const text = t("timer.left", { s: left });
+      const text = el.dataset.format === "in" ? t("timer.in", { s: left }) : t("timer.left", { s: left });
       if (el.textContent !== text) el.textContent = text;
     }
   }
