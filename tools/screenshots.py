@@ -132,9 +132,11 @@ def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1280, 800), 
         page.screenshot(path=str(shots[-1]), full_page=True)
 
         _seat_at_prsi(page, base)
-        for _ in range(2):  # a few moves in, on the human's turn
+        for i in range(12):  # a few moves in, on a turn of the human's with a card to play
+            page.wait_for_selector(MOVES, timeout=60_000)
+            if i >= 2 and page.locator("[data-testid=hand] button").count():
+                break
             _move(page)
-        page.wait_for_selector(MOVES, timeout=60_000)
         page.wait_for_timeout(600)  # the last move's animation ends
         shots.append(out / f"web-prsi{suffix}.png")
         page.screenshot(path=str(shots[-1]))
