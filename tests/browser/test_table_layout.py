@@ -134,6 +134,13 @@ def test_lobby_table_and_match_end_fit_a_phone_and_a_desktop(pages: dict[str, An
         if api["version"] != v or version(phone) != v or (api["turn"] or {}).get("seat") != seat["seat"]:
             continue  # not your turn (a window anyone may act in) or moving on: look again
         turns += 1  # your turn, and the table holds still until you move
+        # two copies of one card (7H:0, 7H:1; the rules name one copy in legal_actions) play alike
+        controls = desktop.locator("[data-testid=hand] [data-card]").evaluate_all(
+            "els => els.map(e => [e.dataset.card.split(':')[0], e.tagName === 'BUTTON'])")
+        by_face: dict[str, set[bool]] = {}
+        for face, playable in controls:
+            by_face.setdefault(face, set()).add(playable)
+        assert all(len(x) == 1 for x in by_face.values()), controls
         for name, page in pages.items():
             _all_in_view(page, f"your turn at event {v} ({name})")
             _no_sideways_scroll(page, f"the table at event {v} ({name})")
