@@ -54,6 +54,8 @@ class Settings:
     bots_only_min_delay_ms: int = 100  # a bot of a bots-only table (not an arena) waits at least this
     open_game_ttl_s: int = 86_400  # a table nobody starts is deleted after this
     compact_after_s: int = 3600  # a finished game is compacted this long after its match ended (<0: never)
+    quickplay_wait_ms: int = 20_000  # quick play: a table no second human joined starts with bots after this
+    players_per_key: int = 100_000  # players with a record per API key and variant (a new one beyond: not recorded)
     rate_limits: str = "on"  # "off" for benchmarks and load tests
     rate_creates_per_address: str = "300/minute"
     rate_writes_per_token: str = "1200/minute"
@@ -118,6 +120,8 @@ class Settings:
             bots_only_min_delay_ms=int(e.get("MEOW_BOTS_ONLY_MIN_DELAY_MS", "100")),
             open_game_ttl_s=int(e.get("MEOW_OPEN_GAME_TTL_S", "86400")),
             compact_after_s=int(e.get("MEOW_COMPACT_AFTER", "3600")),
+            quickplay_wait_ms=int(e.get("MEOW_QUICKPLAY_WAIT_MS", "20000")),
+            players_per_key=int(e.get("MEOW_PLAYERS_PER_KEY", "100000")),
             rate_limits=e.get("MEOW_RATE_LIMITS", "on"),
             rate_creates_per_address=e.get("MEOW_RATE_CREATES_PER_ADDRESS", "300/minute"),
             rate_writes_per_token=e.get("MEOW_RATE_WRITES_PER_TOKEN", "1200/minute"),

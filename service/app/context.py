@@ -23,6 +23,8 @@ from service.eventstore.ports import (
     IdempotencyRecords,
     Leases,
     Lobby,
+    Matchmaking,
+    Players,
     Reports,
     Retention,
     Snapshots,
@@ -56,6 +58,8 @@ class AppContext:
         self.reports: Reports = store
         self.lobby_index: Lobby = store
         self.retention: Retention = store
+        self.players: Players = store
+        self.matchmaking: Matchmaking = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded

@@ -12,19 +12,21 @@ from service.eventstore.ports.event_log import EventLog
 from service.eventstore.ports.idempotency import IdempotencyRecords
 from service.eventstore.ports.leases import Leases
 from service.eventstore.ports.lobby import Lobby
+from service.eventstore.ports.matchmaking import Matchmaking
+from service.eventstore.ports.players import Players
 from service.eventstore.ports.reports import Reports
 from service.eventstore.ports.retention import Retention
 from service.eventstore.ports.snapshots import Snapshots
 from service.eventstore.ports.tokens import Tokens
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention)
+                           Reports, Lobby, Retention, Players, Matchmaking)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, Protocol):
+                 Retention, Players, Matchmaking, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
 __all__ = ["PORTS", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
-           "Reports", "Retention", "Snapshots", "Tokens"]
+           "Matchmaking", "Players", "Reports", "Retention", "Snapshots", "Tokens"]
