@@ -27,6 +27,7 @@ from service.api.http import (
     settings,
     stream_slots,
 )
+from service.api.keys import current_key, require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
@@ -105,7 +106,8 @@ class GameView(MethodView):
         gid = game_id_or_404(game_id)
         svc = service()
         caller = authenticate(gid)
-        state, view = svc.view(gid, caller, query.get("include") == "record")
+        key = current_key()  # the players it set on the seats (docs/integrators.md)
+        state, view = svc.view(gid, caller, query.get("include") == "record", key.id if key is not None else None)
         return json_response(view, 200, state.version)
 
 
@@ -121,7 +123,8 @@ class SeatsView(MethodView):
         svc = service()
         caller = authenticate(gid)
         # a strong key always (the spec states one pattern): without a token it guards the token returned
-        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=True))
+        player = (require_key().id, body["player"]) if body.get("player") is not None else None
+        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=True), player)
         render = svc.render(out, caller, prefers_minimal())
         render.setdefault("token", None)
         return _written(render, out.status)

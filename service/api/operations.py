@@ -39,6 +39,7 @@ SECURITY: dict[str, list[Requirement]] = {
     "act": [_SEAT], "listActions": [_SEAT], "listEvents": ANYONE,
     "getHistory": [_SEAT, _OWNER, _AUDIT], "verifyGame": [_SEAT, _OWNER, _AUDIT], "getStateAt": ANYONE,
     "getHealth": NONE, "getReadiness": NONE, "getMetrics": NONE,
+    "rematchGame": [_OWNER], "quickPlay": NONE, "getPlayer": NONE, "getLeaderboard": NONE,  # (api/players.py)
 }
 """operationId -> the tokens it takes (``[]``: none; ``{}`` in a list: a token is optional)."""
 
@@ -95,6 +96,9 @@ PRIVATE = "private, no-cache"
 PUBLIC = "no-cache"
 REVEALS_ALL = frozenset(("getHistory",))
 """Reads that can carry every seat's hand whoever asks (a finished game's history)."""
+NOT_STORED = frozenset(("quickPlay", "rematchGame", "getPlayer", "getLeaderboard"))
+"""More answers never stored: a new seat token, a key's own players."""
+CREATES = {"quickPlay": 201, "rematchGame": 201}  # their success, besides WRITES
 NEGOTIATED = frozenset(("listEvents", "getHistory"))
 """Operations whose body ``Accept`` chooses (JSON, server-sent events, NDJSON)."""
 
@@ -102,7 +106,7 @@ NEGOTIATED = frozenset(("listEvents", "getHistory"))
 def cache_control(op_id: str, caller: Caller | None) -> str:
     """The ``Cache-Control`` of a successful answer of ``op_id`` to ``caller`` (None: no token),
     by what it can carry (api/headers.py sets it; every refusal is ``no-store``)."""
-    if op_id in WRITES or op_id in REVEALS_ALL:  # a new token, the caller's view; every hand
+    if op_id in WRITES or op_id in REVEALS_ALL or op_id in NOT_STORED:  # a new token, the caller's view; every hand
         return NO_STORE
     if caller is None or caller.role == "spectator":
         return PUBLIC
@@ -176,7 +180,7 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
-    ok = responses.setdefault(WRITES.get(op_id, 200), {})
+    ok = responses.setdefault(WRITES.get(op_id, CREATES.get(op_id, 200)), {})
     ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
     if responses:
@@ -223,6 +227,12 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     "takeSeat": {
         "human": _ex("take a seat (anyone; with the owner token it is the owner's own)", {"name": "Ann"}),
         "bot": _ex("add a bot (owner token)", {"bot": {"strength": "medium"}}),
+        "player": _ex("take a seat for one of the API key's players (Meow-Key header)", {"name": "Ann", "player": "user-1842"}),
+    },
+    "quickPlay": {
+        "public": _ex("a seat at any open public table", {"variant": registry.GAMES[0].variants[0], "name": "Ann"}),
+        "player": _ex("with an API key: at the key's own tables, for one of its players",
+                      {"variant": registry.GAMES[0].variants[0], "name": "Ann", "player": "user-1842"}),
     },
     "act": {
         "play": _ex("play a card", {"type": "play", "card": "7H:0"}),

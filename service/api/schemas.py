@@ -7,6 +7,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from service.api.components import to
 from service.api.json_body import MAX_JSON_NUMBER
+from service.app.players import REF_PATTERN as PLAYER_REF
 from service.games import registry
 from service.games.kernel import text
 from service.games.kernel.marks import KINDS, SCOPES, SHOWS
@@ -76,6 +77,9 @@ class BotSpec(Strict):
 class TakeSeat(Strict):
     name = DisplayName(40)
     bot = fields.Nested(BotSpec)
+    player = fields.String(validate=validate.Regexp(PLAYER_REF, error="1-64 letters, digits or ._:@-"), metadata={
+        "example": "user-1842", "description": "the API key's own id for the player in this seat (needs the "
+                                               "Meow-Key header; the same ref under two keys is two players)"})
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
@@ -174,6 +178,11 @@ class Notice(Schema):
     detail = fields.String()
 
 
+class SeatPlayer(Schema):
+    seat = fields.Integer()
+    player = fields.String(metadata={"example": "user-1842"})
+
+
 class GameView(Schema):
     id = fields.String()
     variant = fields.String()
@@ -201,6 +210,12 @@ class GameView(Schema):
     match_seed_commitment = fields.String(metadata={
         "description": "SHA-256 of the match seed, revealed when the match ends (docs/randomness.md)"})
     chain_head = fields.String(metadata={"description": "hash of the last event (docs/audit.md)"})
+    rematch = fields.String(metadata={
+        "description": "the id of this finished table's rematch, present once its owner asked for one (POST "
+                       "/v1/games/{id}/rematch)"})
+    players = fields.List(fields.Nested(SeatPlayer), metadata={
+        "description": "the seats' players (docs/integrators.md), present only for the API key (Meow-Key) "
+                       "that set them: nobody else learns a key's player ids"})
     notices = fields.List(fields.Nested(Notice), metadata={
         "description": "the server's own notices about this table, present only while one holds: "
                        "its bots' search budget reduced while the search lane is saturated "

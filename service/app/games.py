@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from service.app import actions, jobs, queries, seats
+from service.app import actions, jobs, players, queries, quickplay, rematch, seats
+from service.app.api_keys import ApiKey
 from service.app.auth import Caller
 from service.app.context import AppContext, now_ms
 from service.app.fairness import Origin
@@ -41,8 +42,9 @@ class GameService(AppContext):
     def viewer(self, caller: Caller) -> Viewer:
         return queries.viewer(caller)
 
-    def view(self, game_id: str, caller: Caller, record: bool = False) -> tuple[TableState, dict[str, Any]]:
-        return queries.view(self, game_id, caller, record)
+    def view(self, game_id: str, caller: Caller, record: bool = False,
+             key_id: str | None = None) -> tuple[TableState, dict[str, Any]]:
+        return queries.view(self, game_id, caller, record, key_id)
 
     def legal_actions(self, game_id: str, caller: Caller) -> tuple[TableState, list[dict[str, Any]]]:
         return queries.legal_actions(self, game_id, caller)
@@ -80,8 +82,8 @@ class GameService(AppContext):
         return seats.create(self, variant, options, max_players, name, idem, origin)
 
     def join(self, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-             idem: Idempotency | None) -> Outcome:
-        return seats.join(self, game_id, caller, name, bot, idem)
+             idem: Idempotency | None, player: tuple[str, str] | None = None) -> Outcome:
+        return seats.join(self, game_id, caller, name, bot, idem, player)
 
     def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None,
               pre: Precondition | None = None) -> Outcome:
@@ -94,6 +96,21 @@ class GameService(AppContext):
     def act(self, game_id: str, caller: Caller, action: dict[str, Any], pre: Precondition | None,
             idem: Idempotency | None) -> Outcome:
         return actions.act(self, game_id, caller, action, pre, idem)
+
+    # ------------------------------------------------------------------ players, rematch, quick play
+    def rematch(self, game_id: str, caller: Caller) -> tuple[str, bool]:
+        """The finished table's rematch (owner only): its id, and whether this ask made it."""
+        return rematch.rematch(self, game_id, caller)
+
+    def quick_play(self, variant: str, key: ApiKey | None, name: str | None, ref: str | None) -> Outcome:
+        """A seat at the open quick-play table of a variant (the key's, or the public one)."""
+        return quickplay.quick_play(self, variant, key, name, ref)
+
+    def player(self, key_id: str, variant: str, ref: str) -> dict[str, Any] | None:
+        return players.player(self, key_id, variant, ref)
+
+    def leaderboard(self, key_id: str, variant: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        return players.leaderboard(self, key_id, variant, offset, limit)
 
     # ------------------------------------------------------------------ jobs
     def run_followup(self, payload: dict[str, Any]) -> str:

@@ -105,7 +105,7 @@ def record_match(ctx: AppContext, game_id: str) -> str:
 
 def _record_for_key(ctx: AppContext, game_id: str, state: TableState, key_id: str, mine: Mapping[int, str]) -> str:
     rows = [(int(row["seat"]), int(row["rank"])) for row in state.standings]
-    ranked = {seat: rank for seat, rank in rows}
+    ranked = dict(rows)
     refs = sorted({ref for seat, ref in mine.items() if seat in ranked})
     if not refs:
         return "closed"
@@ -116,15 +116,15 @@ def _record_for_key(ctx: AppContext, game_id: str, state: TableState, key_id: st
         for ref in refs:  # a new player beyond the key's cap is not recorded (bounded keys per key)
             if ref not in prior and room > 0:
                 prior[ref], room = _parse(None), room - 1
-        field = [(seat, rank, mine.get(seat)) for seat, rank in rows]
-        before = [ratings.from_json(prior[ref]) if ref in prior else ratings.new_rating() for _, _, ref in field]
-        after = ratings.rate(before, [rank for _, rank, _ in field])
+        field = [(rank, mine.get(seat)) for seat, rank in rows]
+        before = [ratings.from_json(prior[who]) if who in prior else ratings.new_rating() for _, who in field]
+        after = ratings.rate(before, [rank for rank, _ in field])
         new: dict[str, tuple[bytes, float]] = {}
-        for (seat, rank, ref), rating in zip(field, after):
-            if ref in prior and ref not in new:  # (one ref on two seats: its first seat counts)
-                rec = {"games": prior[ref]["games"] + 1, "wins": prior[ref]["wins"] + (rank == 1),
+        for (rank, who), rating in zip(field, after):
+            if who is not None and who in prior and who not in new:  # (one ref on two seats: its first counts)
+                rec = {"games": prior[who]["games"] + 1, "wins": prior[who]["wins"] + (rank == 1),
                        **ratings.to_json(rating), "last_game": game_id}
-                new[ref] = (orjson.dumps(rec), ratings.display(rating))
+                new[who] = (orjson.dumps(rec), ratings.display(rating))
         got = ctx.players.player_record(key_id, state.variant, game_id, {r: current[r] for r in new}, new,
                                         ctx.clock(), KEEP_GAMES)
         if got != "conflict":

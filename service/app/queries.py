@@ -9,12 +9,12 @@ from typing import Any
 
 import orjson
 
-from service.app import audit, compute, fairness, meter, verify_cache
+from service.app import audit, compute, fairness, meter, players, rematch, verify_cache
 from service.app.auth import SPECTATOR, Caller, caller_after, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext, fold
 from service.app.errors import AppError, forbidden, not_found, unauthorized
-from service.app.redaction import Viewer, project_event, project_view
+from service.app.redaction import Viewer, name_players, project_event, project_view
 from service.app.seats import require_seat
 from service.app.write_path import Outcome
 from service.eventstore.codec import Stored
@@ -28,12 +28,17 @@ def viewer(caller: Caller) -> Viewer:
     return Viewer(seat=caller.seat)
 
 
-def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False) -> tuple[TableState, dict[str, Any]]:
+def view(ctx: AppContext, game_id: str, caller: Caller, record: bool = False,
+         key_id: str | None = None) -> tuple[TableState, dict[str, Any]]:
+    """The live view; ``key_id`` (the request's API key) also sees the players it set on the seats."""
     state, head = ctx.load_with_head(game_id)
     now = ctx.clock()
     out = project_view(state, viewer(caller), now, record, fairness.notices(ctx, game_id, state, now))
     out["chain_head"] = head
-    return state, out
+    again = rematch.link(ctx, state)
+    if again is not None:
+        out["rematch"] = again
+    return state, name_players(out, players.refs_for(ctx, game_id, key_id, state))
 
 
 def legal_actions(ctx: AppContext, game_id: str, caller: Caller) -> tuple[TableState, list[dict[str, Any]]]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from service.app import players
 from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
 from service.app.context import AppContext
 from service.app.errors import AppError, forbidden, unauthorized
@@ -65,13 +66,15 @@ def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: 
 
 
 def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-         idem: Idempotency | None) -> Outcome:
+         idem: Idempotency | None, player: tuple[str, str] | None = None) -> Outcome:
+    """A seat for a human or a bot; ``player`` (key id, ref): the seat carries that key's player."""
+    with_player = players.tokens_for_join(*(player or (None, None)))
     if bot is not None:
         if not caller.is_owner:
             raise forbidden("only the owner adds bots")
         cmd = JoinSeat(name or "", "bot", bot.get("strength"), False)
         return write(ctx, game_id, caller, WritePlan(lambda s: _named(cmd, s), idempotency=idem, status=201,
-                                                     extra_from_events=_seat_extra))
+                                                     extra_from_events=_seat_extra, tokens_from_events=with_player))
     if caller.is_owner and caller.seat is not None:
         raise AppError(KernelCode.ALREADY_SEATED, "the owner already has a seat")
     if caller.role == "seat":
@@ -85,7 +88,7 @@ def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: d
         out = {thash: role_record("seat", seat), f"seat:{seat}": thash.encode()}
         if creator and caller.token_hash:
             out[caller.token_hash] = role_record("owner", seat)
-        return out
+        return {**out, **(with_player(events) if with_player else {})}
 
     out = write(ctx, game_id, caller, WritePlan(
         lambda s: JoinSeat(name or "", "human", None, creator), idempotency=idem, status=201,
@@ -160,3 +163,19 @@ def _named(cmd: JoinSeat, state: TableState | None) -> JoinSeat:
 
 def _seat_extra(events: Sequence[Event]) -> dict[str, Any]:
     return {"seat": seat_taken(events)}
+
+
+def create_at(ctx: AppContext, game_id: str, variant: str, options: dict[str, Any], max_players: int | None,
+              name: str | None, tokens: dict[str, bytes]) -> Outcome:
+    """A new table under a chosen id (a rematch's, quick play's) with the given token records; a
+    taken id is 409 ``game_exists`` (the caller's retry finds its table there)."""
+    resolved, warnings = _resolve(variant, options, max_players)
+    resolved, warnings = _cap_budget(resolved, warnings, ctx.settings.max_bot_budget_ms)
+    cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name, RULES_VERSION)
+    return write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, status=201,
+                                                    extra={"id": game_id, "warnings": warnings}, new_game=True))
+
+
+def resolve_variant(variant: str) -> None:
+    """A variant this server serves, else 422 ``unknown_variant``."""
+    _resolve(variant, {}, None)
