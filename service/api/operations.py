@@ -99,6 +99,8 @@ REVEALS_ALL = frozenset(("getHistory",))
 NOT_STORED = frozenset(("quickPlay", "rematchGame", "getPlayer", "getLeaderboard"))
 """More answers never stored: a new seat token, a key's own players."""
 CREATES = {"quickPlay": 201, "rematchGame": 201}  # their success, besides WRITES
+KEYED = frozenset(("getGame", "takeSeat", "quickPlay", "getPlayer", "getLeaderboard"))
+"""Operations whose body the API key (Meow-Key) changes: its players (docs/integrators.md)."""
 NEGOTIATED = frozenset(("listEvents", "getHistory"))
 """Operations whose body ``Accept`` chooses (JSON, server-sent events, NDJSON)."""
 
@@ -132,7 +134,7 @@ def vary(op_id: str) -> tuple[str, ...]:
     """What changes the body of ``op_id``'s answers besides the URL: the token, when it takes one;
     ``Accept``, when negotiated (``Accept-Encoding``: Flask-Compress adds it to what it may gzip)."""
     token = ("Authorization",) if SECURITY[op_id] != NONE else ()
-    return (*token, *(("Accept",) if op_id in NEGOTIATED else ()))
+    return (*token, *(("Accept",) if op_id in NEGOTIATED else ()), *(("Meow-Key",) if op_id in KEYED else ()))
 
 
 def _answer_headers(op_id: str) -> dict[str, Any]:

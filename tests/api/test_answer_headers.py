@@ -20,6 +20,7 @@ import redis.exceptions
 
 from service.api.app import create_app
 from service.api.codes import NO_RETRY_AFTER, STATUS, STORE_RETRY_AFTER_S
+from service.app import api_keys
 from service.app.auth import token_hash
 from service.app.stream_slots import RETRY_AFTER_S as STREAM_RETRY_AFTER_S
 from service.eventstore.memory import MemoryEventStore
@@ -93,10 +94,16 @@ def _check(op_id: str, op: dict[str, Any], r: Any, token: str | None, seated: bo
         assert cache in SHARED_CACHEABLE + PRIVATE_OR_NONE, where
 
 
-def _finished(table: Table) -> tuple[str, str]:
+def _finished(table: Table, key: str | None = None) -> tuple[str, str]:
+    """A finished bots' table; with ``key``, its seats carry that key's players p-0 and p-1."""
     g = table.create(options={"penalty_limit": 50})
-    for _ in range(2):
-        table.add_bot(g["id"], g["owner_token"])
+    for i in range(2):
+        if key is None:
+            table.add_bot(g["id"], g["owner_token"])
+        else:
+            r = table.client.post(f"/v1/games/{g['id']}/seats", json={"bot": {"strength": "easy"}, "player": f"p-{i}"},
+                                  headers={**auth(g["owner_token"]), "Meow-Key": key})
+            assert r.status_code == 201, r.json
     table.start(g["id"], g["owner_token"])
     for _ in range(200):
         table.drain()
@@ -114,7 +121,8 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
     table.join(g["id"], "ann", owner)
     seat = table.join(g["id"], "bob")
     table.start(g["id"], owner)
-    done, done_owner = _finished(table)
+    _, key = api_keys.create(table.service.api_keys, "portal", now_ms=table.clock.now)
+    done, done_owner = _finished(table, key)
     games = [  # game id, the token of each scheme, the seats those tokens hold
         (g["id"], {"seatToken": seat["token"], "ownerToken": owner, "auditToken": AUDIT},
          {seat["token"], owner}, seat["seat"]),
@@ -126,14 +134,16 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
     for op_id, path, op in gets:
         query = {p["name"]: p["schema"].get("minimum", 1) for p in op.get("parameters", [])
                  if p.get("in") == "query" and p.get("required")}
+        query.update({p["name"]: "prsi" for p in op.get("parameters", []) if p.get("in") == "query" and p["name"] == "variant"})
+        keyed = {"Meow-Key": key} if any(p.get("name") == "Meow-Key" for p in op.get("parameters", [])) else {}
         for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", {}, set(), 0)]:
-            url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no))
+            url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no)).replace("{player}", "p-0")
             public = table.client.get(url, query_string=query)
             for scheme in _schemes(op):
                 token = tokens.get(scheme) if scheme else None
                 if scheme and token is None:
                     continue
-                r = table.client.get(url, query_string=query, headers=auth(token))
+                r = table.client.get(url, query_string=query, headers={**auth(token), **keyed})
                 _check(op_id, op, r, token, token in seated, public.get_data())
                 if r.status_code < 300:
                     succeeded.add(op_id)
@@ -169,6 +179,9 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
         if actions:
             call("act", token, actions[0], game_id=gid)
             break
+    done, done_owner = _finished(table)
+    call("rematchGame", done_owner, game_id=done)
+    call("quickPlay", None, {"variant": "prsi", "name": "dan"})
     assert seen == {op_id for op_id, (method, _, _) in ops.items() if method != "GET"}
 
 
