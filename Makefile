@@ -29,6 +29,7 @@ test: $(STAMP)
 	$(BIN)/ruff check service workers tests bench tools  # lint first: fails fast with ruff's own findings (docs/testing.md: Lint)
 	$(BIN)/mypy  # then the type check of service and workers, configured in pyproject.toml (docs/testing.md: Type check)
 	$(BIN)/python -m tools.chromium  # the browser tests' Chromium: found, installed with apt (as root), or a message saying what to install
+	$(BIN)/python -m tools.axe  # the accessibility check's axe-core (pinned): found, installed with npm, or a message saying what to install
 	$(BIN)/python -m tools.nginx  # the slow-client tests' nginx (deploy/nginx in front of the API): found, installed with apt (as root), or a message saying what to install
 	$(BIN)/python -m pytest tests $(XDIST) --durations=15 $(PYTEST_ARGS)
 

@@ -1,14 +1,16 @@
-"""Screenshots of the web table for docs/ and the README: the lobby, a Prší table and a Sakapuss
-table, taken with Playwright and Debian's Chromium against a fresh `meow run` (embedded Redis in a
-temporary folder, or REDIS_URL with its own key prefix).
+"""Screenshots of the web table for docs/ and the README: the lobby, a Prší table at your turn and
+at the match's end, and a Sakapuss table, taken with Playwright and Debian's Chromium against a
+fresh `meow run` (embedded Redis in a temporary folder, or REDIS_URL with its own key prefix).
 
-    .venv/bin/python -m tools.screenshots [--out docs] [--lang en] [--size 390x844]
+    .venv/bin/python -m tools.screenshots [--out docs] [--lang en] [--size 390x844 --suffix=-phone]
 
 Emoji (the cat cards' icon) need a colour emoji font, e.g. Debian's fonts-noto-color-emoji.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import signal
 import socket
@@ -24,6 +26,7 @@ import requests
 from tools.chromium import MESSAGE, find
 
 ROOT = Path(__file__).resolve().parents[1]
+MOVES = "[data-testid=hand] button[data-action], [data-testid=hand] button[data-choices], [data-testid=actions] [data-action]"
 
 
 def _free_port() -> int:
@@ -79,7 +82,39 @@ def _create(page, variant: str, players: int, name: str) -> None:  # type: ignor
     page.wait_for_selector("[data-testid=table][data-status=open]")
 
 
-def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1200, 860)) -> list[Path]:
+def _seat_at_prsi(page, base: str) -> None:  # type: ignore[no-untyped-def]
+    """A one-round Prší table against an easy and a medium bot (quick ones), opened as Ana's seat."""
+    g = requests.post(f"{base}/v1/games", json={"variant": "prsi", "name": "Ana vs bots", "max_players": 3, "options": {
+        "match_end_mode": "single_round", "hand_size": 5,
+        "bot_delay_ms": {"easy": [300, 600], "medium": [300, 600], "hard": [300, 600]}}}, headers=_key(), timeout=10).json()
+    own = {"Authorization": f"Bearer {g['owner_token']}"}
+    me = requests.post(f"{base}/v1/games/{g['id']}/seats", json={"name": "Ana"}, headers={**own, **_key()}, timeout=10).json()
+    for strength in ("easy", "medium"):
+        requests.post(f"{base}/v1/games/{g['id']}/seats", json={"bot": {"strength": strength}}, headers={**own, **_key()},
+                      timeout=10)
+    requests.post(f"{base}/v1/games/{g['id']}/start", headers={**own, **_key()}, timeout=10)
+    seat = json.dumps({"token": me["token"], "seat": me["seat"], "owner_token": g["owner_token"]})
+    page.evaluate("([id, s]) => localStorage.setItem('meow:game:' + id, s)", [g["id"], seat])
+    page.goto(f"/#/g/{g['id']}")
+    page.wait_for_selector("[data-testid=you]")
+
+
+def _move(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the human's turn (or the end) and make one move: a card first, its first way to play."""
+    page.wait_for_function(f"() => document.querySelector('[data-testid=table]').dataset.status === 'finished' "
+                           f"|| document.querySelector({json.dumps(MOVES)}) !== null", timeout=60_000)
+    if page.get_attribute("[data-testid=table]", "data-status") == "finished":
+        return
+    before = page.get_attribute("[data-testid=table]", "data-version")
+    page.locator(MOVES).first.click()
+    if page.locator("[data-testid=choice]").count():
+        page.locator("[data-testid=choice]").first.click()
+    with contextlib.suppress(Exception):  # refused (the table moved on): look again
+        page.wait_for_function("v => document.querySelector('[data-testid=table]').dataset.version !== v", arg=before,
+                               timeout=10_000)
+
+
+def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1280, 800), suffix: str = "") -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     path = find()
@@ -93,23 +128,24 @@ def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1200, 860)) 
         page = ctx.new_page()
         page.goto("/")
         page.wait_for_selector("[data-testid=games-open] li")
-        shots.append(out / "web-lobby.png")
+        shots.append(out / f"web-lobby{suffix}.png")
         page.screenshot(path=str(shots[-1]), full_page=True)
 
-        _create(page, "prsi", 3, "Ana vs bots")
-        page.click("[data-testid=add-bot-easy]")
-        page.wait_for_selector("[data-testid=seat][data-seat='1']")
-        page.click("[data-testid=add-bot-medium]")
-        page.wait_for_selector("[data-testid=seat][data-seat='2']")
-        page.click("[data-testid=start]")
-        for _ in range(3):  # a few moves in, on the human's turn
-            page.wait_for_selector("[data-testid=hand] button[data-action], [data-testid=actions] [data-action]", timeout=60_000)
-            page.locator("[data-testid=hand] button[data-action], [data-testid=actions] [data-action]").first.click()
-            page.wait_for_timeout(400)
-        page.wait_for_selector("[data-testid=hand] button[data-action]", timeout=60_000)
+        _seat_at_prsi(page, base)
+        for i in range(12):  # a few moves in, on a turn of the human's with a card to play
+            page.wait_for_selector(MOVES, timeout=60_000)
+            if i >= 2 and page.locator("[data-testid=hand] button").count():
+                break
+            _move(page)
+        page.wait_for_timeout(600)  # the last move's animation ends
+        shots.append(out / f"web-prsi{suffix}.png")
+        page.screenshot(path=str(shots[-1]))
+        while page.get_attribute("[data-testid=table]", "data-status") != "finished":
+            _move(page)
+        page.wait_for_selector("[data-testid=match-end] [data-testid=winner]")
         page.wait_for_timeout(300)
-        shots.append(out / "web-prsi.png")
-        page.screenshot(path=str(shots[-1]), full_page=True)
+        shots.append(out / f"web-prsi-end{suffix}.png")
+        page.screenshot(path=str(shots[-1]))
 
         _create(page, "sakapuss", 3, "Sakapuss with two bots")
         page.click("[data-testid=add-bot-easy]")
@@ -122,7 +158,7 @@ def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1200, 860)) 
         page.wait_for_selector("[data-testid=you-pass_log] tbody tr", timeout=60_000)
         page.wait_for_selector("[data-testid=hand] button[data-action]", timeout=60_000)
         page.wait_for_timeout(300)
-        shots.append(out / "web-sakapuss.png")
+        shots.append(out / f"web-sakapuss{suffix}.png")
         page.screenshot(path=str(shots[-1]), full_page=True)
         browser.close()
     return shots
@@ -132,7 +168,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "docs"))
     parser.add_argument("--lang", default="en-US")
-    parser.add_argument("--size", default="1200x860", help="the viewport, WIDTHxHEIGHT (a phone: 390x844)")
+    parser.add_argument("--size", default="1280x800", help="the viewport, WIDTHxHEIGHT (a phone: 390x844)")
+    parser.add_argument("--suffix", default="", help="added to each file's name (docs: `-phone` for 390x844)")
     args = parser.parse_args()
     width, height = (int(x) for x in args.size.lower().split("x"))
     out = Path(args.out)
@@ -141,7 +178,7 @@ def main() -> int:
         proc, base = _serve(data_dir)
         try:
             _neighbours(base)
-            for shot in shoot(base, out, args.lang, (width, height)):
+            for shot in shoot(base, out, args.lang, (width, height), args.suffix):
                 print(f"{shot} ({shot.stat().st_size:,} bytes)")
         finally:
             proc.send_signal(signal.SIGINT)  # meow run stops everything it started

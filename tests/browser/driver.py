@@ -43,8 +43,10 @@ def create_table(page: Any, variant: str, me: str, options: dict[str, Any] | Non
             tag = el.evaluate("e => e.tagName.toLowerCase()")
             if tag == "select":
                 el.select_option(str(value))
-            elif tag == "textarea":
-                el.fill(json.dumps(value))
+            elif tag == "fieldset" and "structured" in (el.get_attribute("class") or ""):
+                for path, x in _leaves(value):  # a structured value: one input per key (and item)
+                    where = json.dumps(path, separators=(",", ":"))
+                    el.locator(f"input[data-path='{where}']").fill(str(x))
             elif el.get_attribute("type") == "checkbox":
                 el.set_checked(bool(value))
             else:
@@ -52,6 +54,15 @@ def create_table(page: Any, variant: str, me: str, options: dict[str, Any] | Non
     page.click("[data-testid=create]")
     page.wait_for_selector("[data-testid=table][data-status=open]")
     return game_id(page)
+
+
+def _leaves(value: Any, path: tuple = ()) -> list[tuple[list, Any]]:
+    """The scalar leaves of a structured option value with their paths ([key, index] as the form's data-path)."""
+    if isinstance(value, dict):
+        return [leaf for k, x in value.items() for leaf in _leaves(x, (*path, k))]
+    if isinstance(value, list):
+        return [leaf for i, x in enumerate(value) for leaf in _leaves(x, (*path, i))]
+    return [(list(path), value)]
 
 
 def view(base: str, gid: str, token: str | None = None) -> dict:

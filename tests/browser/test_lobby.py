@@ -34,6 +34,9 @@ def test_the_create_form_follows_the_catalogue(page: Any, live: Any) -> None:
     page.wait_for_selector("[data-testid=create-form]")
     offered = page.locator("[data-testid=variant] option").evaluate_all("els => els.map(e => e.value)")
     assert offered == [v["name"] for v in catalogue]
+    # the game first offered: the first preset named as its game (a fresh browser has created none)
+    assert page.input_value("[data-testid=variant]") == next(v["name"] for v in catalogue if v["name"] == v["game"])
+    _labelled_by_the_games_words(page, next(v for v in catalogue if v["name"] == v["game"]))
     for variant in catalogue:
         page.select_option("[data-testid=variant]", variant["name"])
         players = page.locator("[data-testid=players]")
@@ -67,6 +70,29 @@ def test_the_create_form_follows_the_catalogue(page: Any, live: Any) -> None:
     assert row.is_hidden()
     parent.set_checked(opt["parent"]["value"])
     assert row.is_visible()
+
+
+def _labelled_by_the_games_words(page: Any, variant: dict) -> None:
+    """Every option's label, help and enum choices are the catalogue's words (contract W); a
+    structured value (a map, a list) is number/text inputs, never a JSON box."""
+    words = variant["words"]["en"]
+    shown = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('[data-option-row]')].map(r => [
+        r.dataset.optionRow, {label: r.querySelector('.option-label').firstChild.textContent,
+                              help: r.querySelector('.option-help')?.textContent ?? null,
+                              choices: [...r.querySelectorAll('option')].map(o => [o.value, o.textContent]),
+                              inputs: r.querySelectorAll('input').length, boxes: r.querySelectorAll('textarea').length}]))""")
+    for opt in variant["options"]:
+        if opt["name"] in ("min_players", "max_players"):
+            continue
+        row = shown[opt["name"]]
+        assert row["label"] == words[f"option.{opt['name']}"], opt["name"]
+        assert row["help"] == words[f"option.{opt['name']}.help"], opt["name"]
+        if opt["type"] == "enum":
+            assert row["choices"] == [[x, words[f"option.{opt['name']}.{x}"]] for x in opt["enum"]], opt["name"]
+        assert row["boxes"] == 0, opt["name"]
+        if isinstance(opt["default"], dict):  # one input per key (per item of a list value)
+            leaves = sum(len(x) if isinstance(x, list) else 1 for x in opt["default"].values())
+            assert row["inputs"] == leaves, opt["name"]
 
 
 def test_another_browser_joins_from_the_lobby_by_keyboard(page: Any, browser: Any, live: Any) -> None:

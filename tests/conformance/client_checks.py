@@ -1,6 +1,7 @@
 """What a generic client reads about a game (docs/clients.md), checked for any registered game:
 legal actions name their hand card in ``card``, every card dealt has a face, every event, action,
-shown field, suit and card has words in every language, every field of the view carries its marks.
+shown field, suit and card has words in every language, every option of every preset has a label and
+a help text (and its enum values words) in every language, every field of the view carries its marks.
 
 Each check takes a game's registry entry and plain data and raises AssertionError (or returns the
 problems found), naming no game: the drive (tests/conformance/drive.py) runs the first two on every
@@ -91,6 +92,25 @@ def words_problems(game: Game) -> list[str]:
     problems += [f"{lang}: no words for {k} (another language has it)" for lang in LANGS
                  for k in sorted(every - set(words[lang]))]
     return problems
+
+
+def option_words_needed(game: Game) -> list[str]:
+    """The words keys a create form needs for the options any preset of the game lists in GET
+    /v1/variants: ``option.<name>``, ``option.<name>.help`` and, for an enum, ``option.<name>.<value>``."""
+    keys: dict[str, None] = {}
+    for entry in game.catalogue():
+        for option in entry["options"]:
+            name = option["name"]
+            keys.update(dict.fromkeys([f"option.{name}", f"option.{name}.help",
+                                       *(f"option.{name}.{v}" for v in option.get("enum") or ())]))
+    return list(keys)
+
+
+def option_words_problems(game: Game) -> list[str]:
+    """The option words (docs/clients.md: Words) the game's words lack, or leave empty, in some language."""
+    words = merged_words(game.presentation.words if game.presentation else {})
+    return [f"{lang}: no words for {k}" for lang in LANGS for k in option_words_needed(game)
+            if not words[lang].get(k, "").strip()]
 
 
 def placeholder_problems(game: Game) -> list[str]:

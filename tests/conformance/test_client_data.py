@@ -1,7 +1,8 @@
 """What a generic client reads (docs/clients.md), for every registered game, and each check failing
 on a planted violation: legal actions name the hand card they play (``card``, an id in the hand),
 every card a game deals has a face, every event, action, shown field, suit, card and end reason has
-words in en, cs and ru, every field of the view carries its display marks.
+words in en, cs and ru, every option a preset lists (GET /v1/variants) has a label, a help text and
+words for its enum values in en, cs and ru, every field of the view carries its display marks.
 
 The playouts (test_engine_playouts.py, through drive.py) run the card and face checks on every move
 and deal; the static ones run here over the registry. A new game is covered with no edit here.
@@ -14,7 +15,8 @@ from types import MappingProxyType
 import pytest
 
 from service.games import registry
-from service.games.kernel.presentation import Presentation
+from service.games.kernel import presentation
+from service.games.kernel.presentation import Presentation, merged_words
 from service.games.kernel.spec import GameSpec
 from tests.conformance import client_checks as client
 from tests.conformance.test_engine_planted import drive as drive_matches
@@ -30,6 +32,7 @@ def drive(game) -> None:
 CHECKS = {
     "every event, action, argument, shown field, suit and card has words in every language": client.words_problems,
     "every placeholder of an event names a field of its data": client.placeholder_problems,
+    "every option of every preset has a label, a help text and words for its values": client.option_words_problems,
     "every field of the view and the actions is marked": client.marks_problems,
     "every suit has a face": client.suits_problems,
 }
@@ -68,6 +71,29 @@ def test_an_event_with_no_words_is_caught(name):
         game.presentation, words=MappingProxyType({**game.presentation.words,
                                                    "cs": _without(game.presentation.words, key)["cs"]})))
     assert f"cs: no words for {key}" in client.words_problems(broken)
+
+
+def _plant_missing_word(monkeypatch, game, lang: str, key: str):
+    """The game with ``key`` gone from its words in ``lang``, and from the kernel's shared words."""
+    words = {la: ({k: v for k, v in w.items() if k != key} if la == lang else w)
+             for la, w in merged_words(game.presentation.words).items()}
+    monkeypatch.setattr(presentation, "KERNEL_WORDS", {lang: {}})
+    return dataclasses.replace(game, presentation=dataclasses.replace(game.presentation, words=words))
+
+
+@pytest.mark.parametrize("part", ["label", "help", "value"])
+@pytest.mark.parametrize("name", GAMES)
+def test_an_option_with_no_words_is_caught(name, part, monkeypatch):
+    """A preset's option (the catalogue's last, a kernel one, or an enum's value) with a word missing
+    in one language."""
+    game = GAMES[name]
+    options = [o for entry in game.catalogue() for o in entry["options"]]
+    option = next(o for o in options if o.get("enum")) if part == "value" else options[-1]
+    key = f"option.{option['name']}" + {"label": "", "help": ".help", "value": f".{(option.get('enum') or [''])[-1]}"}[part]
+    assert client.option_words_problems(game) == []
+    for lang in ("en", "cs", "ru"):
+        with monkeypatch.context() as m:
+            assert client.option_words_problems(_plant_missing_word(m, game, lang, key)) == [f"{lang}: no words for {key}"]
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,9 +1,9 @@
 """High card's words in English, Czech and Russian (docs/clients.md: Words)."""
 from __future__ import annotations
 
-from service.games.kernel.words import Words, by_language
+from service.games.kernel.words import Words, by_key, by_language, layered
 
-WORDS: Words = by_language(
+_EVENTS: Words = by_language(
     en={"event.TurnStarted": "", "event.CardLaid": "{seat:seat} laid {card:card}",
         "event.TrickWon": "{seat:seat} won the trick", "action.lay": "Lay", "field.dealer": "dealer",
         "field.trick": "The trick", "field.tricks": "Tricks", "points": "tricks won (more is better)",
@@ -17,3 +17,12 @@ WORDS: Words = by_language(
         "field.trick": "Взятка", "field.tricks": "Взятки", "points": "взятые взятки (больше — лучше)",
         "end.hands_empty": "карты кончились", "end.rounds_played": "сыграны все раунды", "card.high": "карта {label}"},
 )
+
+OPTIONS: Words = by_key({  # its own options' words (the shared ones are the kernel's)
+    "option.hand_size": ("Cards dealt", "Karet do ruky", "Карт на руку"),
+    "option.hand_size.help": ("How many cards each player is dealt.", "Kolik karet dostane každý hráč.",
+                              "Сколько карт сдаётся каждому игроку."),
+    "option.rounds": ("Rounds", "Počet kol", "Число раундов"),
+    "option.rounds.help": ("How many rounds the match lasts.", "Kolik kol hra trvá.", "Сколько раундов длится партия."),
+})
+WORDS: Words = layered(_EVENTS, OPTIONS)

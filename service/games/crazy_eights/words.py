@@ -1,9 +1,10 @@
+# ruff: noqa: RUF001 - Russian text: Cyrillic letters that look like Latin ones are meant
 """Crazy Eights' words in English, Czech and Russian (docs/clients.md: Words): the shedding games'
 words for what both games share (their cards, suits, play, draw and pass, the events both write),
 and its own (its events, table fields, points, end reasons)."""
 from __future__ import annotations
 
-from service.games.kernel.words import Words, by_language
+from service.games.kernel.words import Words, by_key, by_language, layered
 from service.games.shedding.words import WORDS as SHEDDING
 
 _SHARED_EVENTS = ("StarterTurned", "TurnStarted", "CardPlayed", "SuitCalled", "CardDrawn", "DrawShortfall",
@@ -69,4 +70,31 @@ def _words(lang: str) -> dict[str, str]:
     return {**shared, **OWN[lang]}
 
 
-WORDS: Words = by_language(_words("en"), _words("cs"), _words("ru"))
+OPTIONS: Words = by_key({
+    # the create form's words for OpenSpiel's parameters (docs/clients.md: Words; docs/games/crazy-eights.md);
+    # the table, timing and bot options every game shares are the kernel's (kernel/words.py)
+    "option.max_draw_cards": ("Draws per turn", "Líznutí za tah", "Взятий за ход"),
+    "option.max_draw_cards.help": ("How many cards a player may draw in one turn, even holding a card that fits.",
+                                   "Kolik karet si hráč smí v jednom tahu líznout, i když má kartu, která pasuje.",
+                                   "Сколько карт игрок может взять за ход, даже имея подходящую."),
+    "option.max_turns": ("Play limit", "Limit zahraných karet", "Лимит сыгранных карт"),
+    "option.max_turns.help": ("The hand ends after this many cards have been played.",
+                              "Hra skončí po tolika zahraných kartách.",
+                              "Раздача заканчивается после стольких сыгранных карт."),
+    "option.reshuffle": ("Reshuffle the played cards", "Zamíchat odhozené karty", "Перемешивать сброс"),
+    "option.reshuffle.help": ("When the stock runs out, the played cards but the top one become a new stock; "
+                              "without it players pass.",
+                              "Když dojde balíček, odhozené karty kromě vrchní se stanou novým balíčkem; "
+                              "jinak hráči stojí.",
+                              "Когда колода кончается, сброс, кроме верхней карты, становится новой колодой; "
+                              "иначе игроки пасуют."),
+    "option.use_special_cards": ("Special cards", "Zvláštní karty", "Особые карты"),
+    "option.use_special_cards.help": ("A queen skips the next player, an ace reverses the direction and a two makes "
+                                      "the next player draw two.",
+                                      "Dáma nechá dalšího hráče stát, eso obrátí směr a dvojka nutí dalšího líznout si dvě.",
+                                      "Дама пропускает следующего игрока, туз меняет направление, а двойка заставляет "
+                                      "следующего взять две карты."),
+})
+"""The create form's words for Crazy Eights' own options."""
+
+WORDS: Words = layered(by_language(_words("en"), _words("cs"), _words("ru")), OPTIONS)

@@ -1,8 +1,9 @@
+# ruff: noqa: RUF001 - Russian text: Cyrillic letters that look like Latin ones are meant
 """Sakapuss' words in English, Czech and Russian (docs/clients.md: Words), laid over the kernel's
 (kernel/words.py): events, actions, phases, table fields, what points mean, end reasons, cards."""
 from __future__ import annotations
 
-from service.games.kernel.words import Words, by_language
+from service.games.kernel.words import Words, by_key, by_language, layered
 
 EN: dict[str, str] = {
     "event.PassSubmitted": "{seat:seat} passed a cat",
@@ -121,4 +122,121 @@ RU: dict[str, str] = {
     "card.insecticide": "инсектицид {label}",
     "card.shower": "душ",
 }
-WORDS: Words = by_language(EN, CS, RU)
+OPTIONS: Words = by_key({
+    # the create form's words for Sakapuss's own options (docs/clients.md: Words; RULES §6, §8.2);
+    # the table, timing and bot options every game shares are the kernel's (kernel/words.py)
+    "option.cat_kinds_total": ("Cat kinds in the box", "Druhů koček v krabici", "Видов кошек в коробке"),
+    "option.cat_kinds_total.help": ("How many kinds of cat there are to choose from; one kind per player is in play.",
+                                    "Z kolika druhů koček se vybírá; ve hře je jeden druh na hráče.",
+                                    "Из скольких видов кошек выбирают; в игре по одному виду на игрока."),
+    "option.cats_per_kind": ("Cats of each kind", "Koček od každého druhu", "Кошек каждого вида"),
+    "option.cats_per_kind.help": ("How many identical cards each kind of cat has; whoever holds them all slaps.",
+                                  "Kolik stejných karet má každý druh kočky; kdo je má všechny, plácne.",
+                                  "Сколько одинаковых карт у каждого вида кошек; кто собрал их все, хлопает."),
+    "option.kinds_selection": ("Choosing the cat kinds", "Výběr druhů koček", "Выбор видов кошек"),
+    "option.kinds_selection.help": ("When the kinds of cat in play are drawn.",
+                                    "Kdy se losují druhy koček, které jsou ve hře.",
+                                    "Когда выбираются виды кошек, участвующие в игре."),
+    "option.kinds_selection.random_fixed_per_match": ("Once for the whole match", "Jednou na celou hru",
+                                                      "Один раз на всю партию"),
+    "option.kinds_selection.random_per_round": ("Anew every round", "Znovu každé kolo", "Заново в каждом раунде"),
+    "option.parasite_kinds": ("Parasite kinds", "Druhy parazitů", "Виды паразитов"),
+    "option.parasite_kinds.help": ("The kinds of parasite in the chance deck, each with insecticides of its own.",
+                                   "Druhy parazitů v balíčku náhody, každý s vlastními insekticidy.",
+                                   "Виды паразитов в колоде случая, у каждого свои инсектициды."),
+    "option.parasite_cards": ("Parasite cards", "Karty parazitů", "Карты паразитов"),
+    "option.parasite_cards.help": ("For each kind of parasite, the number printed on each of its cards.",
+                                   "Pro každý druh parazita čísla natištěná na jeho kartách.",
+                                   "Для каждого вида паразитов — числа, напечатанные на его картах."),
+    "option.insecticides_per_kind": ("Insecticides per kind", "Insekticidů na druh", "Инсектицидов на вид"),
+    "option.insecticides_per_kind.help": ("How many insecticides of each kind the chance deck holds; one removes all "
+                                          "your parasites of its kind.",
+                                          "Kolik insekticidů od každého druhu je v balíčku náhody; jeden odstraní všechny "
+                                          "tvé parazity svého druhu.",
+                                          "Сколько инсектицидов каждого вида в колоде случая; один убирает всех твоих "
+                                          "паразитов своего вида."),
+    "option.shower_cards": ("Showers", "Sprchy", "Карты «душ»"),
+    "option.shower_cards.help": ("How many showers the chance deck holds; a shower removes all your parasites.",
+                                 "Kolik sprch je v balíčku náhody; sprcha odstraní všechny tvé parazity.",
+                                 "Сколько карт «душ» в колоде случая; душ убирает всех твоих паразитов."),
+    "option.rounds": ("Rounds", "Počet kol", "Число раундов"),
+    "option.rounds.help": ("How many rounds the match lasts; the fewest parasites at the end win.",
+                           "Kolik kol hra trvá; na konci vyhrává ten, kdo má nejméně parazitů.",
+                           "Сколько раундов длится партия; в конце побеждает тот, у кого меньше всех паразитов."),
+    "option.pass_direction": ("Passing direction", "Směr posílání", "Направление передачи"),
+    "option.pass_direction.help": ("Which neighbour the cats are passed to.",
+                                   "Kterému sousedovi se kočky posílají.",
+                                   "Какому соседу передаются кошки."),
+    "option.pass_direction.left": ("Left", "Doleva", "Налево"),
+    "option.pass_direction.right": ("Right", "Doprava", "Направо"),
+    "option.pass_timeout_s": ("Time to pass (s)", "Čas na poslání (s)", "Время на передачу (с)"),
+    "option.pass_timeout_s.help": ("Seconds to choose a cat to pass before one is picked for you.",
+                                   "Kolik sekund je na výběr kočky k poslání, než se vybere za tebe.",
+                                   "Сколько секунд на выбор кошки для передачи, прежде чем её выберут за тебя."),
+    "option.auto_pass_policy": ("A late pass", "Opožděné poslání", "Просроченная передача"),
+    "option.auto_pass_policy.help": ("How the cat of a player who did not choose in time is picked.",
+                                     "Jak se vybere kočka hráče, který nestihl zvolit.",
+                                     "Как выбирается кошка игрока, не успевшего выбрать."),
+    "option.auto_pass_policy.random": ("At random", "Náhodně", "Случайно"),
+    "option.allow_slap_before_first_pass": ("Slap before the first pass", "Plácnout před prvním posláním",
+                                            "Хлопок до первой передачи"),
+    "option.allow_slap_before_first_pass.help": ("A player dealt four identical cats may slap at once.",
+                                                 "Hráč, který dostal čtyři stejné kočky, smí plácnout hned.",
+                                                 "Игрок, которому сдали четыре одинаковые кошки, может хлопнуть сразу."),
+    "option.slap_window_ms": ("Time to slap (ms)", "Čas na plácnutí (ms)", "Время на хлопок (мс)"),
+    "option.slap_window_ms.help": ("Milliseconds the others have to slap after the first slap.",
+                                   "Kolik milisekund mají ostatní na plácnutí po prvním plácnutí.",
+                                   "Сколько миллисекунд у остальных на хлопок после первого."),
+    "option.slap_grace_steps": ("Slap grace", "Tolerance plácnutí", "Допуск хлопка"),
+    "option.slap_grace_steps.help": ("With 1, a slap still counts when the pass resolved just before it broke the set.",
+                                     "Při 1 plácnutí platí, i když sadu rozbilo posílání vyřešené těsně před ním.",
+                                     "При 1 хлопок засчитывается, даже если набор разрушила передача прямо перед ним."),
+    "option.last_slapper_draws": ("Cards for the last to slap", "Karet pro posledního", "Карт последнему"),
+    "option.last_slapper_draws.help": ("How many chance cards the last to slap draws.",
+                                       "Kolik karet náhody si lízne ten, kdo plácl poslední.",
+                                       "Сколько карт случая берёт тот, кто хлопнул последним."),
+    "option.false_slap_draws": ("Cards for a false slap", "Karet za falešné plácnutí", "Карт за ложный хлопок"),
+    "option.false_slap_draws.help": ("How many chance cards a player draws for slapping without four identical cats.",
+                                     "Kolik karet náhody si lízne hráč, který plácl bez čtyř stejných koček.",
+                                     "Сколько карт случая берёт игрок, хлопнувший без четырёх одинаковых кошек."),
+    "option.false_slap_mode": ("After a false slap", "Po falešném plácnutí", "После ложного хлопка"),
+    "option.false_slap_mode.help": ("Whether the round goes on or ends after a false slap.",
+                                    "Zda kolo po falešném plácnutí pokračuje, nebo končí.",
+                                    "Продолжается ли раунд после ложного хлопка или заканчивается."),
+    "option.false_slap_mode.void_race_continue": ("Passing goes on", "Posílá se dál", "Передача продолжается"),
+    "option.false_slap_mode.both_penalties_end_round": ("The last to slap draws too; the round ends",
+                                                        "Lízá i poslední; kolo končí",
+                                                        "Берёт и последний; раунд окончен"),
+    "option.non_slappers_policy": ("Players who did not slap", "Kdo neplácl", "Кто не хлопнул"),
+    "option.non_slappers_policy.help": ("Who draws when some players did not slap in time.",
+                                        "Kdo lízá, když někteří hráči nestihli plácnout.",
+                                        "Кто берёт карту, если кто-то не успел хлопнуть."),
+    "option.non_slappers_policy.all_draw": ("Each of them draws", "Lízne si každý z nich", "Берёт каждый из них"),
+    "option.non_slappers_policy.one_random": ("One of them, at random", "Jeden z nich, náhodně", "Один из них, случайно"),
+    "option.max_pass_steps_per_round": ("Pass limit per round", "Limit posílání v kole", "Лимит передач в раунде"),
+    "option.max_pass_steps_per_round.help": ("After this many passes and voided races with no valid slap, the round ends "
+                                             "and nobody draws.",
+                                             "Po tolika posláních a zrušených plácáních bez platného plácnutí kolo končí "
+                                             "a nikdo nelízá.",
+                                             "После стольких передач и отменённых хлопков без верного хлопка раунд "
+                                             "заканчивается и никто не берёт карту."),
+    "option.tie_break": ("Equal totals", "Stejný součet", "Равные суммы"),
+    "option.tie_break.help": ("How players with as many parasites as each other are ranked at the end.",
+                              "Jak se na konci seřadí hráči se stejným počtem parazitů.",
+                              "Как в конце ранжируются игроки с одинаковым числом паразитов."),
+    "option.tie_break.shared": ("They share the place", "Dělí se o místo", "Делят место"),
+    "option.tie_break.fewer_parasite_cards": ("Fewer parasite cards first", "Výš ten s méně kartami parazitů",
+                                              "Выше тот, у кого меньше карт паразитов"),
+    "option.leaver_policy": ("When a player leaves", "Když hráč odejde", "Когда игрок уходит"),
+    "option.leaver_policy.help": ("A player who leaves is replaced by a bot, so every kind of cat stays in play.",
+                                  "Hráče, který odejde, nahradí bot, aby ve hře zůstaly všechny druhy koček.",
+                                  "Ушедшего игрока заменяет бот, чтобы все виды кошек остались в игре."),
+    "option.leaver_policy.replace_with_bot": ("A bot takes over", "Převezme ho bot", "Его заменяет бот"),
+    "option.bot_min_reaction_ms": ("Bot reaction time (ms)", "Reakce botů (ms)", "Реакция ботов (мс)"),
+    "option.bot_min_reaction_ms.help": ("The least time, in milliseconds, a bot takes to pass or to slap.",
+                                        "Nejkratší doba v milisekundách, za kterou bot pošle kočku nebo plácne.",
+                                        "Наименьшее время в миллисекундах, за которое бот передаёт кошку или хлопает."),
+})
+"""The create form's words for Sakapuss's own options."""
+
+WORDS: Words = layered(by_language(EN, CS, RU), OPTIONS)

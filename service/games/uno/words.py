@@ -5,7 +5,7 @@ points mean, end reasons, cards and colours."""
 from __future__ import annotations
 
 from service.games.kernel.catch import WORDS as CATCH
-from service.games.kernel.words import Words, by_language
+from service.games.kernel.words import Words, by_key, by_language, layered
 
 EN: dict[str, str] = {
     "event.StarterTurned": "Starter: {card:card}",
@@ -145,5 +145,46 @@ RU: dict[str, str] = {
     "suit.B": "синий",
     "suit.Y": "жёлтый",
 }
-WORDS: Words = by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU})
+OPTIONS: Words = by_key({
+    # the create form's words for UNO's own options (docs/clients.md: Words; docs/games/uno.md);
+    # the table, timing and bot options every game shares are the kernel's (kernel/words.py)
+    "option.cards_dealt": ("Cards dealt", "Karet do ruky", "Карт на руку"),
+    "option.cards_dealt.help": ("How many cards each player is dealt.",
+                                "Kolik karet dostane každý hráč.",
+                                "Сколько карт сдаётся каждому игроку."),
+    "option.drawn_card": ("A drawn card that fits", "Líznutá karta, která pasuje", "Подходящая взятая карта"),
+    "option.drawn_card.help": ("What happens to a card just drawn that can be played.",
+                               "Co se stane s právě líznutou kartou, kterou lze zahrát.",
+                               "Что происходит с только что взятой картой, которую можно сыграть."),
+    "option.drawn_card.play_at_once": ("It is played at once", "Hned se zahraje", "Сразу играется"),
+    "option.drawn_card.play_or_keep": ("Play it or keep it", "Zahrát, nebo si ji nechat", "Сыграть или оставить"),
+    "option.wild_draw_4": ("Wild draw four", "Divoká karta +4", "Дикая карта +4"),
+    "option.wild_draw_4.help": ("When a wild draw four may be played.",
+                                "Kdy se smí zahrát divoká karta +4.",
+                                "Когда можно сыграть дикую карту +4."),
+    "option.wild_draw_4.only_without_playable": ("With no other card that fits", "Když nepasuje nic jiného",
+                                                 "Если нет другой подходящей карты"),
+    "option.wild_draw_4.only_without_colour": ("With no card of the colour in play", "Bez karty barvy ve hře",
+                                               "Если нет карты текущего цвета"),
+    "option.uno_call": ("Call “UNO”", "Hlásit „UNO“", "Говорить «УНО»"),
+    "option.uno_call.help": ("Whoever plays his next-to-last card must call “UNO”, or he may be caught and draw two.",
+                             "Kdo hraje předposlední kartu, musí zvolat „UNO“, jinak ho lze chytit a lízne si dvě.",
+                             "Кто кладёт предпоследнюю карту, должен сказать «УНО», иначе его могут поймать, "
+                             "и он возьмёт две."),
+    "option.match_end_mode": ("Match ends", "Konec hry", "Конец партии"),
+    "option.match_end_mode.help": ("One hand, or hand after hand until someone's total reaches the target.",
+                                   "Jedno kolo, nebo kolo za kolem, dokud někdo nedosáhne cílového součtu.",
+                                   "Одна раздача или раздача за раздачей, пока чья-то сумма не достигнет цели."),
+    "option.match_end_mode.single_round": ("After one hand", "Po jednom kole", "После одной раздачи"),
+    "option.match_end_mode.target_points": ("At the target points", "Po dosažení cílových bodů", "По достижении цели"),
+    "option.target_points": ("Target points", "Cílové body", "Очки до победы"),
+    "option.target_points.help": ("The total that ends the match; each hand's winner scores the cards left in the "
+                                  "other hands.",
+                                  "Součet, který ukončí hru; vítěz kola dostane body za karty, které zbyly ostatním.",
+                                  "Сумма, завершающая партию; победитель раздачи получает очки за карты, оставшиеся "
+                                  "у других."),
+})
+"""The create form's words for UNO's own options."""
+
+WORDS: Words = layered(by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU}), OPTIONS)
 """UNO's words laid over the catch's (kernel/catch.py ``WORDS``: ``challenge.caught`` / ``challenge.wrong``)."""

@@ -2,7 +2,9 @@
 // card's control; every other one is a button. Labels are the game's words for the action's type
 // and for each field marked as a choice; nothing here knows a game.
 
-// { byCard: Map(card id -> [actions]), buttons: [actions] }; equal ids in a hand are one card's copies
+// { byCard: Map(card id -> [actions]), buttons: [actions] }; equal ids in a hand are one card's
+// copies, and so are ids of one face (a second deck's copy): the rules may offer a move with one
+// copy only, and the other copy gets the same moves (what is sent names the copy the rules chose).
 export function group(game, legal, hand) {
   const byCard = new Map(hand.map((c) => [c, []]));
   const buttons = [];
@@ -11,7 +13,18 @@ export function group(game, legal, hand) {
     if (card !== null && byCard.has(card)) byCard.get(card).push(a);
     else buttons.push(a);
   }
+  const byFace = new Map();
+  for (const [c, acts] of byCard) if (acts.length && !byFace.has(game.faceId(c))) byFace.set(game.faceId(c), acts);
+  for (const [c, acts] of byCard) if (!acts.length && byFace.has(game.faceId(c))) byCard.set(c, byFace.get(game.faceId(c)));
+  for (const [c, acts] of byCard) byCard.set(c, ordered(acts));
   return { byCard, buttons };
+}
+
+// A card's ways to play, the fullest first: an action saying yes to a choice (a flag that is true,
+// such as announcing with the last card but one) before the same without it.
+function ordered(actions) {
+  const score = (a) => Object.values(a).filter((x) => x === true).length * 2 - Object.values(a).filter((x) => x === false).length;
+  return actions.map((a, i) => [a, i]).sort((x, y) => score(y[0]) - score(x[0]) || x[1] - y[1]).map(([a]) => a);
 }
 
 export function actionJson(action) {

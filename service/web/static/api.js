@@ -51,6 +51,7 @@ export const api = {
   start: (id, token) => call("POST", `/games/${encodeURIComponent(id)}/start`, { token, idempotent: true }),
   act: (id, action, token, version) => call("POST", `/games/${encodeURIComponent(id)}/actions`, {
     body: action, token, headers: version ? { "If-Match": `"${version}"` } : {} }),
+  events: (id, after, token) => call("GET", `/games/${encodeURIComponent(id)}/events?after=${after}`, { token }),
   stateAt: (id, at, token) => call("GET", `/games/${encodeURIComponent(id)}/state?at=${at}`, { token }),
   history: (id, token) => call("GET", `/games/${encodeURIComponent(id)}/history`, { token }),
   verify: (id, token) => call("GET", `/games/${encodeURIComponent(id)}/verify`, { token }),

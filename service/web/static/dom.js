@@ -25,6 +25,16 @@ export function clear(el) {
 export function humanize(name) {
   return String(name).replace(/_/g, " ");
 }
+
+// A name the catalogue has no words for, made readable: "snake_case" and "CamelCase" as words.
+export function spaced(name) {
+  let s = "";
+  for (const ch of humanize(name)) {
+    const upper = ch !== ch.toLowerCase();
+    s += upper && s && !s.endsWith(" ") ? ` ${ch.toLowerCase()}` : ch.toLowerCase();
+  }
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
 export function rememberFocus(root) {
   const el = document.activeElement;
   if (!el || !root.contains(el)) return null;

@@ -1,7 +1,9 @@
 // The create form's options, generated from GET /v1/variants: one input per option of the chosen
-// variant, of its type, with its default and range; an option whose parent is off is hidden. Only
-// the options that differ from the preset's defaults are sent.
-import { h, humanize } from "./dom.js";
+// variant, of its type, with its default and range, labelled and explained by the game's words
+// (`option.<name>`, `option.<name>.help`, `option.<name>.<value>`; the name itself when it has
+// none); an option whose parent is off is hidden. Only the options that differ from the preset's
+// defaults are sent.
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const SCALAR = new Set(["int", "float", "bool", "enum", "rank", "string", "int_or_null", "ranks"]);
@@ -9,7 +11,7 @@ export const TOP_LEVEL = new Set(["min_players", "max_players"]); // the form's 
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
-function inputFor(opt, id) {
+function inputFor(game, opt, id) {
   const [lo, hi] = Array.isArray(opt.range) && opt.range.length === 2 ? opt.range : [undefined, undefined];
   switch (opt.type) {
     case "bool":
@@ -22,15 +24,49 @@ function inputFor(opt, id) {
       return h("input", { type: "number", id, step: "any", min: lo, max: hi, value: opt.default, required: true });
     case "enum":
     case "rank":
-      return h("select", { id }, (opt.enum || opt.range).map((x) => h("option", { value: x, selected: x === opt.default }, humanize(x))));
+      return h("select", { id }, (opt.enum || opt.range).map((x) => h("option", { value: x, selected: x === opt.default },
+        game.optionValue(opt.name, x))));
     case "string":
       return h("input", { type: "text", id, minlength: lo, maxlength: hi, value: opt.default, required: true });
     case "ranks":
-      return h("fieldset", { id, class: "ranks" }, h("legend", { class: "sr-only" }, humanize(opt.name)),
+      return h("fieldset", { id, class: "ranks" }, h("legend", { class: "sr-only" }, game.optionLabel(opt.name)),
         opt.range.map((r) => h("label", {}, h("input", { type: "checkbox", value: r, checked: opt.default.includes(r) }), r)));
-    default: // structured values (points, delays, names, …) as JSON
-      return h("textarea", { id, rows: 2, spellcheck: "false" }, JSON.stringify(opt.default));
+    default:
+      return structured(game, opt, id, lo, hi);
   }
+}
+
+// A structured value, drawn by the shape of its default (never as JSON text): a map of numbers is
+// one number input per key, a map of lists one row of inputs per key, a list one input per item.
+function structured(game, opt, id, lo, hi) {
+  const keyLabel = (k) => (game.has(`label.${k}`) ? game.words[`label.${k}`] : t(`strength.${k}`, {}, String(k)));
+  const num = (value, label, path) => h("input", { type: "number", step: 1, min: typeof lo === "number" ? lo : null,
+    max: typeof hi === "number" ? hi : null, value, required: true, "aria-label": label, "data-path": path });
+  const text = (value, label, path) => h("input", { type: "text", value, required: true, "aria-label": label, "data-path": path, size: 8 });
+  const item = (value, label, path) => (typeof value === "number" ? num(value, label, path) : text(value, label, path));
+  const name = game.optionLabel(opt.name);
+  const d = opt.default;
+  let cells;
+  if (Array.isArray(d)) {
+    cells = d.map((x, i) => item(x, `${name} ${i + 1}`, JSON.stringify([i])));
+  } else {
+    cells = Object.entries(d || {}).map(([k, x]) => h("span", { class: "cell" }, h("span", { class: "cell-key", "aria-hidden": "true" }, keyLabel(k)),
+      Array.isArray(x) ? x.map((y, i) => item(y, `${name}: ${keyLabel(k)} ${i + 1}`, JSON.stringify([k, i])))
+        : item(x, `${name}: ${keyLabel(k)}`, JSON.stringify([k]))));
+  }
+  return h("fieldset", { id, class: "structured" }, h("legend", { class: "sr-only" }, name), cells);
+}
+
+function readStructured(opt, el) {
+  const out = JSON.parse(JSON.stringify(opt.default));
+  for (const input of el.querySelectorAll("input[data-path]")) {
+    const path = JSON.parse(input.dataset.path);
+    let x = out;
+    for (const p of path.slice(0, -1)) x = x[p];
+    const last = path[path.length - 1];
+    x[last] = typeof x[last] === "number" ? Number(input.value) : input.value;
+  }
+  return out;
 }
 
 function valueOf(opt, el) {
@@ -41,27 +77,38 @@ function valueOf(opt, el) {
     case "float": return Number(el.value);
     case "enum": case "rank": case "string": return el.value;
     case "ranks": return [...el.querySelectorAll("input:checked")].map((x) => x.value);
-    default:
-      try { return JSON.parse(el.value); } catch { throw new Error(t("form.bad_json", { name: humanize(opt.name) })); }
+    default: return readStructured(opt, el);
   }
 }
 
+function valid(el) {
+  const inputs = el.matches("input, select") ? [el] : [...el.querySelectorAll("input")];
+  return inputs.every((x) => !x.reportValidity || x.reportValidity());
+}
+
 export class OptionsForm {
-  constructor(variant) {
+  constructor(variant, game) {
     this.variant = variant;
+    this.game = game;
     this.rows = new Map();
     this.el = h("div", { class: "options-grid", "data-testid": "options" });
     for (const opt of variant.options) {
       if (TOP_LEVEL.has(opt.name)) continue;
       const id = `opt-${opt.name}`;
-      const input = inputFor(opt, id);
+      const input = inputFor(game, opt, id);
       input.dataset.option = opt.name;
       input.addEventListener("change", () => this.sync());
       const range = Array.isArray(opt.range) && opt.range.length === 2 && typeof opt.range[0] === "number"
         ? t("form.range", { lo: opt.range[0], hi: opt.range[1] }) : "";
-      const label = h("label", { for: id, title: opt.name }, humanize(opt.name), range ? h("small", {}, ` (${range})`) : null);
-      const row = h("div", { class: `option${SCALAR.has(opt.type) ? "" : " wide"}`, "data-option-row": opt.name },
-        opt.type === "bool" ? [input, label] : [label, input]);
+      const help = game.optionHelp(opt.name);
+      const label = h(SCALAR.has(opt.type) && opt.type !== "ranks" ? "label" : "span", { for: SCALAR.has(opt.type) && opt.type !== "ranks" ? id : null,
+        id: `${id}-label`, class: "option-label" }, game.optionLabel(opt.name), range ? h("small", {}, ` (${range})`) : null);
+      if (!SCALAR.has(opt.type) || opt.type === "ranks") input.setAttribute("aria-labelledby", `${id}-label`);
+      if (help) input.setAttribute("aria-describedby", `${id}-help`);
+      const row = h("div", { class: `option${SCALAR.has(opt.type) && opt.type !== "ranks" ? "" : " wide"}${opt.type === "bool" ? " flag" : ""}`,
+        "data-option-row": opt.name },
+      h("div", { class: "option-input" }, opt.type === "bool" ? [input, label] : [label, input]),
+      help ? h("small", { class: "option-help", id: `${id}-help` }, help) : null);
       this.rows.set(opt.name, { opt, input, row });
       this.el.append(row);
     }
@@ -88,7 +135,7 @@ export class OptionsForm {
     const out = {};
     for (const { opt, input, row } of this.rows.values()) {
       if (row.hidden) continue;
-      if (input.reportValidity && !input.reportValidity()) throw new Error(t("form.invalid", { name: humanize(opt.name) }));
+      if (!valid(input)) throw new Error(t("form.invalid", { name: this.game.optionLabel(opt.name) }));
       const value = valueOf(opt, input);
       if (!same(value, opt.default)) out[opt.name] = value;
     }

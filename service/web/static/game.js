@@ -86,7 +86,7 @@ export class Game {
       const f = this.faces.get(key);
       if (f) return { ...f, label: f.label ?? (String(id).slice(key.length + 1).split(":").join(" ") || null) };
       const cut = key.lastIndexOf(":");
-      if (cut < 0) return { id, label: String(id), suit: null, symbol: null, colour: null, name: null };
+      if (cut < 0) return { id, label: String(id), suit: null, symbol: null, colour: null, name: null, unknown: true };
       key = key.slice(0, cut);
     }
   }
@@ -119,6 +119,21 @@ export class Game {
       if (k !== "type" && this.actionMark(action.type, k).show === "card" && typeof v === "string") return v;
     }
     return null;
+  }
+
+  // Whether a string is a card of this game (it has a face in the catalogue).
+  isCard(id) { return typeof id === "string" && !this.face(id).unknown; }
+
+  // Two ids of one face are copies of one card (a second deck's 7 of hearts): the player cannot
+  // tell them apart, and a move with one is a move with the other.
+  faceId(id) { return this.face(id).id; }
+
+  // An option's words for the create form (contract W): `option.<name>`, `.help`, `.<value>`.
+  optionLabel(name) { return this.has(`option.${name}`) ? this.words[`option.${name}`] : humanize(name); }
+  optionHelp(name) { return this.has(`option.${name}.help`) ? this.words[`option.${name}.help`] : ""; }
+  optionValue(name, value) {
+    const key = `option.${name}.${value}`;
+    return this.has(key) ? this.words[key] : this.has(`label.${value}`) ? this.words[`label.${value}`] : humanize(value);
   }
 
   fieldLabel(name) { return this.tell(`field.${name}`, {}, humanize(name)); }

@@ -32,6 +32,15 @@ export async function useLang(lang, save = false) {
 
 export function lang() { return current; }
 
+// tn(key, n, vars, otherwise): the plural form of `key` for the count n in the page's language
+// ("<key>.one", ".few", ".many" or ".other", by Intl.PluralRules), with {n} and vars filled in.
+export function tn(key, n, vars = {}, otherwise) {
+  let form = "other";
+  try { form = new Intl.PluralRules(current).select(Number(n)); } catch { /* an engine without plural rules */ }
+  const k = (dict[`${key}.${form}`] ?? fallback[`${key}.${form}`]) !== undefined ? `${key}.${form}` : `${key}.other`;
+  return t(k, { n, ...vars }, otherwise);
+}
+
 // t(key, {var: 1}, otherwise): {var} placeholders are replaced.
 export function t(key, vars = {}, otherwise) {
   let s = dict[key] ?? fallback[key] ?? otherwise ?? key;

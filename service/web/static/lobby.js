@@ -3,6 +3,7 @@
 import { ApiError, api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { OptionsForm } from "./form.js";
+import { Game } from "./game.js";
 import { t } from "./i18n.js";
 import { remember, seatOf } from "./store.js";
 
@@ -53,7 +54,7 @@ export class LobbyPage {
   createForm() {
     const variants = this.catalogue;
     const select = h("select", { id: "new-variant", "data-testid": "variant" }, variants.map((v) =>
-      h("option", { value: v.name }, `${v.name} (${v.game})`)));
+      h("option", { value: v.name }, v.name === v.game ? v.name : `${v.name} (${v.game})`)));
     const name = h("input", { id: "new-name", "data-testid": "table-name", maxlength: 100, placeholder: t("form.optional") });
     const me = h("input", { id: "new-me", "data-testid": "your-name", maxlength: 40, required: true,
       value: localStorage.getItem("meow:name") || "", autocomplete: "nickname" });
@@ -63,11 +64,14 @@ export class LobbyPage {
     const pick = () => {
       const v = variants.find((x) => x.name === select.value) || variants[0];
       players.min = v.min_players; players.max = v.max_players; players.value = v.max_players;
-      options = new OptionsForm(v);
+      options = new OptionsForm(v, new Game(v));
       clear(holder).append(options.el);
     };
+    // the last game this browser created, else a game's own preset (named as the game), else the first
     const saved = localStorage.getItem("meow:variant");
+    const plain = variants.find((v) => v.name === v.game);
     if (variants.some((v) => v.name === saved)) select.value = saved;
+    else if (plain) select.value = plain.name;
     select.addEventListener("change", () => { localStorage.setItem("meow:variant", select.value); pick(); });
     const form = h("form", { class: "create", "data-testid": "create-form", "aria-labelledby": "create-title",
       onsubmit: async (e) => {

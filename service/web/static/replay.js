@@ -5,7 +5,7 @@ import { ApiError, api } from "./api.js";
 import { describeEvent, fields } from "./board.js";
 import { cardView } from "./cards.js";
 import { clear, h, humanize } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 export class Replay {
   constructor(view, token, game) {
@@ -68,7 +68,7 @@ export class Replay {
         ? cardView(game, String(f.value), { "data-testid": "replay-top-card", class: "small" })
         : game.readField(f.name, f.value, f.mark.kind), " "])) : null,
       h("ul", { class: "replay-seats" }, v.seats.map((s) => h("li", {},
-        `${s.name}: ${t("seat.cards", { n: s.hand_count })}, ${t("seat.score", { n: s.score })}`))),
+        `${s.name}: ${tn("seat.cards", s.hand_count)}, ${t("seat.score", { n: s.score })}`))),
       v.you && v.you.hand.length ? h("p", { "data-testid": "replay-hand" }, t("replay.your_hand"), " ",
         v.you.hand.map((c) => cardView(game, c, { class: "small" }))) : null);
   }
@@ -90,7 +90,7 @@ export class Replay {
     const parts = [];
     for (const [k, x] of Object.entries(r)) {
       if (x && typeof x === "object" && !Array.isArray(x) && "ok" in x) {
-        const detail = Object.entries(x).filter(([kk]) => kk !== "ok").map(([kk, vv]) => `${humanize(kk)} ${vv}`).join(", ");
+        const detail = Object.entries(x).filter(([kk]) => kk !== "ok").map(([kk, vv]) => (typeof vv === "number" ? tn(`verify.${kk}`, vv, {}, `${humanize(kk)} ${vv}`) : `${humanize(kk)} ${vv}`)).join(", ");
         parts.push(line(x.ok, `${t(`verify.${k}`, {}, humanize(k))}${detail ? ` (${detail})` : ""}`));
       }
     }

@@ -3,7 +3,8 @@
 // the feed's log around the public parts (board.js); a finished game adds the replay.
 import { ApiError, api, serverNow } from "./api.js";
 import { actionJson, describe, extras, group, typeLabel } from "./actions.js";
-import { describeEvent, ownExtra, scoresPanel, seatsPanel, tablePanel, timerOf, turnExtras, turnText } from "./board.js";
+import { bannerPanel, describeEvent, handsIn, ownExtra, scoresPanel, seatView, seatsPanel, tablePanel, timerOf, turnExtras,
+  turnText } from "./board.js";
 import { cardClass, face } from "./cards.js";
 import { Game } from "./game.js";
 import { clear, focusFirst, h, humanize, restoreFocus, rememberFocus } from "./dom.js";
@@ -15,6 +16,9 @@ import { forgetSeat, remember, seatOf } from "./store.js";
 export class TablePage {
   constructor(root, gameId, catalogue) {
     Object.assign(this, { root, gameId, catalogue, view: null, error: null, notice: null, choosing: null, log: [] });
+    this.seen = 0; // the last event seq taken into the log
+    this.reveal = null; // the hands shown at the end of the latest round: { seq, round, hands }
+    this.drawn = { top: null, lastSeq: 0 }; // what the last render showed, to animate only what changed
     this.game = new Game(null);
     this.timer = setInterval(() => this.tick(), 250);
     this.load();
@@ -38,10 +42,34 @@ export class TablePage {
         forgetSeat(this.gameId); // a token the game no longer knows (left, removed): watch instead
         view = await api.view(this.gameId);
       }
+      if (!this.seeded) await this.seed(view);
       this.show(view);
       if (!this.feed && view.status !== "finished") this.openFeed(view.version);
     } catch (e) {
       this.fail(e);
+    }
+  }
+
+  // The story so far when the page opens: the last events up to the view's version (JSON feed), so
+  // the log, the last move and a round's revealed hands are there after a reload too.
+  async seed(view) {
+    this.seeded = true;
+    this.game = new Game((this.catalogue || []).find((x) => x.name === view.variant));
+    this.game.view = view;
+    try {
+      const r = await api.events(this.gameId, Math.max(0, view.version - 60), this.seat.token);
+      for (const ev of r.events || []) if (ev.seq <= view.version) this.take(ev);
+    } catch { /* the story starts with the live feed then */ }
+  }
+
+  take(ev) {
+    if (ev.seq <= this.seen) return;
+    this.seen = ev.seq;
+    const hands = this.view || this.game.view ? handsIn(this.game, this.view || this.game.view, ev.data) : null;
+    if (hands) this.reveal = { seq: ev.seq, round: (this.view || this.game.view).round, hands };
+    if (!this.game.quiet(ev.type)) {
+      this.log.push(ev);
+      if (this.log.length > 60) this.log.shift();
     }
   }
 
@@ -56,10 +84,7 @@ export class TablePage {
   }
 
   onEvent(ev) {
-    if (!this.game.quiet(ev.type)) {
-      this.log.push(ev);
-      if (this.log.length > 60) this.log.shift();
-    }
+    this.take(ev);
     if (!this.view || ev.seq > this.view.version) this.refresh();
   }
 
@@ -82,6 +107,7 @@ export class TablePage {
     this.view = view;
     if (!earlier || earlier.variant !== view.variant) this.game = new Game((this.catalogue || []).find((x) => x.name === view.variant));
     this.game.view = view;
+    if (this.reveal && view.status === "running" && !view.intermission_deadline && view.round !== this.reveal.round) this.reveal = null;
     if (view.status === "finished" && this.feed) { this.feed.close(); this.feed = null; }
     if (view.you) remember(this.gameId, { seat: view.you.seat });
     if (earlier && earlier.version !== view.version) this.error = null;
@@ -151,6 +177,32 @@ export class TablePage {
     return s ? s.name : t("seat.n", { n: seat });
   }
 
+  // The last move told (the newest event of the log with words), for the felt and its seat.
+  lastMove() {
+    for (let i = this.log.length - 1; i >= 0; i--) {
+      const ev = this.log[i];
+      const text = describeEvent(this.game, ev);
+      if (!text) continue;
+      const seat = ev.seat ?? (ev.data && typeof ev.data.seat === "number" ? ev.data.seat : null);
+      return { seq: ev.seq, seat, text, fresh: ev.seq > this.drawn.lastSeq };
+    }
+    return null;
+  }
+
+  // The end of a round or match: the hands shown, and the table's own events of the end in words
+  // (the told events at the log's tail that no seat made: the round ended, scored, the match over).
+  ending() {
+    const told = [];
+    for (let i = this.log.length - 1; i >= 0; i--) {
+      const ev = this.log[i];
+      if (ev.seat !== null && ev.seat !== undefined) break;
+      if (handsIn(this.game, this.view, ev.data)) continue;
+      const text = describeEvent(this.game, ev);
+      if (text) told.unshift(text);
+    }
+    return { hands: this.reveal ? this.reveal.hands : null, told: told.slice(-4) };
+  }
+
   render() {
     const focus = rememberFocus(this.root);
     clear(this.root);
@@ -159,18 +211,26 @@ export class TablePage {
       this.root.append(h("p", { "data-testid": "error", role: "alert", class: "error" }, this.error || t("loading")));
       return;
     }
-    const section = h("section", { class: "table", "data-testid": "table", "data-game": v.id, "data-version": v.version,
+    const last = this.lastMove();
+    const topNow = JSON.stringify(v.table ? Object.entries(v.table).filter(([k]) => this.game.mark("table", k).show === "top") : null);
+    const freshTop = this.drawn.top !== null && this.drawn.top !== topNow;
+    this.drawn = { top: topNow, lastSeq: last ? last.seq : this.drawn.lastSeq };
+    const open = v.status === "open";
+    const section = h("section", { class: `table${v.you ? " seated" : ""}`, "data-testid": "table", "data-game": v.id, "data-version": v.version,
       "data-status": v.status, "data-phase": v.phase || "", "aria-labelledby": "table-title" },
     this.header(v),
     h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !this.error }, this.error || ""),
     h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice" }, this.notice || ""),
-    h("div", { class: "board" }, seatsPanel(this.game, v), tablePanel(this.game, v)),
-    this.youPanel(v),
-    this.ownerPanel(v),
-    this.joinPanel(v),
-    scoresPanel(this.game, v),
-    v.status === "finished" ? this.replayPanel(v) : null,
-    this.logPanel(v));
+    open ? [this.ownerPanel(v), this.joinPanel(v)] : null,
+    h("div", { class: "tabletop" },
+      h("div", { class: "playfield" },
+        bannerPanel(this.game, v, this.ending()),
+        seatsPanel(this.game, v, last),
+        tablePanel(this.game, v, last, freshTop),
+        this.youPanel(v, last)),
+      h("aside", { class: "side", "aria-label": t("side.title") }, this.logPanel(v), scoresPanel(this.game, v))),
+    open ? null : [this.ownerPanel(v), this.joinPanel(v)],
+    v.status === "finished" ? this.replayPanel(v) : null);
     this.root.append(section);
     restoreFocus(this.root, focus);
     this.tick();
@@ -180,8 +240,12 @@ export class TablePage {
     const status = t(`status.${v.status}`, {}, v.status);
     const phase = v.phase ? this.game.tell(`phase.${v.phase}`, {}, humanize(v.phase)) : null;
     const until = timerOf(this.game, "turn", v.turn);
+    const mine = v.you && v.turn && v.turn.seat === v.you.seat;
     return h("header", { class: "table-head" },
-      h("h2", { id: "table-title" }, v.name || t("table.untitled", { id: v.id })),
+      h("div", { class: "title-row" },
+        h("h2", { id: "table-title" }, v.name || t("table.untitled", { id: v.id })),
+        h("a", { class: "to-story", href: "#story", onclick: (e) => { e.preventDefault(); this.root.querySelector("#story")?.scrollIntoView(); } },
+          t("log.title"))),
       h("p", { class: "meta" },
         h("span", { "data-testid": "variant" }, v.variant), " \u00b7 ",
         h("span", { "data-testid": "status" }, status), phase ? [" \u00b7 ", h("span", { "data-testid": "phase" }, phase)] : null,
@@ -189,13 +253,13 @@ export class TablePage {
         h("span", { class: "feed", "data-testid": "feed-status", "data-state": this.feed ? this.feed.state || "" : "off",
           "data-last-event-id": this.feed ? this.feed.last : v.version },
         this.feed ? t(`feed.${this.feed.state || "connecting"}`) : t("feed.off"))),
-      h("p", { class: "turn", "data-testid": "turn", "aria-live": "polite" }, turnText(this.game, v), turnExtras(this.game, v),
+      h("p", { class: `turn${mine ? " yours" : ""}`, "data-testid": "turn", "aria-live": "polite" }, turnText(this.game, v), turnExtras(this.game, v),
         until ? [" ", h("span", { class: "timer", "data-testid": "timer", "data-until": until })] : null,
-        v.intermission_deadline ? [" ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
-          "data-until": v.intermission_deadline })] : null));
+        v.intermission_deadline ? [" \u00b7 ", t("table.next_round"), " ", h("span", { class: "timer", "data-testid": "intermission",
+          "data-until": v.intermission_deadline, "data-format": "in" })] : null));
   }
 
-  youPanel(v) {
+  youPanel(v, last = null) {
     const you = v.you;
     if (!you) return null;
     const legal = you.legal_actions || [];
@@ -206,12 +270,15 @@ export class TablePage {
       you.hand.map((c) => h("li", {}, this.cardControl(c, byCard.get(c) || []))));
     const choices = this.choosing ? byCard.get(this.choosing) : null;
     const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k));
-    return h("section", { class: "you", "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
-      h("h3", { id: "you-title" }, t("you.title", { name: this.name(you.seat) })),
+    const me = v.seats.find((s) => s.seat === you.seat);
+    const turn = v.turn && v.turn.seat === you.seat;
+    return h("section", { class: `you${v.status === "running" ? " dock" : ""}${turn || legal.length ? " acting" : ""}`, "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
+      h("h3", { id: "you-title", class: "sr-only" }, t("you.title", { name: this.name(you.seat) })),
+      me ? h("ul", { class: "me" }, seatView(game, v, me, last)) : null,
       hand,
       choices && choices.length > 1 ? h("div", { class: "chooser", role: "group", "data-testid": "chooser",
         "aria-label": t("you.choose", { card: game.cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
-      choices.map((a) => h("button", { type: "button", "data-testid": "choice", "data-action": actionJson(a),
+      choices.map((a) => h("button", { type: "button", class: "choice", "data-testid": "choice", "data-action": actionJson(a),
         onclick: () => this.act(a) }, [typeLabel(game, a.type), ...extras(game, a)].join(" \u00b7 "))),
       h("button", { type: "button", class: "secondary", "data-testid": "choice-cancel",
         onclick: () => { this.choosing = null; this.render(); } }, t("cancel"))) : null,
@@ -294,16 +361,16 @@ export class TablePage {
   }
 
   logPanel(v) {
-    return h("details", { class: "log", open: !this.logClosed, ontoggle: (e) => { this.logClosed = !e.currentTarget.open; } },
-      h("summary", {}, t("log.title")),
-      h("ul", { "data-testid": "log" }, this.log.slice().reverse().map((ev) =>
+    return h("section", { class: "log", id: "story", "aria-labelledby": "story-title" },
+      h("h3", { id: "story-title" }, t("log.title")),
+      h("ul", { "data-testid": "log", tabindex: 0, "aria-labelledby": "story-title" }, this.log.slice().reverse().map((ev) =>
         h("li", { "data-seq": ev.seq, "data-type": ev.type }, `#${ev.seq} `, describeEvent(this.game, ev)))));
   }
 
   tick() {
     for (const el of this.root.querySelectorAll("[data-until]")) {
       const left = Math.max(0, Math.ceil((Number(el.dataset.until) - serverNow()) / 1000));
-      const text = t("timer.left", { s: left });
+      const text = el.dataset.format === "in" ? t("timer.in", { s: left }) : t("timer.left", { s: left });
       if (el.textContent !== text) el.textContent = text;
     }
   }
