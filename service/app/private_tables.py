@@ -63,10 +63,22 @@ def gate(ctx: AppContext, game_id: str, caller: Caller, invite: str | None = Non
     if caller.token_hash is not None or not is_private(ctx, game_id):
         return
     if invite is None:
+        _as_unknown(ctx, game_id)
         raise not_found()
     stored = ctx.tokens.token_get(game_id, f"meta:{INVITE}")
     if stored is None or not hmac.compare_digest(stored.decode(), invite_hash(invite)):
+        _as_unknown(ctx, game_id)
         raise invite_invalid()
+
+
+def _as_unknown(ctx: AppContext, game_id: str) -> None:
+    """The store reads an unknown game id costs before its 404 (the privacy check, unanswered by
+    the cache; a snapshot looked for; the stream's first event), so that a refusal of a private
+    table takes the time of an unknown game's: the timing tells them apart no better than the answer."""
+    ctx.tokens.token_get(game_id, f"meta:{PRIVATE}")
+    if ctx.settings.snapshot_every > 0:
+        ctx.snapshots.snapshot_get(game_id, 0)
+    ctx.event_log.read_stored(game_id, after=0, count=1)
 
 
 def invite_invalid() -> AppError:

@@ -10,6 +10,7 @@ import pytest
 
 from service import metrics
 from service.api.app import create_app
+from service.app import compaction
 from service.app.api_keys import table_key
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
@@ -193,6 +194,7 @@ def test_a_private_table_stays_unlisted_through_a_whole_match(table: Table) -> N
         table.clock.advance(1000)
     assert table.view(g["id"], g["owner_token"])["status"] == "finished"
     assert g["id"] not in _lobby_ids(table)
+    assert g["id"] in {row["id"] for row in compaction.finished_games(table.service)}  # the sweeps still find it
     assert table.client.get(f"/v1/games/{g['id']}/history").status_code == 401  # no token: as for any table
     assert table.client.get(f"/v1/games/{g['id']}/history", headers=auth(g["owner_token"])).status_code == 200
     assert table.client.get(f"/v1/games/{g['id']}/verify", headers=auth(g["spectator_token"])).status_code == 401
