@@ -7,11 +7,11 @@ from typing import Any
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
 from service.api.errors import PROBLEM
 from service.api.http import authenticate, game_id_or_404, json_response, service
-from service.api.keys import KEY_HEADER, current_key, require_key
+from service.api.keys import current_key, require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.schemas import DisplayName, Problem, SeatTaken, Strict
 from service.app.auth import SPECTATOR
@@ -26,21 +26,6 @@ FIRST = registry.GAMES[0].variants[0]
 PLAYER_REF = fields.String(validate=validate.Regexp(REF_PATTERN, error="1-64 letters, digits or ._:@-"),
                            metadata={"example": "user-1842", "description": "the key's own id for a player "
                                                                             "(needs the Meow-Key header)"})
-
-
-class KeyHeader(Schema):
-    """The API key, documented as a header parameter (the route reads it through api/keys.py)."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-    key = fields.String(data_key=KEY_HEADER, metadata={
-        "description": "an API key (docs/integrators.md): the players and the quick-play tables are that key's"})
-
-
-class KeyRequired(KeyHeader):
-    key = fields.String(data_key=KEY_HEADER, metadata={
-        "description": "an API key (docs/integrators.md), required: without one 401 `key_required`"})
 
 
 def _errors(*codes: int):
@@ -118,10 +103,9 @@ class RematchView(MethodView):
 class QuickPlayView(MethodView):
     @blp.arguments(QuickPlay, examples=EXAMPLES["quickPlay"])
     @blp.response(201, QuickSeat)
-    @blp.arguments(KeyHeader, location="headers")
     @_errors(401, 409, 413, 422)
     @operation(blp, "quickPlay")
-    def post(self, body: dict[str, Any], _key: dict[str, Any]):
+    def post(self, body: dict[str, Any]):
         """A seat at once at the open quick-play table of a variant (the key's own with `Meow-Key`,
         else the public one), or at a new table; a table no second human joins starts with bots after
         the server's wait (MEOW_QUICKPLAY_WAIT_MS), one that fills starts at once. Returns the seat's
@@ -138,10 +122,9 @@ class QuickPlayView(MethodView):
 class PlayerView(MethodView):
     @blp.arguments(PlayerQuery, location="query")
     @blp.response(200, PlayerRecord)
-    @blp.arguments(KeyRequired, location="headers")
     @_errors(401, 404, 422)
     @operation(blp, "getPlayer")
-    def get(self, query: dict[str, Any], _key: dict[str, Any], player: str):
+    def get(self, query: dict[str, Any], player: str):
         """One of the key's players in a variant: games, wins and rating (404 before a game of it is counted)."""
         key = require_key()
         found = service().player(key.id, query["variant"], player)
@@ -154,10 +137,9 @@ class PlayerView(MethodView):
 class LeaderboardView(MethodView):
     @blp.arguments(BoardQuery, location="query")
     @blp.response(200, Leaderboard)
-    @blp.arguments(KeyRequired, location="headers")
     @_errors(401, 422)
     @operation(blp, "getLeaderboard")
-    def get(self, query: dict[str, Any], _key: dict[str, Any]):
+    def get(self, query: dict[str, Any]):
         """The key's players in a variant, best rating first (the conservative mu - 3 sigma), a page at a time."""
         key = require_key()
         page, nxt = service().leaderboard(key.id, query["variant"], query["offset"], query["limit"])

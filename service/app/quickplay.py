@@ -56,6 +56,8 @@ def _open(ctx: AppContext, gid: str, scope: str, variant: str, key: ApiKey | Non
     if ctx.event_log.version(gid) == 0:
         # the wait first: a table made without it would wait for bots forever
         ctx.due_queue.schedule(fu.quickplay_job(gid, ctx.clock() + ctx.settings.quickplay_wait_ms))
+        if key is not None:  # the key's own table: in its lobby (first, as a keyed create does)
+            ctx.api_keys.key_game_add(key.id, gid, ctx.clock(), ctx.settings.key_games_max)
         try:
             seats.create_at(ctx, gid, variant, {}, None, None, {QUICK_META: scope.encode(), **key_tokens(key)})
         except AppError as exc:

@@ -4,14 +4,15 @@ twice gives the same rematch (a second ask finishes seating it, if the first was
 the old table's view names it (``rematch``) once it exists. Every token carries over: the owner's
 token owns the rematch, each human's seat token holds the same seat there (no new secret to hand
 out; a human who does not want to play again leaves that seat), bots are seated again, and the
-seats' players (service/app/players.py) stay theirs. The rematch belongs to the same API key."""
+seats' players (service/app/players.py) stay theirs. The rematch belongs to the same API key, and a
+private table's rematch is private with the same invite code and spectator token."""
 from __future__ import annotations
 
 import hashlib
 
 import orjson
 
-from service.app import players, seats
+from service.app import players, private_tables, seats
 from service.app.api_keys import KEY_META
 from service.app.auth import SPECTATOR, Caller, role_record
 from service.app.codes import AppCode
@@ -21,6 +22,9 @@ from service.app.idempotency import Precondition
 from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan, write
 from service.games.kernel.model import JoinSeat
 from service.games.kernel.state import Seat, TableState
+
+CARRIED = (f"meta:{KEY_META}", *(f"meta:{f}" for f in (private_tables.PRIVATE, private_tables.INVITE, private_tables.WATCH)))
+"""The old table's store-side fields its rematch keeps: its key, its privacy, invite code and spectator token."""
 
 
 def rematch_id(game_id: str) -> str:
@@ -52,9 +56,13 @@ def rematch(ctx: AppContext, game_id: str, caller: Caller) -> tuple[str, bool]:
         tokens: dict[str, bytes] = {}
         if owner_hash:
             tokens = {owner_hash: role_record("owner", owner_seat), "owner": owner_hash.encode()}
+        for field in CARRIED:  # the same key's; a private table's rematch is private, same code and watcher
+            value = _get(ctx, game_id, field)
+            if value is not None:
+                tokens[field] = value.encode()
         key = _get(ctx, game_id, f"meta:{KEY_META}")
-        if key:
-            tokens[f"meta:{KEY_META}"] = key.encode()
+        if key:  # listed in the key's own lobby (first, as a keyed create does)
+            ctx.api_keys.key_game_add(key, rid, ctx.clock(), ctx.settings.key_games_max)
         opts = {k: v for k, v in old.options.items() if k != "max_players"}
         try:
             seats.create_at(ctx, rid, old.variant, orjson.loads(orjson.dumps(opts)), old.max_players, old.name, tokens)

@@ -115,3 +115,21 @@ def test_quick_play_seats_two_callers_at_one_table_and_bots_fill_it_after_the_wa
     c = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "cid"})
     assert c.status_code == 201 and c.json["id"] != gid and c.json["seat"] == 0  # a new table
     assert table.client.post("/v1/quickplay", json={"variant": "nope", "name": "x"}).status_code == 422
+
+
+def test_a_private_tables_rematch_is_private_with_the_same_codes_and_the_keys(table: Table) -> None:
+    key = _key(table)
+    r = table.client.post("/v1/games", json={"variant": "prsi", "options": ONE_ROUND, "private": True},
+                          headers={"Meow-Key": key})
+    assert r.status_code == 201, r.json
+    gid, owner, watcher = r.json["id"], r.json["owner_token"], r.json["spectator_token"]
+    for _ in range(2):
+        table.add_bot(gid, owner)
+    table.start(gid, owner)
+    table.drain()
+    rid = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).json["id"]
+    assert table.client.get(f"/v1/games/{rid}").status_code == 404  # no table for a stranger
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(watcher)).json["status"] == "open"
+    assert rid not in [g["id"] for g in table.client.get("/v1/games").json["games"]]
+    mine = table.client.get("/v1/keys/me/games", headers={"Meow-Key": key}).json
+    assert rid in [g["id"] for g in mine["games"]]
