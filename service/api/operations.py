@@ -146,6 +146,12 @@ def cache_controls(op_id: str) -> list[str]:
     return sorted({cache_control(op_id, c) for c in callers})
 
 
+def takes_key(op_id: str) -> bool:
+    """The operation's answer depends on the API key (its security lists ``apiKey``): a keyed view names
+    the key's players, so it is never kept by a shared cache (api/headers.py)."""
+    return any("apiKey" in requirement for requirement in SECURITY[op_id])
+
+
 def vary(op_id: str) -> tuple[str, ...]:
     """What changes the body of ``op_id``'s answers besides the URL: the token, when it takes one;
     ``Accept``, when negotiated (``Accept-Encoding``: Flask-Compress adds it to what it may gzip)."""
