@@ -54,6 +54,8 @@ class Settings:
     bots_only_min_delay_ms: int = 100  # a bot of a bots-only table (not an arena) waits at least this
     open_game_ttl_s: int = 86_400  # a table nobody starts is deleted after this
     compact_after_s: int = 3600  # a finished game is compacted this long after its match ended (<0: never)
+    quickplay_wait_ms: int = 20_000  # quick play: a table no second human joined starts with bots after this
+    players_per_key: int = 100_000  # players with a record per API key and variant (a new one beyond: not recorded)
     rate_limits: str = "on"  # "off" for benchmarks and load tests
     rate_creates_per_address: str = "300/minute"
     rate_writes_per_token: str = "1200/minute"
@@ -64,6 +66,16 @@ class Settings:
     rate_cost_per_token: str = "2000/minute"
     rate_cost_per_address: str = "6000/minute"  # per client network (client_prefix)
     stream_answers_over: int = 500  # events: a longer events or history answer is streamed in pieces
+    # API keys (service/app/api_keys.py, docs/integrators.md)
+    admin_token_hash: str | None = None  # MEOW_ADMIN_TOKEN's SHA-256: none set, /v1/admin/* answers 404
+    max_api_keys: int = 1000  # keys the operator may create (0: no cap)
+    key_creates_per_minute: int = 600  # a key's quotas unless it was given its own (per key, not per address)
+    key_writes_per_minute: int = 12_000
+    key_reads_per_minute: int = 24_000
+    key_cost_per_minute: int = 12_000  # cost units (as rate_cost_per_*)
+    key_max_streams: int = 256  # open event streams of one key at once
+    key_games_max: int = 10_000  # a key's own lobby lists its newest tables up to this many
+    key_metrics_max: int = 100  # keys with their own label in /metrics (the others count as "other")
 
     @property
     def queue_url(self) -> str | None:
@@ -118,6 +130,8 @@ class Settings:
             bots_only_min_delay_ms=int(e.get("MEOW_BOTS_ONLY_MIN_DELAY_MS", "100")),
             open_game_ttl_s=int(e.get("MEOW_OPEN_GAME_TTL_S", "86400")),
             compact_after_s=int(e.get("MEOW_COMPACT_AFTER", "3600")),
+            quickplay_wait_ms=int(e.get("MEOW_QUICKPLAY_WAIT_MS", "20000")),
+            players_per_key=int(e.get("MEOW_PLAYERS_PER_KEY", "100000")),
             rate_limits=e.get("MEOW_RATE_LIMITS", "on"),
             rate_creates_per_address=e.get("MEOW_RATE_CREATES_PER_ADDRESS", "300/minute"),
             rate_writes_per_token=e.get("MEOW_RATE_WRITES_PER_TOKEN", "1200/minute"),
@@ -127,4 +141,14 @@ class Settings:
             rate_cost_per_token=e.get("MEOW_RATE_COST_PER_TOKEN", "2000/minute"),
             rate_cost_per_address=e.get("MEOW_RATE_COST_PER_ADDRESS", "6000/minute"),
             stream_answers_over=int(e.get("MEOW_STREAM_ANSWERS_OVER", "500")),
+            admin_token_hash=(hashlib.sha256(e["MEOW_ADMIN_TOKEN"].strip().encode()).hexdigest()
+                              if e.get("MEOW_ADMIN_TOKEN", "").strip() else None),
+            max_api_keys=int(e.get("MEOW_MAX_API_KEYS", "1000")),
+            key_creates_per_minute=int(e.get("MEOW_KEY_CREATES_PER_MINUTE", "600")),
+            key_writes_per_minute=int(e.get("MEOW_KEY_WRITES_PER_MINUTE", "12000")),
+            key_reads_per_minute=int(e.get("MEOW_KEY_READS_PER_MINUTE", "24000")),
+            key_cost_per_minute=int(e.get("MEOW_KEY_COST_PER_MINUTE", "12000")),
+            key_max_streams=int(e.get("MEOW_KEY_MAX_STREAMS", "256")),
+            key_games_max=int(e.get("MEOW_KEY_GAMES_MAX", "10000")),
+            key_metrics_max=int(e.get("MEOW_KEY_METRICS_MAX", "100")),
         )

@@ -281,7 +281,8 @@ def test_the_stored_names_never_change():
     assert absence.parse_absence_key("absent-1-2") == (1, 2)
     assert absence.parse_absence_key("turn-1-2") is None and absence.parse_absence_key("absent-1") is None
     assert {k.name: k.value for k in due.Kind} == {"BOT": "bot", "SCORE": "score", "DEAL": "deal", "TIMER": "timer",
-                                                  "EXPIRE": "expire", "COMPACT": "compact"}
+                                                  "EXPIRE": "expire", "COMPACT": "compact", "PLAYERS": "players",
+                                                  "QUICKPLAY": "quickplay"}
     assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search"}
     bot = due.Due(due.Kind.BOT, due.bot_key(2, 9), 0, 2, 9)
     timer = due.Due(due.Kind.TIMER, "turn-3-7", 5, 2, 9)
@@ -290,4 +291,5 @@ def test_the_stored_names_never_change():
     assert followups.deferred_bot("g", 2, 9, 10, 20).job_id == "bot-g-2-9-g10"
     assert followups.rearmed_timer("g", timer).job_id == "timer-g-turn-3-7-w5"
     assert (followups.expiry("g", 0).job_id, followups.compaction("g", 0).job_id) == ("expire-g", "compact-g")
+    assert (followups.players_job("g", 0).job_id, followups.quickplay_job("g", 0).job_id) == ("players-g", "quickplay-g")
     assert events.END_OF_MATCH == "SeedsRevealed"

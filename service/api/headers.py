@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, g
+from flask import Flask, Response, g, request
 
-from service.api.operations import NO_STORE, cache_control, vary
+from service.api.operations import NO_STORE, PRIVATE, PUBLIC, cache_control, takes_key, vary
 from service.app.auth import Caller
 
 
@@ -61,6 +61,8 @@ def install(app: Flask) -> None:
             resp.headers["Cache-Control"] = NO_STORE
         elif op is not None:
             resp.headers["Cache-Control"] = cache_control(op, g.get("meow_caller"))
+            if resp.headers["Cache-Control"] == PUBLIC and request.headers.get("Meow-Key") and takes_key(op):
+                resp.headers["Cache-Control"] = PRIVATE  # a key's answer may name its players: never shared
         if op is not None:
             for name in vary(op):
                 resp.vary.add(name)

@@ -7,6 +7,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from service.api.components import to
 from service.api.json_body import MAX_JSON_NUMBER
+from service.app.players import REF_PATTERN as PLAYER_REF
 from service.games import registry
 from service.games.kernel import text
 from service.games.kernel.marks import KINDS, SCOPES, SHOWS
@@ -64,6 +65,9 @@ class CreateGame(Strict):
                           metadata={"description": "overrides of the preset's options (the rules §8: docs/rules/options.md)"})
     max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
     name = DisplayName(100, load_default=None, allow_none=True)
+    private = StrictBoolean(load_default=False, metadata={
+        "description": "an API key's unlisted table (Meow-Key required: 401 `key_required`): in no public lobby, "
+                       "joined with its invite code, watched with its spectator token (docs/integrators.md)"})
 
 
 class BotSpec(Strict):
@@ -76,6 +80,12 @@ class BotSpec(Strict):
 class TakeSeat(Strict):
     name = DisplayName(40)
     bot = fields.Nested(BotSpec)
+    player = fields.String(validate=validate.Regexp(PLAYER_REF, error="1-64 letters, digits or ._:@-"), metadata={
+        "example": "user-1842", "description": "the API key's own id for the player in this seat (needs the "
+                                               "Meow-Key header; the same ref under two keys is two players)"})
+    invite = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "a private table's invite code (without a token); a wrong one, or one no table takes: "
+                       "404 `invite_invalid`"})
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
@@ -189,8 +199,13 @@ class Notice(Answer):
     detail = fields.String()
 
 
+class SeatPlayer(Answer):
+    seat = fields.Integer()
+    player = fields.String(metadata={"example": "user-1842"})
+
+
 class GameView(Answer):
-    OPTIONAL = ('you', 'notices', 'chain_head')
+    OPTIONAL = ('you', 'notices', 'chain_head', 'rematch', 'players')
     id = fields.String()
     variant = fields.String()
     name = fields.String(allow_none=True)
@@ -217,6 +232,12 @@ class GameView(Answer):
     match_seed_commitment = fields.String(metadata={
         "description": "SHA-256 of the match seed, revealed when the match ends (docs/randomness.md)"})
     chain_head = fields.String(metadata={"description": "hash of the last event (docs/audit.md)"})
+    rematch = fields.String(metadata={
+        "description": "the id of this finished table's rematch, present once its owner asked for one (POST "
+                       "/v1/games/{id}/rematch)"})
+    players = fields.List(fields.Nested(SeatPlayer), metadata={
+        "description": "the seats' players (docs/integrators.md), present only for the API key (Meow-Key) "
+                       "that set them: nobody else learns a key's player ids"})
     notices = fields.List(fields.Nested(Notice), metadata={
         "description": "the server's own notices about this table, present only while one holds: "
                        "its bots' search budget reduced while the search lane is saturated "
@@ -244,6 +265,11 @@ class Created(WriteResult):
         "description": "options not taken as given: one whose parent switch is off (dropped, the preset's "
                        "default kept), a search budget over the server's cap (lowered), a penalty limit the "
                        "first round can reach"})
+    private = fields.Boolean(metadata={"description": "an unlisted table of the request's API key"})
+    invite_code = fields.String(metadata={"description": "a private table's invite code, returned exactly once "
+                                                         "(rotate it: rotateInvite)"})
+    spectator_token = fields.String(metadata={"description": "a private table's spectator token, returned exactly "
+                                                             "once (rotate it: rotateSpectatorToken)"})
 
 
 class SeatTaken(WriteResult):

@@ -10,12 +10,13 @@ import time
 from collections.abc import Callable, Sequence
 
 from service.app import compute, entropy, meter, snapshots as snapshot_codec
-from service.app.cache import StateCache
+from service.app.cache import FlagCache, StateCache
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.ports import (
+    ApiKeys,
     AppendFeed,
     DueQueue,
     EventLog,
@@ -23,6 +24,8 @@ from service.eventstore.ports import (
     IdempotencyRecords,
     Leases,
     Lobby,
+    Matchmaking,
+    Players,
     Reports,
     Retention,
     Snapshots,
@@ -56,10 +59,14 @@ class AppContext:
         self.reports: Reports = store
         self.lobby_index: Lobby = store
         self.retention: Retention = store
+        self.api_keys: ApiKeys = store
+        self.players: Players = store
+        self.matchmaking: Matchmaking = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded
         self.cache = StateCache(self.settings.state_cache_size)
+        self.privacy = FlagCache(16 * self.settings.state_cache_size)  # private tables (service/app/private_tables.py)
         self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
 
     def load(self, game_id: str) -> TableState:

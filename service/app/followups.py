@@ -132,3 +132,13 @@ def rearmed_timer(game_id: str, due: Due) -> FollowUp:
     """A timer that fired before its due time, scheduled again for it (RULES §2.6(4))."""
     return FollowUp(f"{job_id(game_id, due)}-w{due.due_at}", due.due_at,
                     {"kind": Kind.TIMER, "game": game_id, "key": due.key})
+
+
+def players_job(game_id: str, due_at: int) -> FollowUp:
+    """A finished game counted in its players' records (service/app/players.py), once."""
+    return FollowUp(f"{Kind.PLAYERS}-{game_id}", due_at, {"kind": Kind.PLAYERS, "game": game_id, "key": "final"})
+
+
+def quickplay_job(game_id: str, due_at: int) -> FollowUp:
+    """A quick-play table's wait for humans over (service/app/quickplay.py): bots fill it and it starts."""
+    return FollowUp(f"{Kind.QUICKPLAY}-{game_id}", due_at, {"kind": Kind.QUICKPLAY, "game": game_id, "key": "wait"})

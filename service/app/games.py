@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from service.app import actions, jobs, queries, seats
+from service.app import actions, jobs, players, private_tables, queries, quickplay, rematch, seats
+from service.app.api_keys import ApiKey
 from service.app.auth import Caller
 from service.app.context import AppContext, now_ms
 from service.app.fairness import Origin
@@ -35,14 +36,15 @@ class GameService(AppContext):
     """``GameService(store, settings=None, clock=now_ms)``: every request and job of the service."""
 
     # ------------------------------------------------------------------ reading
-    def authenticate(self, game_id: str, token: str | None) -> Caller:
-        return seats.authenticate(self, game_id, token)
+    def authenticate(self, game_id: str, token: str | None, invite: str | None = None) -> Caller:
+        return seats.authenticate(self, game_id, token, invite)
 
     def viewer(self, caller: Caller) -> Viewer:
         return queries.viewer(caller)
 
-    def view(self, game_id: str, caller: Caller, record: bool = False) -> tuple[TableState, dict[str, Any]]:
-        return queries.view(self, game_id, caller, record)
+    def view(self, game_id: str, caller: Caller, record: bool = False,
+             key_id: str | None = None) -> tuple[TableState, dict[str, Any]]:
+        return queries.view(self, game_id, caller, record, key_id)
 
     def legal_actions(self, game_id: str, caller: Caller) -> tuple[TableState, list[dict[str, Any]]]:
         return queries.legal_actions(self, game_id, caller)
@@ -69,19 +71,30 @@ class GameService(AppContext):
         """A lobby page from the per-status indexes: O(page) however many games exist."""
         return queries.lobby(self, status, variant, cursor, limit)
 
+    def key_lobby(self, key: ApiKey, cursor: tuple[int, str] | None,
+                  limit: int) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the key's own tables (private ones too), newest first."""
+        return queries.key_lobby(self, key.id, cursor, limit)
+
     def render(self, out: Outcome, caller: Caller, minimal: bool = False) -> dict[str, Any]:
         """The response body of a write, as this caller may see it (``minimal``: without the view)."""
         return queries.render(self, out, caller, minimal)
 
     # ------------------------------------------------------------------ requests
     def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
-               idem: Idempotency | None, origin: Origin | None = None) -> Outcome:
-        """A new table; ``origin`` (who created it, hashed) is kept store-side for the fair shares."""
-        return seats.create(self, variant, options, max_players, name, idem, origin)
+               idem: Idempotency | None, origin: Origin | None = None, key: ApiKey | None = None,
+               private: bool = False) -> Outcome:
+        """A new table; ``origin`` (who created it, hashed) is kept store-side for the fair shares;
+        ``key``: the API key that owns it (``private``: unlisted, service/app/private_tables.py)."""
+        return seats.create(self, variant, options, max_players, name, idem, origin, key, private)
 
     def join(self, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-             idem: Idempotency | None) -> Outcome:
-        return seats.join(self, game_id, caller, name, bot, idem)
+             idem: Idempotency | None, invite: str | None = None, player: tuple[str, str] | None = None) -> Outcome:
+        return seats.join(self, game_id, caller, name, bot, idem, invite, player)
+
+    def rotate_private(self, game_id: str, caller: Caller, what: str) -> str:
+        """A private table's new invite code (``what`` "invite") or spectator token ("spectator")."""
+        return private_tables.rotate(self, game_id, caller, what)
 
     def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None,
               pre: Precondition | None = None) -> Outcome:
@@ -94,6 +107,21 @@ class GameService(AppContext):
     def act(self, game_id: str, caller: Caller, action: dict[str, Any], pre: Precondition | None,
             idem: Idempotency | None) -> Outcome:
         return actions.act(self, game_id, caller, action, pre, idem)
+
+    # ------------------------------------------------------------------ players, rematch, quick play
+    def rematch(self, game_id: str, caller: Caller) -> tuple[str, bool]:
+        """The finished table's rematch (owner only): its id, and whether this ask made it."""
+        return rematch.rematch(self, game_id, caller)
+
+    def quick_play(self, variant: str, key: ApiKey | None, name: str | None, ref: str | None) -> Outcome:
+        """A seat at the open quick-play table of a variant (the key's, or the public one)."""
+        return quickplay.quick_play(self, variant, key, name, ref)
+
+    def player(self, key_id: str, variant: str, ref: str) -> dict[str, Any] | None:
+        return players.player(self, key_id, variant, ref)
+
+    def leaderboard(self, key_id: str, variant: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        return players.leaderboard(self, key_id, variant, offset, limit)
 
     # ------------------------------------------------------------------ jobs
     def run_followup(self, payload: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ import hmac
 import random
 from typing import Any
 
-from service.app import fairness, followups as fu
+from service.app import fairness, followups as fu, players, quickplay
 from service.app.auth import SPECTATOR
 from service.app.codes import AppCode
 from service.app.compaction import compact_finished
@@ -43,6 +43,10 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
         return expire_open(ctx, game_id)
     if kind == Kind.COMPACT:
         return compact_finished(ctx, game_id)
+    if kind == Kind.PLAYERS:
+        return players.record_match(ctx, game_id)
+    if kind == Kind.QUICKPLAY:
+        return quickplay.fill_with_bots(ctx, game_id)
     if kind == Kind.SCORE:
         cmd: Any = ScoreRound(int(payload["key"]))
     elif kind == Kind.DEAL:

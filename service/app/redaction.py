@@ -56,3 +56,13 @@ def project_view(state: TableState, viewer: Viewer, now: int, record: bool = Fal
     if viewer.seat is not None:
         view["you"] = engine.private_view(state, viewer.seat, now)
     return view
+
+
+def name_players(view: dict[str, Any], refs: Mapping[int, str]) -> dict[str, Any]:
+    """The seats' player refs (service/app/players.py), shown only to the API key that set them:
+    ``refs`` holds that key's own, and a caller without it is given none (a ref is the integrator's
+    id for one of its users: no other caller, spectator or seat, learns it or can follow it from
+    table to table)."""
+    if refs:
+        view["players"] = [{"seat": seat, "player": ref} for seat, ref in sorted(refs.items())]
+    return view

@@ -38,7 +38,7 @@ EXCLUDED = [c for c in os.environ.get("MEOW_SCHEMATHESIS_EXCLUDE", "").split(","
 POSITIVE_OK = ["2xx", "3xx", "401", "403", "404", "409", "412", "429", "5xx"]
 # Per-operation check settings, each with the reason it is not the default.
 OPERATIONS: list[dict] = [
-    # act, createGame, takeSeat: positive_data_acceptance_rules instead (schemathesis_hooks.RULE_REFUSALS,
+    # act, createGame, takeSeat, quickPlay: positive_data_acceptance_rules instead (schemathesis_hooks.RULE_REFUSALS,
     # NAME_RULES): a schema-valid action can still be illegal with the cards dealt, an option legal in
     # one variant not in another, a name hold a character the schema cannot rule out; every other
     # refusal of valid data still fails.

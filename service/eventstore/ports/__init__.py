@@ -6,25 +6,28 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from service.eventstore.ports.api_keys import ApiKeys
 from service.eventstore.ports.append_feed import AppendFeed
 from service.eventstore.ports.due_queue import DueQueue
 from service.eventstore.ports.event_log import EventLog
 from service.eventstore.ports.idempotency import IdempotencyRecords
 from service.eventstore.ports.leases import Leases
 from service.eventstore.ports.lobby import Lobby
+from service.eventstore.ports.matchmaking import Matchmaking
+from service.eventstore.ports.players import Players
 from service.eventstore.ports.reports import Reports
 from service.eventstore.ports.retention import Retention
 from service.eventstore.ports.snapshots import Snapshots
 from service.eventstore.ports.tokens import Tokens
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention)
+                           Reports, Lobby, Retention, ApiKeys, Players, Matchmaking)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, Protocol):
+                 Retention, ApiKeys, Players, Matchmaking, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
-__all__ = ["PORTS", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
-           "Reports", "Retention", "Snapshots", "Tokens"]
+__all__ = ["PORTS", "ApiKeys", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
+           "Matchmaking", "Players", "Reports", "Retention", "Snapshots", "Tokens"]

@@ -20,6 +20,8 @@ class Kind(StrEnum):
     TIMER = "timer"  # a turn, step, race or absence timer
     EXPIRE = "expire"  # a never-started table's end
     COMPACT = "compact"  # a finished game's compaction
+    PLAYERS = "players"  # a finished game counted in its players' records (service/app/players.py)
+    QUICKPLAY = "quickplay"  # a quick-play table's wait for humans over: bots fill it (service/app/quickplay.py)
 
 
 class Lane(StrEnum):

@@ -48,6 +48,7 @@ export const api = {
   view: (id, token) => call("GET", `/games/${encodeURIComponent(id)}`, { token }),
   takeSeat: (id, body, token) => call("POST", `/games/${encodeURIComponent(id)}/seats`, { body, token, idempotent: true }),
   leave: (id, seat, token) => call("DELETE", `/games/${encodeURIComponent(id)}/seats/${seat}`, { token }),
+  rematch: (id, token) => call("POST", `/games/${encodeURIComponent(id)}/rematch`, { token }),
   start: (id, token) => call("POST", `/games/${encodeURIComponent(id)}/start`, { token, idempotent: true }),
   act: (id, action, token, version) => call("POST", `/games/${encodeURIComponent(id)}/actions`, {
     body: action, token, headers: version ? { "If-Match": `"${version}"` } : {} }),

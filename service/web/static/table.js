@@ -6,6 +6,7 @@ import { actionJson, describe, extras, group, typeLabel } from "./actions.js";
 import { bannerPanel, describeEvent, handsIn, ownExtra, scoresPanel, seatView, seatsPanel, tablePanel, timerOf, turnExtras,
   turnText } from "./board.js";
 import { cardClass, face } from "./cards.js";
+import { rematchPanel } from "./rematch.js";
 import { Game } from "./game.js";
 import { clear, focusFirst, h, humanize, restoreFocus, rememberFocus } from "./dom.js";
 import { Feed } from "./feed.js";
@@ -225,6 +226,7 @@ export class TablePage {
     h("div", { class: "tabletop" },
       h("div", { class: "playfield" },
         bannerPanel(this.game, v, this.ending()),
+        rematchPanel(v, (e) => this.fail(e)),
         seatsPanel(this.game, v, last),
         tablePanel(this.game, v, last, freshTop),
         this.youPanel(v, last)),

@@ -1,0 +1,135 @@
+"""Players, rematch and quick play (issue 30 items 4, 5) through the API on the in-memory store,
+follow-ups run in-process: a player ref set by a key and seen only by it, a finished match counted
+once in the key's leaderboard, a rematch with the same seats and tokens, quick play's one table."""
+from __future__ import annotations
+
+from typing import Any
+
+from service.app import api_keys
+from service.app.rematch import rematch_id
+
+from .conftest import Table, auth
+
+ONE_ROUND = {"match_end_mode": "single_round", "bot_delay_ms": {"easy": [0, 0], "medium": [0, 0]},
+             "announce_grace_ms": 0, "round_intermission_s": 0, "hand_size": 4, "max_turns_per_round": 50,
+             "turn_timeout_s": None}
+
+
+def _key(table: Table, name: str = "portal") -> str:
+    _, secret = api_keys.create(table.service.api_keys, name, now_ms=table.clock.now)
+    return secret
+
+
+def _seat(table: Table, gid: str, body: dict[str, Any], token: str | None = None, key: str | None = None) -> Any:
+    headers = {**auth(token), **({"Meow-Key": key} if key else {})}
+    return table.client.post(f"/v1/games/{gid}/seats", json=body, headers=headers)
+
+
+def test_a_players_ref_is_the_keys_own_and_a_match_counts_once(table: Table) -> None:
+    key, other = _key(table), _key(table, "other")
+    g = table.create("prsi", ONE_ROUND)
+    gid, owner = g["id"], g["owner_token"]
+    assert _seat(table, gid, {"bot": {"strength": "easy"}, "player": "p-1"}, owner).status_code == 401  # no key
+    assert _seat(table, gid, {"bot": {"strength": "easy"}, "player": "no spaces"}, owner, key).status_code == 422
+    assert _seat(table, gid, {"bot": {"strength": "easy"}, "player": "p-1"}, owner, key).status_code == 201
+    assert _seat(table, gid, {"bot": {"strength": "easy"}, "player": "p-2"}, owner, key).status_code == 201
+    assert _seat(table, gid, {"bot": {"strength": "easy"}, "player": "p-1"}, owner, other).status_code == 201
+    seen = table.client.get(f"/v1/games/{gid}", headers={"Meow-Key": key}).json
+    assert seen["players"] == [{"seat": 0, "player": "p-1"}, {"seat": 1, "player": "p-2"}]
+    assert table.client.get(f"/v1/games/{gid}", headers={"Meow-Key": other}).json["players"] == [{"seat": 2, "player": "p-1"}]
+    assert "players" not in table.view(gid) and "players" not in table.view(gid, owner)  # nobody else learns them
+    table.start(gid, owner)
+    table.drain()
+    assert table.view(gid)["status"] == "finished"
+    board = table.client.get("/v1/leaderboard?variant=prsi", headers={"Meow-Key": key}).json
+    ranks = {row["seat"]: row["rank"] for row in table.view(gid)["standings"]}
+    assert {p["player"]: (p["games"], p["wins"]) for p in board["players"]} == \
+        {"p-1": (1, int(ranks[0] == 1)), "p-2": (1, int(ranks[1] == 1))}
+    assert board["players"][0]["rating"] >= board["players"][1]["rating"] and board["next_offset"] is None
+    # a replayed job counts nothing twice
+    assert table.service.run_followup({"kind": "players", "game": gid, "key": "final"}) == "duplicate"
+    again = table.client.get("/v1/leaderboard?variant=prsi", headers={"Meow-Key": key}).json
+    assert again == board
+    one = table.client.get("/v1/players/p-1?variant=prsi", headers={"Meow-Key": other}).json
+    assert one["games"] == 1 and one["player"] == "p-1"  # the other key's p-1: another player
+    assert table.client.get("/v1/leaderboard?variant=prsi").status_code == 401
+    assert table.client.get("/v1/leaderboard?variant=prsi&limit=101", headers={"Meow-Key": key}).status_code == 422
+    assert table.client.get("/v1/players/p-9?variant=prsi", headers={"Meow-Key": key}).status_code == 404
+
+
+def _play_out(table: Table, gid: str, token: str) -> None:
+    """The seat's first legal action until the match ends, through the service (no HTTP: fast)."""
+    svc = table.service
+    caller = svc.authenticate(gid, token)
+    for _ in range(2000):
+        table.drain()
+        state, legal = svc.legal_actions(gid, caller)
+        if state.status == "finished":
+            return
+        if legal:
+            svc.act(gid, caller, dict(legal[0]), None, None)
+        else:
+            table.clock.advance(1000)
+    raise AssertionError("the match never ended")
+
+
+def test_a_rematch_has_the_same_seats_and_tokens_and_is_asked_once(table: Table) -> None:
+    g = table.create("prsi", ONE_ROUND)
+    gid, owner = g["id"], g["owner_token"]
+    ann = table.join(gid, "ann")["token"]
+    table.add_bot(gid, owner)
+    assert table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).status_code == 409  # not finished
+    table.start(gid, owner)
+    _play_out(table, gid, ann)
+    assert table.view(gid)["status"] == "finished" and "rematch" not in table.view(gid)
+    assert table.client.post(f"/v1/games/{gid}/rematch", headers=auth(ann)).status_code == 403
+    first = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner))
+    assert first.status_code == 201 and first.json == {"id": rematch_id(gid), "created": True}
+    second = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner))
+    assert second.status_code == 200 and second.json["id"] == first.json["id"]
+    rid = first.json["id"]
+    assert table.view(gid)["rematch"] == rid
+    new = table.view(rid, ann)
+    old = table.view(gid)
+    assert [(s["name"], s["kind"], s["strength"]) for s in new["seats"]] == \
+        [(s["name"], s["kind"], s["strength"]) for s in old["seats"]]
+    assert new["you"]["seat"] == 0 and new["options"] == old["options"] and new["status"] == "open"
+    table.start(rid, owner)  # the old owner token owns the rematch
+    assert table.view(rid)["status"] == "running"
+
+
+def test_quick_play_seats_two_callers_at_one_table_and_bots_fill_it_after_the_wait(table: Table) -> None:
+    a = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "ann"})
+    b = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "bob"})
+    assert a.status_code == b.status_code == 201 and a.json["id"] == b.json["id"]
+    assert (a.json["seat"], b.json["seat"]) == (0, 1) and a.json["token"] != b.json["token"]
+    gid = a.json["id"]
+    assert table.view(gid)["status"] == "open"
+    table.drain()
+    assert table.view(gid)["status"] == "open"  # the wait is not over
+    table.clock.advance(table.service.settings.quickplay_wait_ms)
+    table.drain(limit=1)
+    view = table.view(gid)
+    assert view["status"] == "running" and [s["kind"] for s in view["seats"]][:2] == ["human", "human"]
+    assert len(view["seats"]) == view["options"]["max_players"]
+    c = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "cid"})
+    assert c.status_code == 201 and c.json["id"] != gid and c.json["seat"] == 0  # a new table
+    assert table.client.post("/v1/quickplay", json={"variant": "nope", "name": "x"}).status_code == 422
+
+
+def test_a_private_tables_rematch_is_private_with_the_same_codes_and_the_keys(table: Table) -> None:
+    key = _key(table)
+    r = table.client.post("/v1/games", json={"variant": "prsi", "options": ONE_ROUND, "private": True},
+                          headers={"Meow-Key": key})
+    assert r.status_code == 201, r.json
+    gid, owner, watcher = r.json["id"], r.json["owner_token"], r.json["spectator_token"]
+    for _ in range(2):
+        table.add_bot(gid, owner)
+    table.start(gid, owner)
+    table.drain()
+    rid = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).json["id"]
+    assert table.client.get(f"/v1/games/{rid}").status_code == 404  # no table for a stranger
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(watcher)).json["status"] == "open"
+    assert rid not in [g["id"] for g in table.client.get("/v1/games").json["games"]]
+    mine = table.client.get("/v1/keys/me/games", headers={"Meow-Key": key}).json
+    assert rid in [g["id"] for g in mine["games"]]
