@@ -94,11 +94,11 @@ class KeyView(MethodView):
 @blp.route("/keys/<key_id>/rotate")
 class RotateKeyView(MethodView):
     @blp.response(200, ks.KeyCreated)
-    @_errors()
+    @_errors(409)
     @operation(blp, "rotateKey")
     def post(self, key_id: str):
         """A new secret for the key (shown this once); the old one is refused from now on. The key
-        keeps its id, quotas and tables. 404 for an unknown or revoked key."""
+        keeps its id, quotas and tables. 409 `key_revoked` for a revoked key."""
         svc = service()
         key, secret = api_keys.rotate(svc.api_keys, key_id, now_ms=svc.clock(), random_bytes=svc.random_bytes)
         return json_response({"key": public(key), "secret": secret})

@@ -52,7 +52,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
     408: ("request_timeout",),
     409: (  # a legal request at the wrong moment: retry after reading the game again
         "already_challenged", "already_exists", "already_seated", "already_started", "announce_grace",
-        "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
+        "conflict", "game_exists", "game_running", "game_full", "joining_closed", "key_revoked", "match_over",
         "not_enough_players", "not_private", "not_started", "not_your_turn", "nothing_to_do", "seat_left",
         "too_many_keys", "version_conflict",
         "window_closed", "wrong_phase",

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from service.app.errors import not_found
+from service.app.codes import AppCode
+from service.app.errors import AppError, not_found
 from service.eventstore.ports import ApiKeys, Tokens
 
 if TYPE_CHECKING:
@@ -143,10 +144,12 @@ def all_keys(store: ApiKeys) -> list[ApiKey]:
 def rotate(store: ApiKeys, key_id: str, *, now_ms: int,
            random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> tuple[ApiKey, str]:
     """A new secret for an active key (shown this once); the old secret is refused from now on.
-    ``not_found`` for an unknown or revoked key."""
+    ``not_found`` for an unknown key, ``key_revoked`` for a revoked one."""
     raw = store.apikey_get(key_id) if ID_RE.match(key_id) else None
-    if raw is None or not _decode(raw)[0].active:
+    if raw is None:
         raise not_found("key")
+    if not _decode(raw)[0].active:
+        raise AppError(AppCode.KEY_REVOKED, "a revoked key stays revoked; create another")
     key = replace(_decode(raw)[0], rotated_at=now_ms)
     secret = _new_secret(random_bytes)
     if not store.apikey_put(key.id, _encode(key, _secret_hash(secret)), new=False):

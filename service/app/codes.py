@@ -17,6 +17,7 @@ class AppCode(DomainCode):
     INVITE_INVALID = "invite_invalid"  # a join's invite code is no table's (a private table's is rotated)
     KEY_INVALID = "key_invalid"  # a Meow-Key that is malformed, unknown, rotated away or revoked
     KEY_REQUIRED = "key_required"  # this needs a Meow-Key (a private table, the key's own lobby)
+    KEY_REVOKED = "key_revoked"  # a revoked API key is not rotated back to life
     NOT_PRIVATE = "not_private"  # an invite code or spectator token asked of a public table
     RATE_LIMITED = "rate_limited"
     TOO_MANY_KEYS = "too_many_keys"  # the operator's cap on API keys (MEOW_MAX_API_KEYS) is reached

@@ -74,7 +74,8 @@ def test_the_operator_creates_lists_rotates_and_revokes_a_key(table: Table) -> N
     revoked = table.client.post(f"/v1/admin/keys/{key['id']}/revoke", headers=auth(ADMIN)).json
     assert revoked["active"] is False and revoked["revoked_at"]
     assert table.client.get("/v1/keys/me", headers=_k(rotated["secret"])).json["code"] == "key_invalid"
-    assert table.client.post(f"/v1/admin/keys/{key['id']}/rotate", headers=auth(ADMIN)).status_code == 404
+    r = table.client.post(f"/v1/admin/keys/{key['id']}/rotate", headers=auth(ADMIN))
+    assert (r.status_code, r.json["code"]) == (409, "key_revoked")
     assert table.client.get("/v1/keys/me").json["code"] == "key_required"
     assert table.client.get("/v1/admin/keys/k0000000000", headers=auth(ADMIN)).status_code == 404
 

@@ -37,6 +37,10 @@ ROLE = {
     "takeSeat": "owner", "startGame": "owner",
     "leaveSeat": "path-seat",
     "getHistory": "audit", "verifyGame": "audit",
+    # API keys (docs/integrators.md): the operator's admin token; a key in Meow-Key; a private table's owner
+    "createKey": "admin", "listKeys": "admin", "getKey": "admin", "rotateKey": "admin", "revokeKey": "admin",
+    "getOwnKey": "key", "listKeyGames": "key",
+    "rotateInvite": "owner", "rotateSpectatorToken": "owner",
 }
 
 # Which prepared table a request on an unknown game_id is pointed at. "fresh-*" tables are made
@@ -46,6 +50,7 @@ TABLE_FOR = {
     "getGame": "running", "listEvents": "running", "act": "running", "listActions": "running",
     "getStateAt": "finished", "getHistory": "finished", "verifyGame": "finished",
     "takeSeat": "fresh-open", "leaveSeat": "fresh-seated", "startGame": "fresh-seated",
+    "rotateInvite": "private", "rotateSpectatorToken": "private",
 }
 
 # listEvents' `wait` (0..30 s) is a valid long-poll timeout, and a positive example waits for real
@@ -65,9 +70,11 @@ class Table:
 
 
 class Tables:
-    def __init__(self, base: str, audit_token: str) -> None:
+    def __init__(self, base: str, audit_token: str, admin_token: str | None = None) -> None:
         self.base = base
         self.audit = audit_token
+        self.admin = admin_token
+        self.key: str | None = None  # an API key the operator made for the run (prepare)
         self.known: dict[str, Table] = {}
         self.fixed: dict[str, Table] = {}
         self.http = requests.Session()
@@ -82,8 +89,15 @@ class Tables:
         return resp.json()
 
     def create(self, variant: str = "prsi", options: dict[str, Any] | None = None, humans: int = 0,
-               bots: int = 0, start: bool = False) -> Table:
-        created = self._post("/v1/games", {"variant": variant, "options": options or {}})
+               bots: int = 0, start: bool = False, private: bool = False) -> Table:
+        if private:
+            assert self.key is not None
+            resp = self.http.post(f"{self.base}/v1/games", json={"variant": variant, "private": True},
+                                  headers={"Meow-Key": self.key}, timeout=10)
+            assert resp.status_code == 201, resp.text[:500]
+            created = resp.json()
+        else:
+            created = self._post("/v1/games", {"variant": variant, "options": options or {}})
         table = Table(created["id"], created["owner_token"])
         for i in range(humans):
             seat = self._post(f"/v1/games/{table.id}/seats", {"name": f"human {i}"})
@@ -97,7 +111,11 @@ class Tables:
         return table
 
     def prepare(self) -> None:
-        """The shared tables: one running (a human seat and a bot), one finished (two fast bots)."""
+        """The shared tables: one running (a human seat and a bot), one finished (two fast bots), and
+        with an admin token an API key and one private table of it."""
+        if self.admin:
+            self.key = self._post("/v1/admin/keys", {"name": "schemathesis"}, self.admin)["secret"]
+            self.fixed["private"] = self.create(private=True)
         self.fixed["running"] = self.create(humans=1, bots=1, start=True)
         finished = self.create(options=FAST_BOTS, bots=2, start=True)
         self.fixed["finished"] = finished
@@ -122,6 +140,8 @@ class Tables:
         role = ROLE.get(op_id)
         if role == "audit":
             return self.audit
+        if role == "admin":
+            return self.admin
         if table is None:
             return None
         if role == "path-seat":
@@ -157,6 +177,10 @@ class Tables:
             # key of the same shape (the spec's pattern) per call: every write is a new write.
             fresh = uuid.uuid4()
             headers["Idempotency-Key"] = str(fresh) if "-" in key else (fresh.hex * 8)[:max(22, min(len(key), 255))]
+        if headers and headers.get("Authorization") == f"Bearer {PLACEHOLDER}" and ROLE.get(op_id) == "key":
+            del headers["Authorization"]  # an API key travels in its own header
+            if self.key:
+                headers["Meow-Key"] = self.key
         if headers and headers.get("Authorization") == f"Bearer {PLACEHOLDER}":
             token = self.token(op_id, table, case.path_parameters or {})
             if token:

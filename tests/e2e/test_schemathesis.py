@@ -28,6 +28,7 @@ from tests.e2e.schemathesis_hooks import (
 )
 
 SPEC = os.path.join(ROOT, "openapi.yaml")
+ADMIN = "e2e-admin-token"
 SEED = int(os.environ.get("MEOW_SCHEMATHESIS_SEED", "20260101"))
 EXAMPLES = int(os.environ.get("MEOW_SCHEMATHESIS_EXAMPLES", "50"))
 SCENARIOS = int(os.environ.get("MEOW_SCHEMATHESIS_SCENARIOS", "80"))
@@ -53,6 +54,7 @@ def _rate_limits_off() -> Iterator[None]:
     (service/api/limits.py, MEOW_RATE_LIMITS) — thousands of requests a minute from one address."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MEOW_RATE_LIMITS", "off")
+        mp.setenv("MEOW_ADMIN_TOKEN", ADMIN)  # the operator's endpoints are served (docs/integrators.md)
         yield
 
 
@@ -60,7 +62,7 @@ def _rate_limits_off() -> Iterator[None]:
 def tables(stack: Stack) -> Iterator[Tables]:
     from schemathesis.hooks import GLOBAL_HOOK_DISPATCHER
 
-    t = Tables(stack.base, AUDIT)
+    t = Tables(stack.base, AUDIT, ADMIN)
     t.prepare()
 
     def before_call(context, case, kwargs):
@@ -113,7 +115,10 @@ def test_operation(case, st_schema) -> None:
 
 def test_stateful(st_schema) -> None:
     """Scenarios along the spec's links, with the stateful checks (use_after_free, ...)."""
-    machine = st_schema.as_state_machine()
+    # the operator's key endpoints stay out of the scenarios: each answers a fresh random key, so a
+    # scenario replayed along their inferred links meets other data (hypothesis: a flaky strategy);
+    # test_operation covers them (examples, coverage, fuzzing)
+    machine = st_schema.exclude(path_regex="^/v1/admin/").as_state_machine()
     machine.run(settings=hypothesis.settings(
         max_examples=SCENARIOS, stateful_step_count=STEPS, deadline=None, database=None,
         derandomize=False, suppress_health_check=list(hypothesis.HealthCheck),

@@ -46,7 +46,7 @@ def test_rotate_replaces_the_secret_and_revoke_refuses_the_key() -> None:
     assert api_keys.revoke(store, key.id, now_ms=9).revoked_at == 3  # idempotent
     with pytest.raises(AppError) as exc:
         api_keys.rotate(store, key.id, now_ms=4)  # a revoked key is not rotated back to life
-    assert exc.value.code == "not_found"
+    assert exc.value.code == "key_revoked"
     with pytest.raises(AppError):
         api_keys.revoke(store, "k0000000000", now_ms=4)
 
