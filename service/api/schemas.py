@@ -258,7 +258,7 @@ class OptionWarning(Answer):
 
 
 class Created(WriteResult):
-    OPTIONAL = ('game', 'replayed')
+    OPTIONAL = ('game', 'replayed', 'invite_code', 'spectator_token')  # the two: a private table's
     id = fields.String()
     owner_token = fields.String(allow_none=True, metadata={"description": "returned exactly once"})
     warnings = fields.List(fields.Nested(OptionWarning), metadata={
