@@ -27,6 +27,7 @@ from service.eventstore.ports import (
     Retention,
     Snapshots,
     Tokens,
+    Webhooks,
 )
 from service.games import engine
 from service.games.kernel.state import TableState
@@ -56,6 +57,7 @@ class AppContext:
         self.reports: Reports = store
         self.lobby_index: Lobby = store
         self.retention: Retention = store
+        self.webhooks: Webhooks = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded

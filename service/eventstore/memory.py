@@ -13,10 +13,11 @@ from service.eventstore.append_args import AppendArgs
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.compact import CompactCache, Compacted, Irregular, pack
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
+from service.eventstore.webhooks_memory import MemoryWebhooks
 from service.games.kernel.model import Event
 
 
-class MemoryEventStore:
+class MemoryEventStore(MemoryWebhooks):
     """Holds encoded events (so the codec is exercised exactly as with Redis)."""
 
     def __init__(self) -> None:

@@ -16,15 +16,16 @@ from service.eventstore.ports.reports import Reports
 from service.eventstore.ports.retention import Retention
 from service.eventstore.ports.snapshots import Snapshots
 from service.eventstore.ports.tokens import Tokens
+from service.eventstore.ports.webhooks import Webhooks
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention)
+                           Reports, Lobby, Retention, Webhooks)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, Protocol):
+                 Retention, Webhooks, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
 __all__ = ["PORTS", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
-           "Reports", "Retention", "Snapshots", "Tokens"]
+           "Reports", "Retention", "Snapshots", "Tokens", "Webhooks"]

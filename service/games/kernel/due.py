@@ -20,6 +20,8 @@ class Kind(StrEnum):
     TIMER = "timer"  # a turn, step, race or absence timer
     EXPIRE = "expire"  # a never-started table's end
     COMPACT = "compact"  # a finished game's compaction
+    HOOK = "hook"  # the webhook deliveries an append calls for (service/app/webhook_jobs.py)
+    HOOK_SEND = "hooksend"  # one attempt of one webhook delivery
 
 
 class Lane(StrEnum):
@@ -27,6 +29,7 @@ class Lane(StrEnum):
 
     FAST = "fast"  # scoring, deals, timers, easy and medium bots: milliseconds each
     SEARCH = "search"  # a searching bot: up to its table's budget
+    HOOKS = "hooks"  # webhook deliveries: outbound HTTP, never in a table's way
 
 
 @dataclass(frozen=True)
