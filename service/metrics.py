@@ -12,6 +12,11 @@ LATENCY = Histogram("meow_http_request_seconds", "HTTP request latency", ["metho
                     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 APPENDS = Counter("meow_appends_total", "Append attempts by outcome", ["outcome"])
 FOLLOWUPS = Counter("meow_followups_total", "Follow-up jobs served", ["kind", "outcome"])
+# webhooks (service/app/webhook_jobs.py): outcome in webhook_jobs.OUTCOMES, result in webhook_jobs.RESULTS
+WEBHOOK_DELIVERIES = Counter("meow_webhook_deliveries_total", "Webhook deliveries by outcome", ["outcome"])
+WEBHOOK_ATTEMPTS = Counter("meow_webhook_attempts_total", "Webhook delivery attempts by result", ["result"])
+WEBHOOK_LATENCY = Histogram("meow_webhook_delivery_seconds", "From the event to its delivery's success",
+                            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600))
 
 
 def exposition() -> tuple[bytes, str]:

@@ -104,6 +104,8 @@ def cache_control(op_id: str, caller: Caller | None) -> str:
     by what it can carry (api/headers.py sets it; every refusal is ``no-store``)."""
     if op_id in WRITES or op_id in REVEALS_ALL:  # a new token, the caller's view; every hand
         return NO_STORE
+    if op_id in WEBHOOK_OPERATIONS:  # a signing secret; a key's own deliveries
+        return NO_STORE
     if caller is None or caller.role == "spectator":
         return PUBLIC
     if viewer(caller).seat is not None:  # the redaction shows this caller its seat's private parts
@@ -121,7 +123,7 @@ def cache_controls(op_id: str) -> list[str]:
     callers: list[Caller | None] = []
     for requirement in SECURITY[op_id] or [{}]:  # {}: no token
         callers += [c for scheme in requirement for c in _CALLERS[scheme]] if requirement else [None]
-    return sorted({cache_control(op_id, c) for c in callers})
+    return sorted({cache_control(op_id, c) for c in callers or [None]})
 
 
 def vary(op_id: str) -> tuple[str, ...]:
@@ -176,7 +178,7 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
-    ok = responses.setdefault(WRITES.get(op_id, 200), {})
+    ok = responses.setdefault(WRITES.get(op_id, SUCCESS.get(op_id, 200)), {})
     ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
     if responses:
@@ -240,3 +242,20 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 """Request body examples of every operation that takes a body (shown by the docs and fuzzers)."""
+
+
+# webhooks (service/api/webhooks.py): every operation takes the API key (contract K's scheme)
+SCHEMES.setdefault("apiKey", {"type": "apiKey", "in": "header", "name": "Meow-Key",
+                              "description": "An integrator's API key (docs/integrators.md)."})
+_CALLERS.setdefault("apiKey", ())
+WEBHOOK_OPERATIONS = ("createWebhook", "listWebhooks", "deleteWebhook", "rotateWebhookSecret", "enableWebhook",
+                      "listWebhookDeliveries", "replayWebhookDelivery")
+SECURITY.update({op: [{"apiKey": []}] for op in WEBHOOK_OPERATIONS})
+SUCCESS = {"createWebhook": 201, "replayWebhookDelivery": 202}
+"""The success status of an operation that is neither 200 nor one of WRITES'."""
+EXAMPLES["createWebhook"] = {
+    "ended": _ex("learn of every finished game", {"url": "https://portal.example/meow/hooks", "events": ["match.ended"]}),
+    "all": _ex("every table event, described", {
+        "url": "https://portal.example/meow/hooks", "description": "leaderboard",
+        "events": ["match.started", "round.scored", "match.ended", "seat.joined", "seat.left", "turn.timed_out"]}),
+}

@@ -16,6 +16,8 @@ class AppCode(DomainCode):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     KEY_INVALID = "key_invalid"  # a Meow-Key that is malformed, unknown, rotated away or revoked
     KEY_REQUIRED = "key_required"  # this needs a Meow-Key (a private table, the key's own lobby)
+    WEBHOOK_LIMIT = "webhook_limit"  # the key has as many webhooks as it may (delete one first)
+    WEBHOOK_URL_REFUSED = "webhook_url_refused"  # a URL the outbound client would not request (its reason)
     RATE_LIMITED = "rate_limited"
     UNAUTHORIZED = "unauthorized"
     VERSION_CONFLICT = "version_conflict"

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from service import metrics
-from service.app import commands, fairness, followups as fu
+from service.app import commands, fairness, followups as fu, webhooks
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
@@ -158,6 +158,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     if after.status == "finished" and (state is None or state.status != "finished") and grace >= 0:
         ended = events[-1].at if events else ctx.clock()  # the match ended: compact it after the grace
         followups.append(fu.compaction(game_id, ended + grace * 1000))
+    followups += webhooks.fan_out_followup(game_id, events)  # the deliveries' job, on the hooks lane
     return AppendRequest(game_id, version, events, followups, tokens, plan.revoke, record,
                          lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,
