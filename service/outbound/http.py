@@ -9,6 +9,7 @@ proxy settings are ignored for the same reason. A 3xx answer is refused, never f
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
 import ssl
 import time
@@ -19,6 +20,7 @@ from functools import lru_cache
 
 import httpx
 
+logging.getLogger("httpx").setLevel(logging.WARNING)  # no line per request: a URL may carry a receiver's token
 REASONS = ("address_refused", "redirect", "too_large", "timeout", "connect_failed", "bad_url")
 MAX_URL_CHARS = 2048
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
