@@ -11,13 +11,14 @@ for byte the same on every attempt and replay.
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from service.app import followups as fu
+from service.app import api_keys, followups as fu
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, not_found
@@ -53,13 +54,40 @@ def hooked(events: Sequence[Event]) -> bool:
     return any(e.type in TABLE_EVENTS or (e.type == MATCH_STARTS and e.data.get("round") == 1) for e in events)
 
 
-def fan_out_followup(game_id: str, events: Sequence[Event]) -> list[FollowUp]:
+def fan_out_followup(ctx: AppContext, game_id: str, events: Sequence[Event],
+                     tokens: Mapping[str, bytes] | None = None) -> list[FollowUp]:
     """The write path's one addition: a due job that turns the append's events into deliveries on
     the hooks lane, written atomically with them (nothing lost between append and enqueue). None when
-    no event is one a webhook names; the job finds out itself whether the table's key subscribed."""
+    no event is one a webhook names, or the table is no key's (anonymous: nothing to deliver); the job
+    finds out itself whether the key subscribed. ``tokens``: what the append writes beside the events
+    (a new table's key is among them)."""
     if not events or not hooked(events):
         return []
+    created = (tokens or {}).get(OWNER_FIELD)
+    if created is None and owner_of(ctx, game_id) is None:
+        return []
     return [fu.hook_fan_out(game_id, events[0].seq, events[-1].seq, events[-1].at)]
+
+
+OWNER_FIELD = f"meta:{api_keys.KEY_META}"  # the token-hash field naming a table's key (contract K)
+OWNERS_CACHED = 4096
+
+
+def owner_of(ctx: AppContext, game_id: str) -> str | None:
+    """The key that created the table (``api_keys.table_key``), cached per process: it is written
+    with the table's first events and never changes, so the write path reads it once per table at most."""
+    cache: OrderedDict[str, str | None] | None = getattr(ctx, "_table_keys", None)
+    if cache is None:
+        cache = OrderedDict()
+        ctx._table_keys = cache  # type: ignore[attr-defined]
+    if game_id in cache:
+        cache.move_to_end(game_id)
+        return cache[game_id]
+    owner = api_keys.table_key(ctx, game_id)
+    cache[game_id] = owner
+    if len(cache) > OWNERS_CACHED:
+        cache.popitem(last=False)
+    return owner
 
 
 # ---------------------------------------------------------------------- endpoints

@@ -158,7 +158,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     if after.status == "finished" and (state is None or state.status != "finished") and grace >= 0:
         ended = events[-1].at if events else ctx.clock()  # the match ended: compact it after the grace
         followups.append(fu.compaction(game_id, ended + grace * 1000))
-    followups += webhooks.fan_out_followup(game_id, events)  # the deliveries' job, on the hooks lane
+    followups += webhooks.fan_out_followup(ctx, game_id, events, tokens)  # a key's table: its deliveries' job
     return AppendRequest(game_id, version, events, followups, tokens, plan.revoke, record,
                          lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,

@@ -20,6 +20,7 @@ import redis.exceptions
 
 from service.api.app import create_app
 from service.api.codes import NO_RETRY_AFTER, STATUS, STORE_RETRY_AFTER_S
+from service.app import api_keys, webhooks as wh
 from service.app.auth import token_hash
 from service.app.stream_slots import RETRY_AFTER_S as STREAM_RETRY_AFTER_S
 from service.eventstore.memory import MemoryEventStore
@@ -93,6 +94,11 @@ def _check(op_id: str, op: dict[str, Any], r: Any, token: str | None, seated: bo
         assert cache in SHARED_CACHEABLE + PRIVATE_OR_NONE, where
 
 
+def _credential(scheme: str | None, token: str | None) -> dict[str, str]:
+    """The header a scheme's token travels in: an API key in Meow-Key, the others as a bearer token."""
+    return {"Meow-Key": token} if scheme == "apiKey" and token else auth(token)
+
+
 def _finished(table: Table) -> tuple[str, str]:
     g = table.create(options={"penalty_limit": 50})
     for _ in range(2):
@@ -120,20 +126,21 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
          {seat["token"], owner}, seat["seat"]),
         (done, {"ownerToken": done_owner, "auditToken": AUDIT}, set(), 0),
     ]
+    _, key = api_keys.create(table.service.api_keys, "portal", now_ms=table.clock.now)
     succeeded: set[str] = set()
     gets = [(op_id, path, op) for op_id, method, path, op in _operations(table) if method == "GET"]
     assert {"getGame", "listEvents", "getHistory"} <= {op_id for op_id, _, _ in gets}
     for op_id, path, op in gets:
         query = {p["name"]: p["schema"].get("minimum", 1) for p in op.get("parameters", [])
                  if p.get("in") == "query" and p.get("required")}
-        for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", {}, set(), 0)]:
+        for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", {"apiKey": key}, set(), 0)]:
             url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no))
             public = table.client.get(url, query_string=query)
             for scheme in _schemes(op):
                 token = tokens.get(scheme) if scheme else None
                 if scheme and token is None:
                     continue
-                r = table.client.get(url, query_string=query, headers=auth(token))
+                r = table.client.get(url, query_string=query, headers=_credential(scheme, token))
                 _check(op_id, op, r, token, token in seated, public.get_data())
                 if r.status_code < 300:
                     succeeded.add(op_id)
@@ -147,10 +154,11 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
     seen: set[str] = set()
     keys = iter(range(100))
 
-    def call(op_id: str, token: str | None, body: Any = None, **params: Any) -> Any:
+    def call(op_id: str, token: str | None, body: Any = None, key: str | None = None, **params: Any) -> Any:
         method, path, op = ops[op_id]
         url = path.format(**params)
-        headers = {**auth(token), "Idempotency-Key": f"key-{next(keys)}-0123456789abcdefghijklmn"}
+        headers = {**auth(token), **_credential("apiKey", key),
+                   "Idempotency-Key": f"key-{next(keys)}-0123456789abcdefghijklmn"}
         r = table.client.open(url, method=method, json=body, headers=headers)
         _check(op_id, op, r, token, False, None)
         assert r.status_code < 300, (op_id, r.json)
@@ -169,6 +177,14 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
         if actions:
             call("act", token, actions[0], game_id=gid)
             break
+    made, key = api_keys.create(table.service.api_keys, "portal", now_ms=table.clock.now)
+    hook = call("createWebhook", None, {"url": "https://hooks.example/meow", "events": ["match.ended"]}, key=key)
+    call("rotateWebhookSecret", None, key=key, hook_id=hook["id"])
+    call("enableWebhook", None, key=key, hook_id=hook["id"])
+    wh.deliver(table.service, made.id, "match.ended", {}, dedup="d", route=gid, at=table.clock.now)
+    [delivery] = table.client.get("/v1/webhooks/deliveries", headers=_credential("apiKey", key)).json["deliveries"]
+    call("replayWebhookDelivery", None, key=key, delivery_id=delivery["id"])
+    call("deleteWebhook", None, key=key, hook_id=hook["id"])
     assert seen == {op_id for op_id, (method, _, _) in ops.items() if method != "GET"}
 
 

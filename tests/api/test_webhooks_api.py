@@ -7,11 +7,13 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
+import orjson
 import pytest
 
 from service import metrics
 from service.api.app import create_app
 from service.app import api_keys, webhook_jobs, webhooks as wh
+from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.outbound.signing import verify
 from service.settings import Settings
@@ -214,7 +216,66 @@ def test_the_fan_out_job_is_idempotent(keyed: tuple[Table, str, str]) -> None:
         receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
         gid = bots_match(table, key_id)
         ended = next(e for e in table.service.event_log.read(gid) if e.type == "MatchEnded")
-        payload = dict(wh.fan_out_followup(gid, [ended])[0].payload)
+        payload = dict(wh.fan_out_followup(table.service, gid, [ended])[0].payload)
         assert webhook_jobs.fan_out(table.service, payload) == "fanned"
         table.drain()
         assert len(receiver.kept()) == 1 and sum(receiver.state.attempts.values()) == 1
+
+
+
+def work_as_run_due(table: Table) -> int:
+    """Run the due jobs as workers/tasks.run_due does: a job's entry is finished only once it
+    returned; one that raised (its worker killed) stays claimed until its lease runs out."""
+    store, ran = table.service.store, 0
+    while True:
+        batch = [(s, c) for s in SHARDS for c in store.claim_due(s, table.clock.now, 60_000)]
+        if not batch:
+            return ran
+        for shard, claimed in batch:
+            try:
+                table.service.run_followup(dict(claimed.payload))
+            except SystemExit:
+                continue
+            store.finish_due(shard, claimed.job_id)
+            ran += 1
+
+
+def test_a_send_whose_worker_died_is_sent_again_under_the_same_id(keyed: tuple[Table, str, str],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """At least once: a worker that sent an attempt and died before recording it (its due job never
+    finished) leaves the attempt due again once its lease runs out; the receiver drops it by its id."""
+    table, key_id, key = keyed
+    with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
+        receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
+        real_send, died = webhook_jobs.send, []
+
+        def dies_after_sending(ctx: Any, payload: dict[str, Any]) -> str:
+            if not died:
+                died.append(payload["key"])
+                wh_record = ctx.webhooks.delivery_get(payload["owner"], payload["key"])
+                webhook_jobs._post(ctx, wh.Hook.decode(ctx.webhooks.hook_get(
+                    payload["owner"], orjson.loads(wh_record)["hook"])), orjson.loads(wh_record), ctx.clock())
+                raise SystemExit("killed after sending, before recording")
+            return real_send(ctx, payload)
+
+        monkeypatch.setattr(webhook_jobs, "send", dies_after_sending)
+        g = table.create(options={"match_end_mode": "single_round"}, max_players=2)
+        table.service.tokens.meta_put(g["id"], api_keys.KEY_META, key_id.encode())
+        for _ in range(2):
+            table.add_bot(g["id"], g["owner_token"])
+        table.start(g["id"], g["owner_token"])
+        for _ in range(200):
+            if died:
+                break
+            if not work_as_run_due(table):
+                table.clock.advance(1000)
+        assert died and len(receiver.kept()) == 1
+        assert work_as_run_due(table) == 0  # the attempt is held by the dead worker's lease
+        table.clock.advance(60_001)
+        for shard in SHARDS:
+            table.service.store.recover_expired(shard, table.clock.now)
+        work_as_run_due(table)
+        [got] = receiver.kept()
+        assert got.delivery_id == died[0] and receiver.state.repeats[got.delivery_id] == 1
+        [entry] = table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]
+        assert entry["status"] == "delivered"
