@@ -176,3 +176,43 @@ def test_proxy_settings_are_ignored(receiver: Receiver, monkeypatch: pytest.Monk
     monkeypatch.setenv("HTTP_PROXY", "http://10.255.255.1:9")
     monkeypatch.setenv("ALL_PROXY", "http://10.255.255.1:9")
     assert post(receiver.base + "/ok").status == 200
+
+
+def test_https_to_a_pinned_address_checks_the_certificate_against_the_name(tmp_path, monkeypatch) -> None:
+    """The request goes to the checked address, yet TLS sends the name (SNI) and verifies the
+    certificate against it: a certificate for the name passes, one for another name fails."""
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl to make a certificate")
+    from service.outbound import http as outbound
+
+    def cert(name: str) -> tuple[str, str]:
+        key, crt = tmp_path / f"{name}.key", tmp_path / f"{name}.crt"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", f"/CN={name}",
+                        "-addext", f"subjectAltName=DNS:{name}", "-keyout", str(key), "-out", str(crt)],
+                       check=True, capture_output=True)
+        return str(crt), str(key)
+
+    for name, expected in (("hooks.example", None), ("other.example", "connect_failed")):
+        crt, key = cert(name)
+        server = Receiver()
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(crt, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+        thread.start()
+        trusting = ssl.create_default_context(cafile=crt)
+        monkeypatch.setattr(outbound, "_tls", lambda trusting=trusting: trusting)
+        try:
+            url = f"https://hooks.example:{server.server_address[1]}/ok"
+            if expected is None:
+                assert post(url, resolver=lambda h, p: ["127.0.0.1"]).status == 200
+                assert server.seen[0][1]["Host"] == f"hooks.example:{server.server_address[1]}"
+            else:
+                assert reason(lambda: post(url, resolver=lambda h, p: ["127.0.0.1"])) == expected
+        finally:
+            server.shutdown()
+            server.server_close()
