@@ -191,8 +191,9 @@ def test_https_to_a_pinned_address_checks_the_certificate_against_the_name(tmp_p
 
     def cert(name: str) -> tuple[str, str]:
         key, crt = tmp_path / f"{name}.key", tmp_path / f"{name}.crt"
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", f"/CN={name}",
-                        "-addext", f"subjectAltName=DNS:{name}", "-keyout", str(key), "-out", str(crt)],
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                        "-nodes", "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName=DNS:{name}",
+                        "-keyout", str(key), "-out", str(crt)],
                        check=True, capture_output=True)
         return str(crt), str(key)
 
@@ -212,7 +213,7 @@ def test_https_to_a_pinned_address_checks_the_certificate_against_the_name(tmp_p
                 assert post(url, resolver=lambda h, p: ["127.0.0.1"]).status == 200
                 assert server.seen[0][1]["Host"] == f"hooks.example:{server.server_address[1]}"
             else:
-                assert reason(lambda: post(url, resolver=lambda h, p: ["127.0.0.1"])) == expected
+                assert reason(lambda url=url: post(url, resolver=lambda h, p: ["127.0.0.1"])) == expected
         finally:
             server.shutdown()
             server.server_close()
