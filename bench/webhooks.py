@@ -39,23 +39,16 @@ def pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
-def start_table(base: str, key_id: str, key: str, store: object) -> str:
+def start_table(base: str, key: str) -> str:
     s = requests.Session()
     s.trust_env = False
     g = s.post(f"{base}/v1/games", json={"variant": "prsi", "options": OPTIONS, "max_players": 2},
                headers={"Meow-Key": key}).json()
     gid, owner = g["id"], {"Authorization": f"Bearer {g['owner_token']}"}
-    if api_keys.table_key(_Ctx(store), gid) is None:  # until keyed creation records it (contract K)
-        store.meta_put(gid, api_keys.KEY_META, key_id.encode())  # type: ignore[attr-defined]
     for _ in range(2):
         s.post(f"{base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}}, headers=owner)
     s.post(f"{base}/v1/games/{gid}/start", headers=owner)
     return gid
-
-
-class _Ctx:
-    def __init__(self, store: object) -> None:
-        self.tokens = store
 
 
 def main() -> int:
@@ -76,13 +69,13 @@ def main() -> int:
         with live_stack(url, workers=workers, tag="bench-hooks", MEOW_OUTBOUND_ALLOW_PRIVATE="1",
                         MEOW_RATE_LIMITS="off") as stack, Receiver() as receiver:
             store = build_store(Settings.from_env(stack.env))
-            key, presented = api_keys.create(store, "bench", now_ms=int(time.time() * 1000))
+            _, presented = api_keys.create(store, "bench", now_ms=int(time.time() * 1000))
             made = requests.post(f"{stack.base}/v1/webhooks", json={"url": receiver.url, "events": ["match.ended"]},
                                  headers={"Meow-Key": presented}, timeout=10).json()
             receiver.set_secret(made["secret"])
             began = time.monotonic()
             with ThreadPoolExecutor(args.concurrency) as pool:
-                gids = list(pool.map(lambda _: start_table(stack.base, key.id, presented, store), range(args.tables)))
+                gids = list(pool.map(lambda _: start_table(stack.base, presented), range(args.tables)))
             kept = receiver.wait_for(lambda k: len(k) >= len(gids), timeout_s=600)
             took = time.monotonic() - began
             lat = []

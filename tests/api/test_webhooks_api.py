@@ -19,7 +19,7 @@ from service.outbound.signing import verify
 from service.settings import Settings
 from tools.webhook_receiver import Receiver, Script
 
-from .conftest import UNPACED, Clock, Table
+from .conftest import UNPACED, Clock, Table, fast_options
 
 HOOKS = dict(outbound_allow_private=True, webhook_retry_base_ms=1000, webhook_retry_for_s=60, webhook_disable_after=2,
              webhooks_per_key=3, webhook_timeout_s=5.0)
@@ -48,11 +48,17 @@ def subscribe(table: Table, key: str, url: str, events: list[str]) -> dict:
     return r.json
 
 
-def bots_match(table: Table, owner_key_id: str | None) -> str:
-    """A bots-only one-round match of a table owned by ``owner_key_id``, played to its end."""
-    g = table.create(options={"match_end_mode": "single_round"}, max_players=2)
-    if owner_key_id is not None:  # as a keyed create records it (service/app/api_keys.py, "meta:key")
-        table.service.tokens.meta_put(g["id"], api_keys.KEY_META, owner_key_id.encode())
+def keyed_table(table: Table, key: str | None) -> dict:
+    """A new two-seat one-round table, created with the API key ``key`` (its own) or anonymously."""
+    body = {"variant": "prsi", "options": {**fast_options("prsi"), "match_end_mode": "single_round"}, "max_players": 2}
+    r = table.client.post("/v1/games", json=body, headers=hdr(key) if key else {})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def bots_match(table: Table, key: str | None) -> str:
+    """A bots-only one-round match of a table of the API key ``key`` (None: anonymous), played to its end."""
+    g = keyed_table(table, key)
     for _ in range(2):
         table.add_bot(g["id"], g["owner_token"])
     table.start(g["id"], g["owner_token"])
@@ -113,11 +119,11 @@ def test_a_url_inside_the_network_or_malformed_is_refused_unless_allowed(clock: 
 
 
 def test_a_finished_match_is_delivered_once_signed_and_as_a_spectator_sees_it(keyed: tuple[Table, str, str]) -> None:
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
         made = subscribe(table, key, receiver.url, ["match.started", "match.ended", "seat.joined"])
         receiver.set_secret(made["secret"])
-        gid = bots_match(table, key_id)
+        gid = bots_match(table, key)
         table.drain()
         kept = receiver.kept()
         types = sorted(r.json()["type"] for r in kept)
@@ -141,10 +147,10 @@ def test_a_finished_match_is_delivered_once_signed_and_as_a_spectator_sees_it(ke
 
 
 def test_a_receiver_that_fails_three_times_gets_the_delivery_with_backoff(keyed: tuple[Table, str, str]) -> None:
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(script=Script(fail_first=3), clock=lambda: table.clock.now / 1000) as receiver:
         receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
-        bots_match(table, key_id)
+        bots_match(table, key)
         settle(table, receiver, until=lambda: bool(receiver.kept()))
         [got] = receiver.kept()
         assert receiver.state.attempts[got.delivery_id] == 4 and got.json()["type"] == "match.ended"
@@ -158,7 +164,7 @@ def test_a_receiver_that_fails_three_times_gets_the_delivery_with_backoff(keyed:
 
 
 def test_a_dead_endpoint_is_backed_off_then_disabled_with_a_notice(keyed: tuple[Table, str, str]) -> None:
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(script=Script(fail_first=10**6), clock=lambda: table.clock.now / 1000) as receiver:
         made = subscribe(table, key, receiver.url, ["match.ended"])
         receiver.set_secret(made["secret"])
@@ -168,7 +174,7 @@ def test_a_dead_endpoint_is_backed_off_then_disabled_with_a_notice(keyed: tuple[
             return [d["status"] for d in table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]]
 
         for _ in range(2):
-            bots_match(table, key_id)
+            bots_match(table, key)
         settle(table, receiver, until=lambda: statuses() == ["failed", "failed"], step_ms=5000)
         [hook] = table.client.get("/v1/webhooks", headers=hdr(key)).json["webhooks"]
         assert not hook["enabled"] and hook["notice"]["code"] == "endpoint_disabled" and hook["failed_deliveries"] == 2
@@ -176,7 +182,7 @@ def test_a_dead_endpoint_is_backed_off_then_disabled_with_a_notice(keyed: tuple[
         tried = sum(receiver.state.attempts.values())
         # attempts are bounded: each delivery backs off (1 s, 2 s, 4 s ... within 60 s: at most 6 each)
         assert 2 <= tried <= 12, tried
-        bots_match(table, key_id)  # a disabled endpoint gets no new deliveries
+        bots_match(table, key)  # a disabled endpoint gets no new deliveries
         table.drain()
         assert len(statuses()) == 2
         back = table.client.post(f"/v1/webhooks/{made['id']}/enable", headers=hdr(key)).json
@@ -184,10 +190,10 @@ def test_a_dead_endpoint_is_backed_off_then_disabled_with_a_notice(keyed: tuple[
 
 
 def test_a_delivery_is_replayed_byte_for_byte_under_its_id(keyed: tuple[Table, str, str]) -> None:
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
         receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
-        bots_match(table, key_id)
+        bots_match(table, key)
         [first] = receiver.kept()
         r = table.client.post(f"/v1/webhooks/deliveries/{first.delivery_id}/replay", headers=hdr(key))
         assert r.status_code == 202 and r.json["status"] == "pending"
@@ -198,12 +204,12 @@ def test_a_delivery_is_replayed_byte_for_byte_under_its_id(keyed: tuple[Table, s
 
 
 def test_a_rotated_secret_signs_beside_the_old_one_during_the_grace(keyed: tuple[Table, str, str]) -> None:
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
         made = subscribe(table, key, receiver.url, ["match.ended"])
         receiver.set_secret(made["secret"])  # the receiver still holds the old secret
         new = table.client.post(f"/v1/webhooks/{made['id']}/rotate", headers=hdr(key)).json["secret"]
-        bots_match(table, key_id)
+        bots_match(table, key)
         [got] = receiver.kept()
         now = table.clock.now // 1000
         assert verify(made["secret"], got.body, got.headers, now=now) and verify(new, got.body, got.headers, now=now)
@@ -211,10 +217,10 @@ def test_a_rotated_secret_signs_beside_the_old_one_during_the_grace(keyed: tuple
 
 def test_the_fan_out_job_is_idempotent(keyed: tuple[Table, str, str]) -> None:
     """A fan-out job run twice (a worker that died before finishing it) makes no second delivery."""
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
         receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
-        gid = bots_match(table, key_id)
+        gid = bots_match(table, key)
         ended = next(e for e in table.service.event_log.read(gid) if e.type == "MatchEnded")
         payload = dict(wh.fan_out_followup(table.service, gid, [ended])[0].payload)
         assert webhook_jobs.fan_out(table.service, payload) == "fanned"
@@ -244,7 +250,7 @@ def test_a_send_whose_worker_died_is_sent_again_under_the_same_id(keyed: tuple[T
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """At least once: a worker that sent an attempt and died before recording it (its due job never
     finished) leaves the attempt due again once its lease runs out; the receiver drops it by its id."""
-    table, key_id, key = keyed
+    table, _, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
         receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
         real_send, died = webhook_jobs.send, []
@@ -259,8 +265,7 @@ def test_a_send_whose_worker_died_is_sent_again_under_the_same_id(keyed: tuple[T
             return real_send(ctx, payload)
 
         monkeypatch.setattr(webhook_jobs, "send", dies_after_sending)
-        g = table.create(options={"match_end_mode": "single_round"}, max_players=2)
-        table.service.tokens.meta_put(g["id"], api_keys.KEY_META, key_id.encode())
+        g = keyed_table(table, key)
         for _ in range(2):
             table.add_bot(g["id"], g["owner_token"])
         table.start(g["id"], g["owner_token"])

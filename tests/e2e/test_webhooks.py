@@ -33,27 +33,19 @@ def hooked(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield stack, key.id, presented
 
 
-def _bots_match(s: requests.Session, stack: Stack, key_id: str, key: str) -> str:
+def _bots_match(s: requests.Session, stack: Stack, key: str) -> str:
     """A started bots-only table of the key (created with its Meow-Key)."""
     g = s.post(f"{stack.base}/v1/games", json={"variant": "prsi", "options": FAST, "max_players": 2},
                headers={"Meow-Key": key}).json()
     gid, owner = g["id"], {"Authorization": f"Bearer {g['owner_token']}"}
-    store = build_store(Settings.from_env(stack.env))
-    if api_keys.table_key(_Ctx(store), gid) is None:  # until keyed creation records it (contract K)
-        store.meta_put(gid, api_keys.KEY_META, key_id.encode())
     for _ in range(2):
         assert s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}}, headers=owner).ok
     assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=owner).ok
     return gid
 
 
-class _Ctx:
-    def __init__(self, store: object) -> None:
-        self.tokens = store
-
-
 def test_a_finished_match_is_delivered_signed_once_and_through_three_500s(hooked: tuple[Stack, str, str]) -> None:
-    stack, key_id, key = hooked
+    stack, _, key = hooked
     s = requests.Session()
     with Receiver() as good, Receiver(script=Script(fail_first=3)) as flaky:
         for receiver in (good, flaky):
@@ -61,7 +53,7 @@ def test_a_finished_match_is_delivered_signed_once_and_through_three_500s(hooked
                           headers={"Meow-Key": key})
             assert made.status_code == 201, made.text
             receiver.set_secret(made.json()["secret"])
-        gid = _bots_match(s, stack, key_id, key)
+        gid = _bots_match(s, stack, key)
         [got] = good.wait_for(lambda kept: len(kept) >= 1, timeout_s=60)
         [late] = flaky.wait_for(lambda kept: len(kept) >= 1, timeout_s=60)
         for r in (got, late):
