@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from service import metrics
-from service.app import webhooks as wh
+from service.app import api_keys, webhooks as wh
 from service.app.api_keys import table_key
 from service.app.context import AppContext
 from service.app.errors import AppError
@@ -43,6 +43,9 @@ def fan_out(ctx: AppContext, payload: dict[str, Any]) -> str:
     owner = table_key(ctx, game_id)
     if owner is None:
         return "anonymous"
+    key = api_keys.get(ctx.api_keys, owner)
+    if key is None or not key.active:
+        return "revoked"  # a revoked key's tables play on; nothing more is sent for them
     hooks = wh.enabled_hooks(ctx, owner)
     if not hooks:
         return "unsubscribed"

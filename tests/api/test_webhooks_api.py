@@ -284,3 +284,17 @@ def test_a_send_whose_worker_died_is_sent_again_under_the_same_id(keyed: tuple[T
         assert got.delivery_id == died[0] and receiver.state.repeats[got.delivery_id] == 1
         [entry] = table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]
         assert entry["status"] == "delivered"
+
+
+def test_a_revoked_keys_tables_send_nothing_more(keyed: tuple[Table, str, str]) -> None:
+    table, key_id, key = keyed
+    with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
+        receiver.set_secret(subscribe(table, key, receiver.url, ["seat.joined", "match.ended"])["secret"])
+        g = keyed_table(table, key)
+        table.add_bot(g["id"], g["owner_token"])
+        table.drain()
+        assert [r.json()["type"] for r in receiver.kept()] == ["seat.joined"]
+        api_keys.revoke(table.service.api_keys, key_id, now_ms=table.clock.now)
+        table.add_bot(g["id"], g["owner_token"])
+        table.drain()
+        assert len(receiver.kept()) == 1
