@@ -87,8 +87,8 @@ def main() -> int:
                 ended = datetime.fromisoformat(r.json()["event"]["at"].replace("Z", "+00:00")).timestamp()
                 lat.append((r.at - ended) * 1000)
             first, last = min(r.at for r in kept), max(r.at for r in kept)
-            ended = sum(r.json()["type"] == "match.ended" for r in kept)
-            print(f"webhooks: {len(kept)} deliveries ({ended} match.ended) from {args.tables} tables "
+            n_ended = sum(r.json()["type"] == "match.ended" for r in kept)
+            print(f"webhooks: {len(kept)} deliveries ({n_ended} match.ended) from {args.tables} tables "
                   f"({args.concurrency} clients starting them, {args.hook_workers} hooks worker(s)), all verified: "
                   f"{all(r.verified for r in kept)}, repeats: {sum(receiver.state.repeats.values())}")
             print(f"  delivery latency (event -> received): p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, "
