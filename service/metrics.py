@@ -18,6 +18,11 @@ KEY_REQUESTS = Counter("meow_key_requests_total", "Requests made with an API key
 OTHER_KEYS = "other"  # the label of the keys beyond a process's cap on key labels
 _KEY_LABELS: set[str] = set()  # key ids that have their own label in this process (capped)
 _KEY_LOCK = threading.Lock()
+# webhooks (service/app/webhook_jobs.py): outcome in webhook_jobs.OUTCOMES, result in webhook_jobs.RESULTS
+WEBHOOK_DELIVERIES = Counter("meow_webhook_deliveries_total", "Webhook deliveries by outcome", ["outcome"])
+WEBHOOK_ATTEMPTS = Counter("meow_webhook_attempts_total", "Webhook delivery attempts by result", ["result"])
+WEBHOOK_LATENCY = Histogram("meow_webhook_delivery_seconds", "From the event to its delivery's success",
+                            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600))
 
 
 def exposition() -> tuple[bytes, str]:

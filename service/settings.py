@@ -76,6 +76,18 @@ class Settings:
     key_max_streams: int = 256  # open event streams of one key at once
     key_games_max: int = 10_000  # a key's own lobby lists its newest tables up to this many
     key_metrics_max: int = 100  # keys with their own label in /metrics (the others count as "other")
+    outbound_allow_private: bool = False  # MEOW_OUTBOUND_ALLOW_PRIVATE=1: webhooks/remote bots may reach loopback etc.
+    # webhooks (service/app/webhooks.py, docs/integrators.md "Webhooks")
+    webhooks_per_key: int = 10  # endpoints one key may subscribe
+    webhook_timeout_s: float = 5.0  # one delivery attempt, connect to last byte (under the job lease)
+    webhook_max_response_bytes: int = 16 * 1024  # a receiver's answer is read up to this, then cut
+    webhook_retry_base_ms: int = 1000  # the first retry's wait; each next one doubles, up to the max
+    webhook_retry_max_ms: int = 3_600_000
+    webhook_retry_for_s: int = 86_400  # a delivery is retried for this long, then given up
+    webhook_disable_after: int = 5  # deliveries given up in a row before the endpoint is disabled
+    webhook_log_size: int = 1000  # deliveries a key's log keeps (the oldest go)
+    webhook_rotate_grace_s: int = 86_400  # after a rotation, deliveries carry the old secret's signature too
+    hook_workers: int = 1  # `meow run`: workers that take only webhook deliveries
 
     @property
     def queue_url(self) -> str | None:
@@ -151,4 +163,15 @@ class Settings:
             key_max_streams=int(e.get("MEOW_KEY_MAX_STREAMS", "256")),
             key_games_max=int(e.get("MEOW_KEY_GAMES_MAX", "10000")),
             key_metrics_max=int(e.get("MEOW_KEY_METRICS_MAX", "100")),
+            outbound_allow_private=e.get("MEOW_OUTBOUND_ALLOW_PRIVATE", "0").strip().lower() in ("1", "true", "yes", "on"),
+            webhooks_per_key=int(e.get("MEOW_WEBHOOKS_PER_KEY", "10")),
+            webhook_timeout_s=float(e.get("MEOW_WEBHOOK_TIMEOUT_S", "5")),
+            webhook_max_response_bytes=int(e.get("MEOW_WEBHOOK_MAX_RESPONSE_BYTES", "16384")),
+            webhook_retry_base_ms=int(e.get("MEOW_WEBHOOK_RETRY_BASE_MS", "1000")),
+            webhook_retry_max_ms=int(e.get("MEOW_WEBHOOK_RETRY_MAX_MS", "3600000")),
+            webhook_retry_for_s=int(e.get("MEOW_WEBHOOK_RETRY_FOR_S", "86400")),
+            webhook_disable_after=int(e.get("MEOW_WEBHOOK_DISABLE_AFTER", "5")),
+            webhook_log_size=int(e.get("MEOW_WEBHOOK_LOG_SIZE", "1000")),
+            webhook_rotate_grace_s=int(e.get("MEOW_WEBHOOK_ROTATE_GRACE_S", "86400")),
+            hook_workers=int(e.get("MEOW_HOOK_WORKERS", "1")),
         )

@@ -282,8 +282,8 @@ def test_the_stored_names_never_change():
     assert absence.parse_absence_key("turn-1-2") is None and absence.parse_absence_key("absent-1") is None
     assert {k.name: k.value for k in due.Kind} == {"BOT": "bot", "SCORE": "score", "DEAL": "deal", "TIMER": "timer",
                                                   "EXPIRE": "expire", "COMPACT": "compact", "PLAYERS": "players",
-                                                  "QUICKPLAY": "quickplay"}
-    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search"}
+                                                  "QUICKPLAY": "quickplay", "HOOK": "hook", "HOOK_SEND": "hooksend"}
+    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search", "HOOKS": "hooks"}
     bot = due.Due(due.Kind.BOT, due.bot_key(2, 9), 0, 2, 9)
     timer = due.Due(due.Kind.TIMER, "turn-3-7", 5, 2, 9)
     assert (followups.job_id("g", bot), followups.job_id("g", timer)) == ("bot-g-2-9", "timer-g-turn-3-7")
@@ -292,4 +292,6 @@ def test_the_stored_names_never_change():
     assert followups.rearmed_timer("g", timer).job_id == "timer-g-turn-3-7-w5"
     assert (followups.expiry("g", 0).job_id, followups.compaction("g", 0).job_id) == ("expire-g", "compact-g")
     assert (followups.players_job("g", 0).job_id, followups.quickplay_job("g", 0).job_id) == ("players-g", "quickplay-g")
+    assert followups.hook_fan_out("g", 5, 7, 0).job_id == "hook-g-5"
+    assert followups.hook_send("dlv_1", "g", "k1", 2, 0, "-r").job_id == "hooksend-dlv_1-2-r"
     assert events.END_OF_MATCH == "SeedsRevealed"

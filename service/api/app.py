@@ -20,6 +20,7 @@ from service.api import (
     operations,
     players,
     spec_shape,
+    webhooks,
 )
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     api.register_blueprint(integrators.blp)
     api.register_blueprint(admin.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(webhooks.blp)
     components.register_requests(api.spec)
     errors.register(app)
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them

@@ -285,3 +285,18 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 """Request body examples of every operation that takes a body (shown by the docs and fuzzers)."""
+
+
+# webhooks (service/api/webhooks.py): every operation takes the API key; answers carry a signing
+# secret or the key's own deliveries (never kept by a cache)
+WEBHOOK_OPERATIONS = ("createWebhook", "listWebhooks", "deleteWebhook", "rotateWebhookSecret", "enableWebhook",
+                      "listWebhookDeliveries", "replayWebhookDelivery")
+SECURITY.update({op: [_KEY] for op in WEBHOOK_OPERATIONS})
+KEYED = KEYED | frozenset(WEBHOOK_OPERATIONS)
+CREATES.update({"createWebhook": 201, "replayWebhookDelivery": 202})
+EXAMPLES["createWebhook"] = {
+    "ended": _ex("learn of every finished game", {"url": "https://portal.example/meow/hooks", "events": ["match.ended"]}),
+    "all": _ex("every table event, described", {
+        "url": "https://portal.example/meow/hooks", "description": "leaderboard",
+        "events": ["match.started", "round.scored", "match.ended", "seat.joined", "seat.left", "turn.timed_out"]}),
+}

@@ -245,7 +245,7 @@ class GameView(Answer):
 
 
 class WriteResult(Answer):
-    OPTIONAL = ('game', 'replayed')
+    OPTIONAL: ClassVar[tuple[str, ...]] = ('game', 'replayed')
     version = fields.Integer()
     events = _refs("Event", "the events this write appended, as the caller may see them")
     game = fields.Nested(GameView, metadata={"description": "the caller's view; left out with Prefer: return=minimal"})

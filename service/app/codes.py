@@ -19,6 +19,8 @@ class AppCode(DomainCode):
     KEY_REQUIRED = "key_required"  # this needs a Meow-Key (a private table, the key's own lobby)
     KEY_REVOKED = "key_revoked"  # a revoked API key is not rotated back to life
     NOT_PRIVATE = "not_private"  # an invite code or spectator token asked of a public table
+    WEBHOOK_LIMIT = "webhook_limit"  # the key has as many webhooks as it may (delete one first)
+    WEBHOOK_URL_REFUSED = "webhook_url_refused"  # a URL the outbound client would not request (its reason)
     RATE_LIMITED = "rate_limited"
     TOO_MANY_KEYS = "too_many_keys"  # the operator's cap on API keys (MEOW_MAX_API_KEYS) is reached
     UNAUTHORIZED = "unauthorized"

@@ -30,6 +30,7 @@ from service.eventstore.ports import (
     Retention,
     Snapshots,
     Tokens,
+    Webhooks,
 )
 from service.games import engine
 from service.games.kernel.state import TableState
@@ -62,6 +63,7 @@ class AppContext:
         self.api_keys: ApiKeys = store
         self.players: Players = store
         self.matchmaking: Matchmaking = store
+        self.webhooks: Webhooks = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded

@@ -142,3 +142,19 @@ def players_job(game_id: str, due_at: int) -> FollowUp:
 def quickplay_job(game_id: str, due_at: int) -> FollowUp:
     """A quick-play table's wait for humans over (service/app/quickplay.py): bots fill it and it starts."""
     return FollowUp(f"{Kind.QUICKPLAY}-{game_id}", due_at, {"kind": Kind.QUICKPLAY, "game": game_id, "key": "wait"})
+
+
+def hook_fan_out(game_id: str, first: int, last: int, due_at: int) -> FollowUp:
+    """The webhook deliveries events ``first``..``last`` of a game call for (service/app/webhook_jobs.py),
+    on the hooks lane; written by the append with the events."""
+    return FollowUp(f"{Kind.HOOK}-{game_id}-{first}", due_at,
+                    {"kind": Kind.HOOK, "game": game_id, "key": f"{first}-{last}", "lane": Lane.HOOKS,
+                     "first": first, "last": last})
+
+
+def hook_send(delivery_id: str, route: str, owner: str, attempt: int, due_at: int, tag: str = "") -> FollowUp:
+    """Attempt ``attempt`` of one webhook delivery of ``owner`` (an API key), on the hooks lane, in the due set
+    of ``route``'s shard; ``tag`` tells apart another job for the same attempt (held back, replayed)."""
+    return FollowUp(f"{Kind.HOOK_SEND}-{delivery_id}-{attempt}{tag}", due_at,
+                    {"kind": Kind.HOOK_SEND, "game": route, "key": delivery_id, "owner": owner, "attempt": attempt,
+                     "lane": Lane.HOOKS})

@@ -47,6 +47,10 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
         return players.record_match(ctx, game_id)
     if kind == Kind.QUICKPLAY:
         return quickplay.fill_with_bots(ctx, game_id)
+    if kind in (Kind.HOOK, Kind.HOOK_SEND):
+        from service.app import webhook_jobs
+
+        return webhook_jobs.fan_out(ctx, payload) if kind == Kind.HOOK else webhook_jobs.send(ctx, payload)
     if kind == Kind.SCORE:
         cmd: Any = ScoreRound(int(payload["key"]))
     elif kind == Kind.DEAL:

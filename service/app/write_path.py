@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from service import metrics
-from service.app import commands, fairness, followups as fu, players, private_tables
+from service.app import commands, fairness, followups as fu, players, private_tables, webhooks
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
@@ -161,6 +161,7 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     if after.status == "finished" and (state is None or state.status != "finished"):
         counted = players.followup(ctx, game_id, events[-1].at if events else ctx.clock())
         followups += [counted] if counted is not None else []  # its players' records, once (issue 30)
+    followups += webhooks.fan_out_followup(ctx, game_id, events, tokens)  # a key's table: its deliveries' job
     # a private table is in no public lobby (service/app/private_tables.py)
     private = (f"meta:{private_tables.PRIVATE}" in plan.tokens if plan.new_game
                else private_tables.is_private(ctx, game_id, exists=True))

@@ -14,10 +14,11 @@ from service.eventstore.codec import Stored, decode, decode_stored, game_of_crea
 from service.eventstore.compact import CompactCache, Compacted, Irregular, pack
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
 from service.eventstore.players_store import MemoryPlayersMixin
+from service.eventstore.webhooks_memory import MemoryWebhooks
 from service.games.kernel.model import Event
 
 
-class MemoryEventStore(MemoryPlayersMixin):
+class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks):
     """Holds encoded events (so the codec is exercised exactly as with Redis)."""
 
     def __init__(self) -> None:

@@ -21,6 +21,7 @@ from service.eventstore.contract import (
 )
 from service.eventstore.keys import Keys
 from service.eventstore.players_store import RedisPlayersMixin
+from service.eventstore.webhooks_redis import RedisWebhooks
 from service.games.kernel.model import Event
 
 
@@ -28,7 +29,7 @@ def _script(name: str) -> str:
     return resources.files("service.eventstore").joinpath(name).read_text()
 
 
-class RedisEventStore(RedisPlayersMixin):
+class RedisEventStore(RedisPlayersMixin, RedisWebhooks):
     """Streams with explicit ``<seq>-0`` ids; every write of a command in one Lua script."""
 
     def __init__(self, client: Any, prefix: str = "meow", blocking_client: Any = None,

@@ -20,6 +20,7 @@ import redis.exceptions
 
 from service.api.app import create_app
 from service.api.codes import NO_RETRY_AFTER, STATUS, STORE_RETRY_AFTER_S
+from service.app import api_keys, webhooks as wh
 from service.app.auth import token_hash
 from service.app.stream_slots import RETRY_AFTER_S as STREAM_RETRY_AFTER_S
 from service.eventstore.memory import MemoryEventStore
@@ -197,6 +198,14 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
     done, done_owner = _finished(table)
     call("rematchGame", done_owner, game_id=done)
     call("quickPlay", None, {"variant": "prsi", "name": "dan"})
+    hooked, key = api_keys.create(table.service.api_keys, "portal", now_ms=table.clock.now)
+    hook = call("createWebhook", key, {"url": "https://hooks.example/meow", "events": ["match.ended"]}, scheme="apiKey")
+    call("rotateWebhookSecret", key, scheme="apiKey", hook_id=hook["id"])
+    call("enableWebhook", key, scheme="apiKey", hook_id=hook["id"])
+    wh.deliver(table.service, hooked.id, "match.ended", {}, dedup="d", route=gid, at=table.clock.now)
+    [delivery] = table.client.get("/v1/webhooks/deliveries", headers=_headers("apiKey", key)).json["deliveries"]
+    call("replayWebhookDelivery", key, scheme="apiKey", delivery_id=delivery["id"])
+    call("deleteWebhook", key, scheme="apiKey", hook_id=hook["id"])
     assert seen == {op_id for op_id, (method, _, _) in ops.items() if method != "GET"}
 
 

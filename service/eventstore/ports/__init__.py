@@ -19,15 +19,16 @@ from service.eventstore.ports.reports import Reports
 from service.eventstore.ports.retention import Retention
 from service.eventstore.ports.snapshots import Snapshots
 from service.eventstore.ports.tokens import Tokens
+from service.eventstore.ports.webhooks import Webhooks
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention, ApiKeys, Players, Matchmaking)
+                           Reports, Lobby, Retention, ApiKeys, Players, Matchmaking, Webhooks)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, ApiKeys, Players, Matchmaking, Protocol):
+                 Retention, ApiKeys, Players, Matchmaking, Webhooks, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
 __all__ = ["PORTS", "ApiKeys", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
-           "Matchmaking", "Players", "Reports", "Retention", "Snapshots", "Tokens"]
+           "Matchmaking", "Players", "Reports", "Retention", "Snapshots", "Tokens", "Webhooks"]

@@ -22,6 +22,8 @@ class Kind(StrEnum):
     COMPACT = "compact"  # a finished game's compaction
     PLAYERS = "players"  # a finished game counted in its players' records (service/app/players.py)
     QUICKPLAY = "quickplay"  # a quick-play table's wait for humans over: bots fill it (service/app/quickplay.py)
+    HOOK = "hook"  # the webhook deliveries an append calls for (service/app/webhook_jobs.py)
+    HOOK_SEND = "hooksend"  # one attempt of one webhook delivery
 
 
 class Lane(StrEnum):
@@ -29,6 +31,7 @@ class Lane(StrEnum):
 
     FAST = "fast"  # scoring, deals, timers, easy and medium bots: milliseconds each
     SEARCH = "search"  # a searching bot: up to its table's budget
+    HOOKS = "hooks"  # webhook deliveries: outbound HTTP, never in a table's way
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,73 @@
+"""Webhooks on the real stack (issue 30 item 3): gunicorn, a `meow worker` for the tables and one
+for the hooks lane only, on a real Redis; receivers on loopback (allowed by MEOW_OUTBOUND_ALLOW_PRIVATE).
+A bots-only match owned by an API key ends: its ``match.ended`` arrives signed, once per delivery id,
+at a receiver, and at another that answers 500 three times first; a forged signature fails ``verify``."""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+import requests
+
+from service.app import api_keys
+from service.outbound.signing import sign, verify
+from service.settings import Settings
+from service.wiring import build_store
+from tests.e2e.conftest import Stack, live_stack
+from tools.webhook_receiver import Receiver, Script
+
+FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
+        "match_end_mode": "single_round"}
+HOOK_ENV = {"MEOW_OUTBOUND_ALLOW_PRIVATE": "1", "MEOW_WEBHOOK_RETRY_BASE_MS": "100", "MEOW_WEBHOOK_RETRY_FOR_S": "30"}
+
+
+@pytest.fixture(scope="module")
+def hooked(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, str, str]]:
+    """The stack (tables' worker + hooks worker, metrics shared across processes) and an API key (id, presented)."""
+    metrics_dir = str(tmp_path_factory.mktemp("metrics"))
+    with live_stack(redis_url, workers=[["--queues", "fast,search"], ["--queues", "hooks", "--no-dispatcher"]],
+                    PROMETHEUS_MULTIPROC_DIR=metrics_dir, **HOOK_ENV) as stack:
+        key, presented = api_keys.create(build_store(Settings.from_env(stack.env)), "portal",
+                                         now_ms=int(time.time() * 1000))
+        yield stack, key.id, presented
+
+
+def _bots_match(s: requests.Session, stack: Stack, key: str) -> str:
+    """A started bots-only table of the key (created with its Meow-Key)."""
+    g = s.post(f"{stack.base}/v1/games", json={"variant": "prsi", "options": FAST, "max_players": 2},
+               headers={"Meow-Key": key}).json()
+    gid, owner = g["id"], {"Authorization": f"Bearer {g['owner_token']}"}
+    for _ in range(2):
+        assert s.post(f"{stack.base}/v1/games/{gid}/seats", json={"bot": {"strength": "easy"}}, headers=owner).ok
+    assert s.post(f"{stack.base}/v1/games/{gid}/start", headers=owner).ok
+    return gid
+
+
+def test_a_finished_match_is_delivered_signed_once_and_through_three_500s(hooked: tuple[Stack, str, str]) -> None:
+    stack, _, key = hooked
+    s = requests.Session()
+    with Receiver() as good, Receiver(script=Script(fail_first=3)) as flaky:
+        for receiver in (good, flaky):
+            made = s.post(f"{stack.base}/v1/webhooks", json={"url": receiver.url, "events": ["match.ended"]},
+                          headers={"Meow-Key": key})
+            assert made.status_code == 201, made.text
+            receiver.set_secret(made.json()["secret"])
+        gid = _bots_match(s, stack, key)
+        [got] = good.wait_for(lambda kept: len(kept) >= 1, timeout_s=60)
+        [late] = flaky.wait_for(lambda kept: len(kept) >= 1, timeout_s=60)
+        for r in (got, late):
+            assert r.verified and r.json()["type"] == "match.ended" and r.json()["game"]["id"] == gid
+            assert "private" not in r.json()["event"] and "secret" not in r.json()["event"]
+        assert flaky.state.attempts[late.delivery_id] == 4  # three 500s, then 200
+        assert good.state.forged == flaky.state.forged == 0
+        # exactly once per delivery id, and a forged signature fails verify
+        assert good.state.repeats[got.delivery_id] == 0
+        assert not verify("whsec_" + "0" * 48, got.body, got.headers, now=int(time.time()))
+        forged = sign("whsec_" + "0" * 48, got.body, timestamp=int(time.time()), delivery_id="dlv_forged")
+        assert requests.post(good.url, data=got.body, headers=forged, timeout=5).status_code == 401
+        log = s.get(f"{stack.base}/v1/webhooks/deliveries", headers={"Meow-Key": key}).json()["deliveries"]
+        assert sorted(d["attempts"] for d in log) == [1, 4] and {d["status"] for d in log} == {"delivered"}
+        metrics = s.get(f"{stack.base}/metrics").text
+        assert 'meow_webhook_deliveries_total{outcome="delivered"}' in metrics
+        assert 'meow_webhook_attempts_total{result="5xx"}' in metrics

@@ -1,0 +1,120 @@
+"""A webhook receiver on loopback for the tests and the benches: it verifies each delivery's signature
+(service/outbound/signing.py), keeps each delivery id once (a repeat is answered 200 and counted, as
+an integrator's receiver would), and answers as scripted: ``fail_first`` deliveries of an id get
+``fail_status`` first (500: the sender retries).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import orjson
+
+from service.outbound.signing import DELIVERY, verify
+
+
+@dataclass
+class Received:
+    delivery_id: str
+    headers: dict[str, str]
+    body: bytes
+    at: float  # time.time() when it arrived
+    verified: bool
+
+    def json(self) -> Any:
+        return orjson.loads(self.body)
+
+
+@dataclass
+class Script:
+    fail_first: int = 0  # this many attempts of each delivery id are answered ``fail_status``
+    fail_status: int = 500
+
+
+@dataclass
+class _State:
+    secret: str = ""
+    script: Script = field(default_factory=Script)
+    kept: dict[str, Received] = field(default_factory=dict)  # first accepted copy per delivery id
+    attempts: Counter = field(default_factory=Counter)  # every POST per delivery id
+    repeats: Counter = field(default_factory=Counter)  # accepted again after the first (dropped as seen)
+    forged: int = 0
+    lock: threading.Condition = field(default_factory=threading.Condition)
+
+
+class Receiver:
+    """``with Receiver() as r:`` serves on 127.0.0.1:<free port> until the block ends; ``r.url``."""
+
+    def __init__(self, secret: str = "", script: Script | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.state = _State(secret, script or Script())
+        self.clock = clock
+        state = self.state
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                headers = dict(self.headers.items())
+                did = headers.get(DELIVERY, "")
+                with state.lock:
+                    ok = bool(state.secret) and verify(state.secret, body, headers, now=int(clock()))
+                    state.attempts[did] += 1
+                    if not ok:
+                        state.forged += 1
+                        status = 401
+                    elif state.attempts[did] <= state.script.fail_first:
+                        status = state.script.fail_status
+                    else:
+                        status = 200
+                        if did in state.kept:
+                            state.repeats[did] += 1
+                        else:
+                            state.kept[did] = Received(did, headers, body, time.time(), ok)
+                    state.lock.notify_all()
+                self.send_response(status)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hooks"
+
+    def set_secret(self, secret: str) -> None:
+        with self.state.lock:
+            self.state.secret = secret
+
+    def __enter__(self) -> Receiver:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def kept(self) -> list[Received]:
+        with self.state.lock:
+            return list(self.state.kept.values())
+
+    def wait_for(self, predicate: Callable[[list[Received]], bool], timeout_s: float = 10.0) -> list[Received]:
+        """Until ``predicate(kept deliveries)`` holds (AssertionError after ``timeout_s``): an outcome, not a time."""
+        deadline = time.monotonic() + timeout_s
+        with self.state.lock:
+            while not predicate(list(self.state.kept.values())):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"the receiver did not get what was awaited: {len(self.state.kept)} kept, "
+                                         f"{sum(self.state.attempts.values())} attempts, {self.state.forged} forged")
+                self.state.lock.wait(min(left, 0.2))
+            return list(self.state.kept.values())
