@@ -20,6 +20,7 @@ class Kind(StrEnum):
     TIMER = "timer"  # a turn, step, race or absence timer
     EXPIRE = "expire"  # a never-started table's end
     COMPACT = "compact"  # a finished game's compaction
+    HEALTH = "health"  # a remote bot's health check, while it is away (service/app/remote_bots.py)
 
 
 class Lane(StrEnum):
@@ -27,6 +28,7 @@ class Lane(StrEnum):
 
     FAST = "fast"  # scoring, deals, timers, easy and medium bots: milliseconds each
     SEARCH = "search"  # a searching bot: up to its table's budget
+    REMOTE = "remote"  # a remote bot's turn (an HTTP call to its server) and its health checks
 
 
 @dataclass(frozen=True)
