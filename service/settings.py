@@ -64,6 +64,7 @@ class Settings:
     rate_cost_per_token: str = "2000/minute"
     rate_cost_per_address: str = "6000/minute"  # per client network (client_prefix)
     stream_answers_over: int = 500  # events: a longer events or history answer is streamed in pieces
+    outbound_allow_private: bool = False  # MEOW_OUTBOUND_ALLOW_PRIVATE=1: webhooks/remote bots may reach loopback etc.
 
     @property
     def queue_url(self) -> str | None:
@@ -127,4 +128,5 @@ class Settings:
             rate_cost_per_token=e.get("MEOW_RATE_COST_PER_TOKEN", "2000/minute"),
             rate_cost_per_address=e.get("MEOW_RATE_COST_PER_ADDRESS", "6000/minute"),
             stream_answers_over=int(e.get("MEOW_STREAM_ANSWERS_OVER", "500")),
+            outbound_allow_private=e.get("MEOW_OUTBOUND_ALLOW_PRIVATE", "0").strip().lower() in ("1", "true", "yes", "on"),
         )

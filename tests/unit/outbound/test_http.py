@@ -1,0 +1,178 @@
+"""Contract S, the outbound client, against a real HTTP server on loopback."""
+from __future__ import annotations
+
+import ipaddress
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from service.outbound.http import OutboundRefused, address_allowed, check_url, post_json
+
+
+class Receiver(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.seen: list[tuple[str, dict[str, str], bytes]] = []
+        self.release = threading.Event()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Receiver
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.server.seen.append((self.path, dict(self.headers), body))
+        if self.path == "/redirect":
+            self.send_response(302)
+            self.send_header("Location", self.server.base + "/ok")
+            self.end_headers()
+        elif self.path == "/big":
+            self.send_response(200)
+            self.send_header("Content-Length", "4096")
+            self.end_headers()
+            self.wfile.write(b"x" * 4096)
+        elif self.path == "/big-unannounced":
+            self.send_response(200)
+            self.end_headers()  # HTTP/1.0: the body runs to the end of the connection
+            self.wfile.write(b"x" * 4096)
+        elif self.path == "/slow":
+            self.server.release.wait(10)
+            self.send_response(200)
+            self.end_headers()
+        else:
+            self.send_response(500 if self.path == "/fail" else 200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    server = Receiver()
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    yield server
+    server.release.set()
+    server.shutdown()
+    server.server_close()
+
+
+def post(url: str, **kw) -> object:
+    args = {"timeout_s": 5.0, "max_bytes": 1024, "allow_private": True} | kw
+    return post_json(url, b'{"a":1}', {"X-Test": "1"}, **args)
+
+
+def reason(call) -> str:
+    with pytest.raises(OutboundRefused) as refused:
+        call()
+    return refused.value.reason
+
+
+@pytest.mark.parametrize("address", [
+    "127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254", "::1", "fe80::1",
+    "fc00::1", "fd12:3456::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "2002:7f00:1::", "64:ff9b::a00:1",
+])
+def test_internal_addresses_are_refused_unless_allowed(address: str) -> None:
+    ip = ipaddress.ip_address(address)
+    assert not address_allowed(ip, allow_private=False)
+    assert address_allowed(ip, allow_private=True)
+    host = f"[{address}]" if ":" in address else address
+    assert reason(lambda: check_url(f"https://{host}/hook", allow_private=False)) == "address_refused"
+    check_url(f"https://{host}/hook", allow_private=True)
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0", "::", "224.0.0.1", "ff02::1"])
+def test_unspecified_and_multicast_are_refused_always(address: str) -> None:
+    assert not address_allowed(ipaddress.ip_address(address), allow_private=True)
+
+
+def test_public_addresses_pass() -> None:
+    for address in ("1.1.1.1", "8.8.8.8", "2606:4700:4700::1111"):
+        assert address_allowed(ipaddress.ip_address(address), allow_private=False)
+    check_url("https://hooks.example.com/x", allow_private=False, resolver=lambda h, p: ["93.184.215.14"])
+
+
+@pytest.mark.parametrize("url", [
+    "ftp://example.com/x", "http:///x", "http://user:pw@example.com/", "example.com/x", "",
+    "http://example.com/x#frag", "http://exa mple.com/", "https://example.com/" + "a" * 3000, "http://[::1/",
+])
+def test_bad_urls_are_refused(url: str) -> None:
+    assert reason(lambda: check_url(url, allow_private=True, resolve=False)) == "bad_url"
+
+
+def test_localhost_by_name_is_refused_without_resolving() -> None:
+    assert reason(lambda: check_url("http://localhost:8000/", allow_private=False, resolve=False)) == "address_refused"
+
+
+def test_a_name_with_any_internal_address_is_refused() -> None:
+    mixed = lambda h, p: ["93.184.215.14", "10.0.0.7"]  # noqa: E731
+    assert reason(lambda: check_url("https://x.example/", allow_private=False, resolver=mixed)) == "address_refused"
+    assert reason(lambda: post("https://x.example/", allow_private=False, resolver=mixed)) == "address_refused"
+
+
+def test_loopback_is_refused_before_any_connection(receiver: Receiver) -> None:
+    assert reason(lambda: post(receiver.base + "/ok", allow_private=False)) == "address_refused"
+    assert receiver.seen == []
+
+
+def test_a_post_reaches_the_receiver_with_its_body_and_headers(receiver: Receiver) -> None:
+    reply = post(receiver.base + "/ok")
+    assert (reply.status, reply.body) == (200, b"ok") and reply.elapsed_ms >= 0
+    path, headers, body = receiver.seen[0]
+    assert (path, body, headers["X-Test"], headers["Content-Type"]) == ("/ok", b'{"a":1}', "1", "application/json")
+    assert post(receiver.base + "/fail").status == 500  # a status is an answer, not a refusal
+
+
+def test_the_name_is_resolved_once_and_the_checked_address_is_the_one_connected(receiver: Receiver) -> None:
+    """DNS rebinding: a second lookup could answer an internal address; there is no second lookup."""
+    port = receiver.server_address[1]
+    answers = [["127.0.0.1"], ["10.9.9.9"]]
+    calls: list[tuple[str, int]] = []
+
+    def resolver(host: str, p: int) -> list[str]:
+        calls.append((host, p))
+        return answers[len(calls) - 1]
+
+    reply = post(f"http://hooks.example:{port}/ok", resolver=resolver)
+    assert reply.status == 200 and calls == [("hooks.example", port)]
+    assert receiver.seen[0][1]["Host"] == f"hooks.example:{port}"  # the name travels, the address is pinned
+
+
+def test_a_redirect_is_refused_not_followed(receiver: Receiver) -> None:
+    assert reason(lambda: post(receiver.base + "/redirect")) == "redirect"
+    assert [p for p, _, _ in receiver.seen] == ["/redirect"]
+
+
+def test_a_large_answer_is_cut(receiver: Receiver) -> None:
+    assert reason(lambda: post(receiver.base + "/big")) == "too_large"
+    assert reason(lambda: post(receiver.base + "/big-unannounced")) == "too_large"
+    assert post(receiver.base + "/big", max_bytes=4096).body == b"x" * 4096
+
+
+def test_a_slow_receiver_times_out(receiver: Receiver) -> None:
+    assert reason(lambda: post(receiver.base + "/slow", timeout_s=0.2)) == "timeout"
+
+
+def test_a_closed_port_fails_to_connect(receiver: Receiver) -> None:
+    port = receiver.server_address[1]
+    receiver.shutdown()
+    receiver.server_close()
+    assert reason(lambda: post(f"http://127.0.0.1:{port}/ok")) == "connect_failed"
+    assert reason(lambda: post("http://unresolvable.invalid/ok", resolver=lambda h, p: [])) == "connect_failed"
+
+
+def test_proxy_settings_are_ignored(receiver: Receiver, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "http://10.255.255.1:9")
+    monkeypatch.setenv("ALL_PROXY", "http://10.255.255.1:9")
+    assert post(receiver.base + "/ok").status == 200
