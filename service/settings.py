@@ -65,6 +65,15 @@ class Settings:
     rate_cost_per_address: str = "6000/minute"  # per client network (client_prefix)
     stream_answers_over: int = 500  # events: a longer events or history answer is streamed in pieces
     outbound_allow_private: bool = False  # MEOW_OUTBOUND_ALLOW_PRIVATE=1: webhooks/remote bots may reach loopback etc.
+    # remote bots (service/app/remote_bots.py, docs/remote-bots.md)
+    remote_bots_per_key: int = 10  # MEOW_REMOTE_BOTS_PER_KEY: registered bots per API key
+    remote_bot_failures: int = 3  # MEOW_REMOTE_BOT_FAILURES: consecutive failures before a bot is away
+    remote_bot_timeout_ms: int = 5000  # MEOW_REMOTE_BOT_TIMEOUT_MS: the most a turn's call waits (less: the deadline)
+    remote_bot_concurrency: int = 4  # MEOW_REMOTE_BOT_CONCURRENCY: calls in flight per bot
+    remote_host_concurrency: int = 8  # MEOW_REMOTE_HOST_CONCURRENCY: calls in flight per bot host
+    remote_bot_health_ms: int = 5000  # MEOW_REMOTE_BOT_HEALTH_MS: how often an away bot is checked
+    remote_bot_max_bytes: int = 64 * 1024  # MEOW_REMOTE_BOT_MAX_BYTES: the largest answer read
+    remote_threads: int = 8  # MEOW_REMOTE_THREADS: remote-lane calls at once in one worker process
 
     @property
     def queue_url(self) -> str | None:
@@ -129,4 +138,12 @@ class Settings:
             rate_cost_per_address=e.get("MEOW_RATE_COST_PER_ADDRESS", "6000/minute"),
             stream_answers_over=int(e.get("MEOW_STREAM_ANSWERS_OVER", "500")),
             outbound_allow_private=e.get("MEOW_OUTBOUND_ALLOW_PRIVATE", "0").strip().lower() in ("1", "true", "yes", "on"),
+            remote_bots_per_key=int(e.get("MEOW_REMOTE_BOTS_PER_KEY", "10")),
+            remote_bot_failures=max(1, int(e.get("MEOW_REMOTE_BOT_FAILURES", "3"))),
+            remote_bot_timeout_ms=int(e.get("MEOW_REMOTE_BOT_TIMEOUT_MS", "5000")),
+            remote_bot_concurrency=max(1, int(e.get("MEOW_REMOTE_BOT_CONCURRENCY", "4"))),
+            remote_host_concurrency=max(1, int(e.get("MEOW_REMOTE_HOST_CONCURRENCY", "8"))),
+            remote_bot_health_ms=max(100, int(e.get("MEOW_REMOTE_BOT_HEALTH_MS", "5000"))),
+            remote_bot_max_bytes=int(e.get("MEOW_REMOTE_BOT_MAX_BYTES", str(64 * 1024))),
+            remote_threads=max(1, int(e.get("MEOW_REMOTE_THREADS", "8"))),
         )

@@ -54,7 +54,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
         "already_challenged", "already_exists", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
         "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "seat_left", "version_conflict",
-        "window_closed", "wrong_phase",
+        "window_closed", "wrong_phase", "bot_limit",
     ),
     413: ("payload_too_large",),
     414: ("uri_too_long",),
@@ -63,7 +63,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
     422: (  # never legal as sent
         "card_not_in_hand", "idempotency_key_reused", "illegal_action", "illegal_card",
         "invalid_action", "invalid_option", "invalid_request", "invalid_suit",
-        "must_choose_suit", "unknown_variant", "weak_idempotency_key",
+        "must_choose_suit", "unknown_variant", "weak_idempotency_key", "url_refused",
     ),
     429: ("rate_limited", "too_many_connections", "bots_only_limit"),
     431: ("headers_too_large",),

@@ -17,6 +17,7 @@ from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.ports import (
     AppendFeed,
+    BotRecords,
     DueQueue,
     EventLog,
     EventStore,
@@ -56,6 +57,7 @@ class AppContext:
         self.reports: Reports = store
         self.lobby_index: Lobby = store
         self.retention: Retention = store
+        self.bot_records: BotRecords = store  # registered remote bots (service/app/remote_bots.py)
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded

@@ -12,6 +12,7 @@ from service.eventstore.contract import FollowUp
 from service.games import engine, registry
 from service.games.kernel.due import Due, Kind, Lane, bot_key
 from service.games.kernel.state import TableState
+from service.games.kernel.table import REMOTE
 
 BOT_MOVE = "botmove"
 """The first part of the job id of a searching bot's answer (its payload's kind is ``bot``)."""
@@ -50,6 +51,12 @@ def search_budget_ms(state: TableState, seat: int, max_budget_ms: int) -> int:
     return max(1, min(int(budget), max_budget_ms))
 
 
+def remote_seat(state: TableState, seat: int) -> bool:
+    """A registered remote bot plays ``seat`` (its strength is the kernel's ``REMOTE``)."""
+    found = next((s for s in state.seats if s.seat == seat), None)
+    return found is not None and found.kind == "bot" and found.strength == REMOTE
+
+
 def bots_only(state: TableState) -> bool:
     """Every seat still at the table is a bot: no human sits there, playing, waiting or eliminated
     and watching (a human who left is gone)."""
@@ -81,6 +88,8 @@ def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 
         payload.update(seat=due.seat, opened_seq=due.opened_seq)
         delay = max(bot_delay_ms(state, game_id, due.seat, due.opened_seq), pace_ms(state, floor_ms))
         budget = search_budget_ms(state, due.seat, max_budget_ms)
+        if remote_seat(state, due.seat):  # a remote bot's call waits on its server: never on the fast lane
+            payload.update(lane=Lane.REMOTE)
         if budget:
             payload.update(lane=Lane.SEARCH, answer_at=at + max(delay, budget), budget_ms=budget)
             at += max(delay, budget) - budget

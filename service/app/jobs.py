@@ -22,7 +22,7 @@ from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
 from service.games import engine
 from service.games.kernel.absence import parse_absence_key
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.due import Kind
+from service.games.kernel.due import Kind, Lane
 from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
 from service.games.kernel.state import TableState
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
@@ -33,6 +33,10 @@ GRACE_RETRY_MS = 250
 def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     """Serve one due follow-up; a no-op when what it serves has closed."""
     game_id, kind = payload["game"], payload["kind"]
+    if payload.get("lane") == Lane.REMOTE:  # a remote bot's turn or health check (service/app/remote_bots.py)
+        from service.app import remote_bots
+
+        return remote_bots.run(ctx, payload)
     if kind == Kind.BOT:
         answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
         return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
@@ -96,12 +100,15 @@ def rearm_timer(ctx: AppContext, game_id: str, cmd: object) -> str:
 
 
 def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_at: int | None = None,
-             granted_ms: int | None = None, chosen: dict[str, Any] | None = None, chosen_at: int | None = None) -> str:
+             granted_ms: int | None = None, chosen: dict[str, Any] | None = None, chosen_at: int | None = None,
+             autopilot: bool = False) -> str:
     """One bot move. A searching bot answers at max(``answer_at``, its start + its search time),
     whether it had a choice or not (RULES §7.1(4)): the gap before its move tells nobody what it
     held. Its worker never waits for that moment: the move is written then by a follow-up on the
     fast lane (``fu.bot_move``) that carries the ``chosen`` action, which it writes if the table is
-    still at ``chosen_at`` (else it chooses again, briefly); a closed turn closes it."""
+    still at ``chosen_at`` (else it chooses again, briefly); a closed turn closes it. A remote bot's
+    seat is asked on the remote lane (service/app/remote_bots.py), unless ``autopilot`` (its bot away)."""
+    from service.app import remote_bots
     from service.app.bots import choose_for
 
     for attempt in range(MAX_ATTEMPTS):
@@ -110,6 +117,9 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                    for d in engine.pending_work(state)):
             return "closed"
         now = ctx.clock()
+        if not autopilot and remote_bots.plays(state, seat):
+            ctx.due_queue.schedule(remote_bots.turn_followup(game_id, seat, opened_seq, now))
+            return "remote"
         view = engine.seat_view(state, seat, now)
         if not view.legal_actions:  # another seat's announcement grace holds closing actions back
             return defer_bot(ctx, game_id, seat, opened_seq, now)
@@ -128,7 +138,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                     ctx.due_queue.schedule(fu.bot_move(game_id, seat, opened_seq, answer, action, state.version))
                     return "searched"
         chosen = None
-        outcome = _bot_write(ctx, game_id, state, seat, action)
+        outcome = bot_write(ctx, game_id, state, seat, action)
         if outcome != "retry":
             return defer_bot(ctx, game_id, seat, opened_seq, now) if outcome == "grace" else outcome
     return defer_bot(ctx, game_id, seat, opened_seq, ctx.clock())  # a very busy table: come back
@@ -144,7 +154,7 @@ def search_time(ctx: AppContext, budget: int, answer_at: int | None, granted_ms:
     return max(min(budget, ctx.settings.search_min_ms), took)
 
 
-def _bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
+def bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
     """Append the bot's action against ``state``: "moved", "retry" (the table moved on: look
     again), "grace" (another seat's announcement grace)."""
     chosen = dict(action)
