@@ -74,6 +74,16 @@ class Settings:
     remote_bot_health_ms: int = 5000  # MEOW_REMOTE_BOT_HEALTH_MS: how often an away bot is checked
     remote_bot_max_bytes: int = 64 * 1024  # MEOW_REMOTE_BOT_MAX_BYTES: the largest answer read
     remote_threads: int = 8  # MEOW_REMOTE_THREADS: remote-lane calls at once in one worker process
+    # API keys (service/app/api_keys.py, docs/integrators.md)
+    admin_token_hash: str | None = None  # MEOW_ADMIN_TOKEN's SHA-256: none set, /v1/admin/* answers 404
+    max_api_keys: int = 1000  # keys the operator may create (0: no cap)
+    key_creates_per_minute: int = 600  # a key's quotas unless it was given its own (per key, not per address)
+    key_writes_per_minute: int = 12_000
+    key_reads_per_minute: int = 24_000
+    key_cost_per_minute: int = 12_000  # cost units (as rate_cost_per_*)
+    key_max_streams: int = 256  # open event streams of one key at once
+    key_games_max: int = 10_000  # a key's own lobby lists its newest tables up to this many
+    key_metrics_max: int = 100  # keys with their own label in /metrics (the others count as "other")
 
     @property
     def queue_url(self) -> str | None:
@@ -146,4 +156,14 @@ class Settings:
             remote_bot_health_ms=max(100, int(e.get("MEOW_REMOTE_BOT_HEALTH_MS", "5000"))),
             remote_bot_max_bytes=int(e.get("MEOW_REMOTE_BOT_MAX_BYTES", str(64 * 1024))),
             remote_threads=max(1, int(e.get("MEOW_REMOTE_THREADS", "8"))),
+            admin_token_hash=(hashlib.sha256(e["MEOW_ADMIN_TOKEN"].strip().encode()).hexdigest()
+                              if e.get("MEOW_ADMIN_TOKEN", "").strip() else None),
+            max_api_keys=int(e.get("MEOW_MAX_API_KEYS", "1000")),
+            key_creates_per_minute=int(e.get("MEOW_KEY_CREATES_PER_MINUTE", "600")),
+            key_writes_per_minute=int(e.get("MEOW_KEY_WRITES_PER_MINUTE", "12000")),
+            key_reads_per_minute=int(e.get("MEOW_KEY_READS_PER_MINUTE", "24000")),
+            key_cost_per_minute=int(e.get("MEOW_KEY_COST_PER_MINUTE", "12000")),
+            key_max_streams=int(e.get("MEOW_KEY_MAX_STREAMS", "256")),
+            key_games_max=int(e.get("MEOW_KEY_GAMES_MAX", "10000")),
+            key_metrics_max=int(e.get("MEOW_KEY_METRICS_MAX", "100")),
         )

@@ -16,6 +16,7 @@ from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.ports import (
+    ApiKeys,
     AppendFeed,
     BotRecords,
     DueQueue,
@@ -58,6 +59,7 @@ class AppContext:
         self.lobby_index: Lobby = store
         self.retention: Retention = store
         self.bot_records: BotRecords = store  # registered remote bots (service/app/remote_bots.py)
+        self.api_keys: ApiKeys = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded

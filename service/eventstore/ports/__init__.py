@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from service.eventstore.ports.api_keys import ApiKeys
 from service.eventstore.ports.append_feed import AppendFeed
 from service.eventstore.ports.bot_records import BotRecords
 from service.eventstore.ports.due_queue import DueQueue
@@ -19,13 +20,13 @@ from service.eventstore.ports.snapshots import Snapshots
 from service.eventstore.ports.tokens import Tokens
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention, BotRecords)
+                           Reports, Lobby, Retention, ApiKeys, BotRecords)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, BotRecords, Protocol):
+                 Retention, ApiKeys, BotRecords, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
-__all__ = ["PORTS", "AppendFeed", "BotRecords", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
-           "Reports", "Retention", "Snapshots", "Tokens"]
+__all__ = ["PORTS", "ApiKeys", "AppendFeed", "BotRecords", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords",
+           "Leases", "Lobby", "Reports", "Retention", "Snapshots", "Tokens"]
