@@ -281,8 +281,8 @@ def test_the_stored_names_never_change():
     assert absence.parse_absence_key("absent-1-2") == (1, 2)
     assert absence.parse_absence_key("turn-1-2") is None and absence.parse_absence_key("absent-1") is None
     assert {k.name: k.value for k in due.Kind} == {"BOT": "bot", "SCORE": "score", "DEAL": "deal", "TIMER": "timer",
-                                                  "EXPIRE": "expire", "COMPACT": "compact"}
-    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search"}
+                                                  "EXPIRE": "expire", "COMPACT": "compact", "HEALTH": "health"}
+    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search", "REMOTE": "remote"}
     bot = due.Due(due.Kind.BOT, due.bot_key(2, 9), 0, 2, 9)
     timer = due.Due(due.Kind.TIMER, "turn-3-7", 5, 2, 9)
     assert (followups.job_id("g", bot), followups.job_id("g", timer)) == ("bot-g-2-9", "timer-g-turn-3-7")

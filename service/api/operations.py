@@ -25,6 +25,8 @@ SCHEMES: dict[str, dict[str, Any]] = {
                    "description": "The owner's token: returned once by createGame (`owner_token`)."},
     "auditToken": {"type": "http", "scheme": "bearer",
                    "description": "An operator's audit token (configured on the server, MEOW_AUDIT_TOKENS)."},
+    "apiKey": {"type": "apiKey", "in": "header", "name": "Meow-Key",
+               "description": "An integrator's API key (`meow keys create`, docs/remote-bots.md)."},
 }
 Requirement = dict[str, list[str]]  # one OpenAPI security requirement: scheme -> scopes
 _SEAT: Requirement = {"seatToken": []}
@@ -39,6 +41,9 @@ SECURITY: dict[str, list[Requirement]] = {
     "act": [_SEAT], "listActions": [_SEAT], "listEvents": ANYONE,
     "getHistory": [_SEAT, _OWNER, _AUDIT], "verifyGame": [_SEAT, _OWNER, _AUDIT], "getStateAt": ANYONE,
     "getHealth": NONE, "getReadiness": NONE, "getMetrics": NONE,
+    # remote bots (service/api/bots.py): an API key's own
+    "registerBot": [{"apiKey": []}], "listBots": [{"apiKey": []}], "getBot": [{"apiKey": []}],
+    "rotateBotSecret": [{"apiKey": []}], "deleteBot": [{"apiKey": []}],
 }
 """operationId -> the tokens it takes (``[]``: none; ``{}`` in a list: a token is optional)."""
 
@@ -95,6 +100,9 @@ PRIVATE = "private, no-cache"
 PUBLIC = "no-cache"
 REVEALS_ALL = frozenset(("getHistory",))
 """Reads that can carry every seat's hand whoever asks (a finished game's history)."""
+KEYED = frozenset(("registerBot", "listBots", "getBot", "rotateBotSecret", "deleteBot"))
+"""An API key's own records (a bot's secret, once): never stored by a cache; they vary by ``Meow-Key``."""
+KEYED_STATUS = {"registerBot": 201, "deleteBot": 204}  # the others answer 200
 NEGOTIATED = frozenset(("listEvents", "getHistory"))
 """Operations whose body ``Accept`` chooses (JSON, server-sent events, NDJSON)."""
 
@@ -102,7 +110,7 @@ NEGOTIATED = frozenset(("listEvents", "getHistory"))
 def cache_control(op_id: str, caller: Caller | None) -> str:
     """The ``Cache-Control`` of a successful answer of ``op_id`` to ``caller`` (None: no token),
     by what it can carry (api/headers.py sets it; every refusal is ``no-store``)."""
-    if op_id in WRITES or op_id in REVEALS_ALL:  # a new token, the caller's view; every hand
+    if op_id in WRITES or op_id in REVEALS_ALL or op_id in KEYED:  # a new token, the caller's view; every hand
         return NO_STORE
     if caller is None or caller.role == "spectator":
         return PUBLIC
@@ -113,7 +121,7 @@ def cache_control(op_id: str, caller: Caller | None) -> str:
 
 _CALLERS: dict[str, tuple[Caller, ...]] = {  # who may call with each scheme (an owner may hold a seat)
     "seatToken": (Caller("seat", 0),), "ownerToken": (Caller("owner"), Caller("owner", 0)),
-    "auditToken": (Caller("audit"),)}
+    "auditToken": (Caller("audit"),), "apiKey": (Caller("owner"),)}
 
 
 def cache_controls(op_id: str) -> list[str]:
@@ -127,6 +135,8 @@ def cache_controls(op_id: str) -> list[str]:
 def vary(op_id: str) -> tuple[str, ...]:
     """What changes the body of ``op_id``'s answers besides the URL: the token, when it takes one;
     ``Accept``, when negotiated (``Accept-Encoding``: Flask-Compress adds it to what it may gzip)."""
+    if op_id in KEYED:
+        return ("Meow-Key",)
     token = ("Authorization",) if SECURITY[op_id] != NONE else ()
     return (*token, *(("Accept",) if op_id in NEGOTIATED else ()))
 
@@ -176,7 +186,7 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
-    ok = responses.setdefault(WRITES.get(op_id, 200), {})
+    ok = responses.setdefault(WRITES.get(op_id, KEYED_STATUS.get(op_id, 200)), {})
     ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
     if responses:
@@ -223,6 +233,12 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     "takeSeat": {
         "human": _ex("take a seat (anyone; with the owner token it is the owner's own)", {"name": "Ann"}),
         "bot": _ex("add a bot (owner token)", {"bot": {"strength": "medium"}}),
+        "remote": _ex("seat a registered remote bot (owner token, and the bot's API key in Meow-Key)",
+                      {"bot": {"remote": "b1a2b3c4d5e6f"}}),
+    },
+    "registerBot": {
+        "bot": _ex("a bot that plays two variants (GET /v1/variants)",
+                   {"name": "Felix", "url": "https://bots.example.com/meow", "games": list(registry.GAMES[0].variants[:2])}),
     },
     "act": {
         "play": _ex("play a card", {"type": "play", "card": "7H:0"}),

@@ -71,6 +71,16 @@ class BotSpec(Strict):
         "example": "easy", "enum": [*BOT_STRENGTHS, None],
         "description": "null: the table's bot_strength option. A strength the table's variant does not offer "
                        "(its `bot_strengths` in GET /v1/variants) is refused 422 `invalid_option`"})
+    remote = fields.String(validate=validate.Length(2, 32), metadata={
+        "example": "b1a2b3c4d5e6f",
+        "description": "a registered remote bot's id (registerBot, docs/remote-bots.md) instead of a strength: "
+                       "needs the owner token and, in `Meow-Key`, the API key that owns the bot (else 404); "
+                       "its seat's strength is `remote`"})
+
+    @validates_schema
+    def _strength_or_remote(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("remote") is not None and data.get("strength") is not None:
+            raise ValidationError("a remote bot takes no strength", field_name="strength")
 
 
 class TakeSeat(Strict):

@@ -141,3 +141,21 @@ def rearmed_timer(game_id: str, due: Due) -> FollowUp:
     """A timer that fired before its due time, scheduled again for it (RULES §2.6(4))."""
     return FollowUp(f"{job_id(game_id, due)}-w{due.due_at}", due.due_at,
                     {"kind": Kind.TIMER, "game": game_id, "key": due.key})
+
+
+def remote_turn(game_id: str, seat: int, opened_seq: int, due_at: int, attempt: int = 0,
+                chosen: dict[str, Any] | None = None) -> FollowUp:
+    """A remote bot's seat asked (again) at ``due_at``, on the remote lane (service/app/remote_bots.py);
+    ``chosen``: an answer it gave that another seat's announcement grace held back."""
+    payload: dict[str, Any] = {"kind": Kind.BOT, "game": game_id, "key": bot_key(seat, opened_seq), "seat": seat,
+                               "opened_seq": opened_seq, "lane": Lane.REMOTE, "attempt": attempt}
+    if chosen is not None:
+        payload["chosen"] = dict(chosen)
+    return FollowUp(f"{Kind.BOT}-{game_id}-{seat}-{opened_seq}-r{due_at}", due_at, payload)
+
+
+def health_check(bot_id: str, due_at: int) -> FollowUp:
+    """An away remote bot's next health check, on the remote lane; its id (a hex digit first) names
+    the due set's shard, as a game id does."""
+    return FollowUp(f"{Kind.HEALTH}-{bot_id}-{due_at}", due_at,
+                    {"kind": Kind.HEALTH, "game": bot_id, "key": bot_id, "lane": Lane.REMOTE})

@@ -11,21 +11,19 @@ import random
 from typing import Any
 
 from service.app import fairness, followups as fu
+from service.app.actions import bot_write
 from service.app.auth import SPECTATOR
-from service.app.codes import AppCode
 from service.app.compaction import compact_finished
 from service.app.context import AppContext
 from service.app.errors import AppError
-from service.app.idempotency import Precondition
 from service.app.seats import seat_tokens_revoked
 from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
 from service.games import engine
 from service.games.kernel.absence import parse_absence_key
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.due import Kind, Lane
-from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
+from service.games.kernel.model import DealRound, FireTimer, ScoreRound
 from service.games.kernel.state import TableState
-from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 GRACE_RETRY_MS = 250
 
@@ -36,7 +34,10 @@ def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     if payload.get("lane") == Lane.REMOTE:  # a remote bot's turn or health check (service/app/remote_bots.py)
         from service.app import remote_bots
 
-        return remote_bots.run(ctx, payload)
+        outcome = remote_bots.run(ctx, payload)
+        if outcome == remote_bots.AUTOPILOT:  # its bot is away or gone: the autopilot plays the seat
+            return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]), autopilot=True)
+        return outcome
     if kind == Kind.BOT:
         answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
         return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
@@ -108,7 +109,6 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
     fast lane (``fu.bot_move``) that carries the ``chosen`` action, which it writes if the table is
     still at ``chosen_at`` (else it chooses again, briefly); a closed turn closes it. A remote bot's
     seat is asked on the remote lane (service/app/remote_bots.py), unless ``autopilot`` (its bot away)."""
-    from service.app import remote_bots
     from service.app.bots import choose_for
 
     for attempt in range(MAX_ATTEMPTS):
@@ -117,8 +117,8 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                    for d in engine.pending_work(state)):
             return "closed"
         now = ctx.clock()
-        if not autopilot and remote_bots.plays(state, seat):
-            ctx.due_queue.schedule(remote_bots.turn_followup(game_id, seat, opened_seq, now))
+        if not autopilot and fu.remote_seat(state, seat):
+            ctx.due_queue.schedule(fu.remote_turn(game_id, seat, opened_seq, now))
             return "remote"
         view = engine.seat_view(state, seat, now)
         if not view.legal_actions:  # another seat's announcement grace holds closing actions back
@@ -152,29 +152,6 @@ def search_time(ctx: AppContext, budget: int, answer_at: int | None, granted_ms:
     if answer_at is not None:
         took = min(took, answer_at - now)
     return max(min(budget, ctx.settings.search_min_ms), took)
-
-
-def bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
-    """Append the bot's action against ``state``: "moved", "retry" (the table moved on: look
-    again), "grace" (another seat's announcement grace)."""
-    chosen = dict(action)
-    kind = action.pop("type")
-    cmd = SEAT_ACTIONS[kind](seat=seat, **action)
-    if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
-        cmd = Autopilot(seat, chosen)
-    pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
-    try:
-        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
-        return "moved"
-    except AppError as exc:
-        if exc.code == AppCode.VERSION_CONFLICT:
-            return "retry"
-        if exc.code == KernelCode.ANNOUNCE_GRACE:
-            return "grace"
-        if kind in RACE_TOLERANT and ctx.event_log.version(game_id) != state.version:
-            return "retry"  # refused against a later state (no precondition): look again; the loop answers
-            # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
-        raise
 
 
 def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: int) -> str:

@@ -18,17 +18,17 @@ from typing import Any
 
 import orjson
 
-from service.app import queries
+from service.app import followups as fu, queries
+from service.app.actions import bot_write
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, not_found
 from service.app.idempotency import Idempotency
 from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan, write
-from service.eventstore.contract import FollowUp
 from service.games import engine, registry
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.due import Kind, Lane, bot_key
+from service.games.kernel.due import Kind
 from service.games.kernel.model import Event, JoinSeat
 from service.games.kernel.state import TableState
 from service.games.kernel.table import REMOTE, seat_taken
@@ -180,8 +180,7 @@ def seat_remote_bot(ctx: AppContext, game_id: str, caller: Caller, owner: str, b
 
 def plays(state: TableState, seat: int) -> bool:
     """Whether a registered remote bot plays ``seat`` (its strength is ``remote``)."""
-    found = next((s for s in state.seats if s.seat == seat), None)
-    return found is not None and found.kind == "bot" and found.strength == REMOTE
+    return fu.remote_seat(state, seat)
 
 
 def bot_of_seat(ctx: AppContext, game_id: str, seat: int) -> RemoteBot | None:
@@ -200,21 +199,9 @@ def away(ctx: AppContext, game_id: str, seat: int) -> bool:
 # ---------------------------------------------------------------------------- the remote lane
 
 
-def turn_followup(game_id: str, seat: int, opened_seq: int, due_at: int, attempt: int = 0,
-                  chosen: Mapping[str, Any] | None = None) -> FollowUp:
-    """A remote seat's turn asked (again) at ``due_at`` on the remote lane; ``chosen``: an answer
-    already given, held back by another seat's grace."""
-    payload: dict[str, Any] = {"kind": Kind.BOT, "game": game_id, "key": bot_key(seat, opened_seq), "seat": seat,
-                               "opened_seq": opened_seq, "lane": Lane.REMOTE, "attempt": attempt}
-    if chosen is not None:
-        payload["chosen"] = dict(chosen)
-    return FollowUp(f"{Kind.BOT}-{game_id}-{seat}-{opened_seq}-r{due_at}", due_at, payload)
-
-
-def health_followup(bot_id: str, due_at: int) -> FollowUp:
-    """An away bot's next health check (its id starts with a hex digit: it names the due set's shard)."""
-    return FollowUp(f"{Kind.HEALTH}-{bot_id}-{due_at}", due_at,
-                    {"kind": Kind.HEALTH, "game": bot_id, "key": bot_id, "lane": Lane.REMOTE})
+AUTOPILOT = "autopilot"
+"""``run``'s answer when the seat's bot is away or gone: the caller (service/app/jobs.py) plays the
+seat as an absent seat's autopilot, the game's easy bot."""
 
 
 def run(ctx: AppContext, payload: Mapping[str, Any]) -> str:
@@ -238,8 +225,6 @@ def _deadline(view: Mapping[str, Any]) -> int | None:
 def remote_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, attempt: int = 0,
                 chosen: Mapping[str, Any] | None = None) -> str:
     """Ask the seat's bot for its action and apply it; a closed turn closes it (RULES §2.6)."""
-    from service.app.jobs import bot_turn
-
     if chosen is not None:
         return _apply(ctx, None, game_id, seat, opened_seq, dict(chosen), attempt)
     state, view = queries.view(ctx, game_id, Caller("seat", seat))
@@ -247,11 +232,11 @@ def remote_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, attem
         return "closed"
     bot = bot_of_seat(ctx, game_id, seat)
     if bot is None or ctx.bot_records.bot_counts(bot.id).get("away"):
-        return bot_turn(ctx, game_id, seat, opened_seq, autopilot=True)
+        return AUTOPILOT
     legal = list(view.get("you", {}).get("legal_actions") or [])
     now = ctx.clock()
     if not legal:  # another seat's announcement grace holds closing actions back
-        ctx.due_queue.schedule(turn_followup(game_id, seat, opened_seq, now + GRACE_RETRY_MS, attempt))
+        ctx.due_queue.schedule(fu.remote_turn(game_id, seat, opened_seq, now + GRACE_RETRY_MS, attempt))
         return "deferred"
     deadline = _deadline(view)
     budget = ctx.settings.remote_bot_timeout_ms
@@ -261,7 +246,7 @@ def remote_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, attem
         return "late"  # no time left to ask: the seat's timer plays its default
     held = _slots(ctx, bot, f"{game_id}-{seat}-{opened_seq}-{attempt}", now, budget)
     if held is None:
-        ctx.due_queue.schedule(turn_followup(game_id, seat, opened_seq, now + BUSY_RETRY_MS, attempt))
+        ctx.due_queue.schedule(fu.remote_turn(game_id, seat, opened_seq, now + BUSY_RETRY_MS, attempt))
         return "busy"
     body = orjson.dumps({"type": "turn", "bot": bot.id, "game": game_id, "variant": state.variant,
                          "version": state.version, "seat": seat, "deadline": deadline, "view": view})
@@ -322,8 +307,6 @@ def _apply(ctx: AppContext, bot: RemoteBot | None, game_id: str, seat: int, open
            action: dict[str, Any], attempt: int) -> str:
     """Write the bot's answer against the latest state while its turn is open; an answer the table
     moved past (it changed while the bot thought) is asked for again, twice at most."""
-    from service.app.jobs import bot_write
-
     for _ in range(MAX_ATTEMPTS):
         state = ctx.load(game_id)
         if not _open(state, seat, opened_seq):
@@ -331,12 +314,12 @@ def _apply(ctx: AppContext, bot: RemoteBot | None, game_id: str, seat: int, open
         now = ctx.clock()
         if action not in engine.legal_actions(state, seat, now):
             if attempt < 2:
-                ctx.due_queue.schedule(turn_followup(game_id, seat, opened_seq, now, attempt + 1))
+                ctx.due_queue.schedule(fu.remote_turn(game_id, seat, opened_seq, now, attempt + 1))
                 return "asked_again"
             return "stale"  # the seat's timer answers
         outcome = bot_write(ctx, game_id, state, seat, action)
         if outcome == "grace":
-            ctx.due_queue.schedule(turn_followup(game_id, seat, opened_seq, now + GRACE_RETRY_MS, attempt, action))
+            ctx.due_queue.schedule(fu.remote_turn(game_id, seat, opened_seq, now + GRACE_RETRY_MS, attempt, action))
             return "deferred"
         if outcome == "moved":
             if bot is not None:
@@ -349,18 +332,16 @@ def _failed(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) 
     """Count the failure; the bot goes away after too many in a row; the seat gets its default."""
     counts = ctx.bot_records.bot_count(bot.id, {"calls": 1, "failures": 1, f"failed_{why}": 1, "consecutive": 1})
     log.info("remote bot %s failed at %s seat %d: %s", bot.id, game_id, seat, why)
-    if counts.get("consecutive", 0) >= ctx.settings.remote_bot_failures and not counts.get("away"):
-        if ctx.bot_records.bot_count(bot.id, {"away": 1}).get("away") == 1:  # one failure sends it away
-            log.warning("remote bot %s is away after %d failures in a row", bot.id, counts["consecutive"])
-            ctx.due_queue.schedule(health_followup(bot.id, ctx.clock() + ctx.settings.remote_bot_health_ms))
+    tipping = counts.get("consecutive", 0) >= ctx.settings.remote_bot_failures and not counts.get("away")
+    if tipping and ctx.bot_records.bot_count(bot.id, {"away": 1}).get("away") == 1:  # one failure sends it away
+        log.warning("remote bot %s is away after %d failures in a row", bot.id, counts["consecutive"])
+        ctx.due_queue.schedule(fu.health_check(bot.id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return play_default(ctx, game_id, seat)
 
 
 def play_default(ctx: AppContext, game_id: str, seat: int) -> str:
     """RULES §2.7 as for a timed-out human: the seat's default actions until its turn ends (one
     failure); a game whose defaults only its timers play (Sakapuss) leaves it to the step's timer."""
-    from service.app.jobs import bot_write
-
     played, turn = 0, None
     for _ in range(MAX_ATTEMPTS):
         state = ctx.load(game_id)
@@ -400,5 +381,5 @@ def health(ctx: AppContext, bot_id: str) -> str:
         ctx.bot_records.bot_count(bot_id, {}, reset={"away": 0, "consecutive": 0})
         log.warning("remote bot %s answers again", bot_id)
         return "back"
-    ctx.due_queue.schedule(health_followup(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
+    ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return "away"
