@@ -37,14 +37,17 @@ def random_legal(request: dict[str, Any]) -> dict[str, Any]:
     return random.choice(request["view"]["you"]["legal_actions"])
 
 
-def make_server(secret: str, port: int = 0, choose: Callable[[dict[str, Any]], Any] = random_legal,
+def make_server(secret: str | Callable[[], str], port: int = 0, choose: Callable[[dict[str, Any]], Any] = random_legal,
                 host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    """The bot on ``host:port`` (0: any free port); ``secret``, or a function giving the current one
+    (a rotated secret takes effect without a restart)."""
     seen: OrderedDict[str, bytes] = OrderedDict()  # Meow-Delivery -> the answer given (a retry gets it again)
 
     class Bot(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        def do_POST(self) -> None:
             body = self.rfile.read(min(int(self.headers.get("Content-Length") or 0), 1 << 20))
-            if not verified(secret, body, self.headers.get("Meow-Timestamp", ""), self.headers.get("Meow-Signature", "")):
+            key = secret() if callable(secret) else secret
+            if not verified(key, body, self.headers.get("Meow-Timestamp", ""), self.headers.get("Meow-Signature", "")):
                 return self.answer(401, b'{"error": "bad signature"}')
             request = json.loads(body)
             if request.get("type") == "ping":
@@ -53,7 +56,7 @@ def make_server(secret: str, port: int = 0, choose: Callable[[dict[str, Any]], A
             if delivery not in seen:
                 try:
                     seen[delivery] = json.dumps({"action": choose(request)}).encode()
-                except Exception:  # a crashing brain answers 500 (meow plays the seat's default)
+                except Exception:  # noqa: BLE001 - a crashing brain answers 500 (meow plays the seat's default)
                     return self.answer(500, b'{"error": "internal"}')
                 while len(seen) > 1000:
                     seen.popitem(last=False)

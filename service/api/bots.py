@@ -36,6 +36,7 @@ class BotStats(Schema):
     answered = fields.Integer(metadata={"description": "legal answers applied"})
     failures = fields.Integer(metadata={"description": "turns that got the seat's default action instead"})
     consecutive = fields.Integer(metadata={"description": "failures in a row (MEOW_REMOTE_BOT_FAILURES of them: away)"})
+    went_away = fields.Integer(metadata={"description": "times it went away (and was played by the autopilot)"})
     failed_timeout = fields.Integer()
     failed_status = fields.Integer()
     failed_malformed = fields.Integer()

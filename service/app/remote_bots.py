@@ -68,7 +68,7 @@ class RemoteBot:
 
     def public(self, counts: Mapping[str, int]) -> dict[str, Any]:
         """The bot as its owner sees it: everything but the secret, with its counters."""
-        stats = {name: int(counts.get(name, 0)) for name in ("calls", "answered", "failures", "consecutive")}
+        stats = {name: int(counts.get(name, 0)) for name in ("calls", "answered", "failures", "consecutive", "went_away")}
         stats.update({f"failed_{why}": int(counts.get(f"failed_{why}", 0)) for why in FAILURES})
         return {"id": self.id, "name": self.name, "url": self.url, "games": list(self.games),
                 "created_at": self.created_at, "status": "away" if counts.get("away") else "ok", "stats": stats}
@@ -334,6 +334,7 @@ def _failed(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) 
     log.info("remote bot %s failed at %s seat %d: %s", bot.id, game_id, seat, why)
     tipping = counts.get("consecutive", 0) >= ctx.settings.remote_bot_failures and not counts.get("away")
     if tipping and ctx.bot_records.bot_count(bot.id, {"away": 1}).get("away") == 1:  # one failure sends it away
+        ctx.bot_records.bot_count(bot.id, {"went_away": 1})
         log.warning("remote bot %s is away after %d failures in a row", bot.id, counts["consecutive"])
         ctx.due_queue.schedule(fu.health_check(bot.id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return play_default(ctx, game_id, seat)
