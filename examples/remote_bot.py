@@ -15,6 +15,7 @@ import hmac
 import json
 import os
 import random
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -72,7 +73,14 @@ def make_server(secret: str | Callable[[], str], port: int = 0, choose: Callable
         def log_message(self, *args: Any) -> None:  # quiet
             pass
 
-    return ThreadingHTTPServer((host, port), Bot)
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # meow hung up: it gave up waiting
+                super().handle_error(request, client_address)
+
+    return Server((host, port), Bot)
 
 
 if __name__ == "__main__":
