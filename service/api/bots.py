@@ -26,7 +26,7 @@ class RegisterBot(Strict):
         "example": "https://bots.example.com/meow",
         "description": "where its turns are POSTed (HTTPS or HTTP; no private, loopback or link-local "
                        "address unless the operator allows them: else 422 `url_refused`)"})
-    games = fields.List(fields.String(validate=validate.Length(1, 40)), required=True,
+    games = fields.List(fields.String(), required=True,  # each checked against the variants (422 invalid_request)
                         validate=validate.Length(1, remote_bots.MAX_GAMES), metadata={
                             "description": "the variants it plays (GET /v1/variants); a table of another is refused"})
 

@@ -75,12 +75,7 @@ class BotSpec(Strict):
         "example": "b1a2b3c4d5e6f",
         "description": "a registered remote bot's id (registerBot, docs/remote-bots.md) instead of a strength: "
                        "needs the owner token and, in `Meow-Key`, the API key that owns the bot (else 404); "
-                       "its seat's strength is `remote`"})
-
-    @validates_schema
-    def _strength_or_remote(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("remote") is not None and data.get("strength") is not None:
-            raise ValidationError("a remote bot takes no strength", field_name="strength")
+                       "its seat's strength is `remote` (a `strength` given with it is ignored)"})
 
 
 class TakeSeat(Strict):
