@@ -6,7 +6,20 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import bots, components, docs_page, errors, games, headers, health, limits, operations
+from service.api import (
+    admin,
+    bots,
+    components,
+    docs_page,
+    errors,
+    games,
+    headers,
+    health,
+    integrators,
+    keys,
+    limits,
+    operations,
+)
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.eventstore.ports import EventStore
@@ -60,12 +73,15 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     components.register(api.spec)
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
+    api.register_blueprint(integrators.blp)
+    api.register_blueprint(admin.blp)
     api.register_blueprint(bots.blp)
     components.register_requests(api.spec)
     errors.register(app)
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them
     # the rate limits first: a request counts (and may be refused) before anything reads its body
     app.extensions["meow.limiter"] = limits.install(app, settings)
+    keys.install(app)  # after the limits: a bad Meow-Key is counted by address, then refused
     _json_guard(app)
     _compress(app)
     _instrument(app)

@@ -27,6 +27,7 @@ from service.api.http import (
     settings,
     stream_slots,
 )
+from service.api.keys import current_key, stream_slot
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
@@ -75,7 +76,7 @@ class GamesView(MethodView):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
         out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency(anonymous=True),
-                         origin())
+                         origin(), current_key(), body["private"])
         render = svc.render(out, Caller("owner"), prefers_minimal())
         render.setdefault("owner_token", None)
         return _written(render, out.status, Location=f"/v1/games/{out.game_id}")
@@ -121,7 +122,7 @@ class SeatsView(MethodView):
         """Take a seat (a human, anyone) or add a bot (owner only)."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = authenticate(gid)
+        caller = authenticate(gid, invite=body.get("invite"))
         # a strong key always (the spec states one pattern): without a token it guards the token returned
         bot = body.get("bot")
         if bot is not None and bot.get("remote") is not None:  # a registered remote bot of the caller's key
@@ -132,7 +133,7 @@ class SeatsView(MethodView):
                 raise AppError(AppCode.FORBIDDEN, "only the owner adds bots")
             out = seat_remote_bot(svc, gid, caller, require_key().id, bot["remote"], idempotency(anonymous=True))
         else:
-            out = svc.join(gid, caller, body.get("name"), bot, idempotency(anonymous=True))
+            out = svc.join(gid, caller, body.get("name"), bot, idempotency(anonymous=True), body.get("invite"))
         render = svc.render(out, caller, prefers_minimal())
         render.setdefault("token", None)
         return _written(render, out.status)
@@ -224,7 +225,7 @@ class EventsView(MethodView):
             state, events = svc.events(gid, caller, query["after"], 0)
         else:
             slots = stream_slots()
-            lease = slots.acquire(caller.token_hash, peer_prefix())
+            lease = slots.acquire(caller.token_hash, peer_prefix(), stream_slot())
             try:
                 state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
             finally:
@@ -242,7 +243,7 @@ def _last_event_id(default: int) -> int:
 def _open_sse(svc, gid: str, caller, after: int) -> Response:
     state = svc.load(gid)  # 404 before the stream starts
     slots = stream_slots()
-    lease = slots.acquire(caller.token_hash, peer_prefix())
+    lease = slots.acquire(caller.token_hash, peer_prefix(), stream_slot())
     try:
         sub = feeds().subscribe(gid, caller, min(after, state.version))
     except BaseException:
