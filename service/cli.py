@@ -25,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     lanes = ",".join(Lane)
     w.add_argument("--queues", default=lanes,
                    help=f"lanes to take work from, in priority order: {Lane.FAST} (scoring, deals, timers, easy "
-                        f"and medium bots), {Lane.SEARCH} (hard bots) and {Lane.HOOKS} (webhook deliveries); "
-                        f"default {lanes}")
+                        f"and medium bots), {Lane.SEARCH} (hard bots), {Lane.HOOKS} (webhook deliveries) and "
+                        f"{Lane.REMOTE} (remote bots' calls, on threads of their own); default {lanes}")
     w.add_argument("--no-dispatcher", action="store_true", help="do not run the due-set dispatcher in this worker")
     from service.verifier.cli import add_arguments as add_verify
 
@@ -194,8 +194,9 @@ def run(host: str | None = None, port: int | None = None) -> int:
         sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
         "--bind", bind_address(settings.host, settings.port), "--access-logfile", "-",
         "service.api.app:create_app()"], env=env)
-    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.FAST], env=env)
-               for _ in range(settings.fast_workers)]
+    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues",
+                                 f"{Lane.FAST},{Lane.REMOTE}" if not i else Lane.FAST], env=env)
+               for i in range(settings.fast_workers)]  # the first also serves remote bots' calls (on threads)
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", f"{Lane.SEARCH},{Lane.FAST}",
                                   "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.HOOKS,

@@ -66,6 +66,15 @@ class Settings:
     rate_cost_per_token: str = "2000/minute"
     rate_cost_per_address: str = "6000/minute"  # per client network (client_prefix)
     stream_answers_over: int = 500  # events: a longer events or history answer is streamed in pieces
+    # remote bots (service/app/remote_bots.py, docs/remote-bots.md)
+    remote_bots_per_key: int = 10  # MEOW_REMOTE_BOTS_PER_KEY: registered bots per API key
+    remote_bot_failures: int = 3  # MEOW_REMOTE_BOT_FAILURES: consecutive failures before a bot is away
+    remote_bot_timeout_ms: int = 5000  # MEOW_REMOTE_BOT_TIMEOUT_MS: the most a turn's call waits (less: the deadline)
+    remote_bot_concurrency: int = 4  # MEOW_REMOTE_BOT_CONCURRENCY: calls in flight per bot
+    remote_host_concurrency: int = 8  # MEOW_REMOTE_HOST_CONCURRENCY: calls in flight per bot host
+    remote_bot_health_ms: int = 5000  # MEOW_REMOTE_BOT_HEALTH_MS: how often an away bot is checked
+    remote_bot_max_bytes: int = 64 * 1024  # MEOW_REMOTE_BOT_MAX_BYTES: the largest answer read
+    remote_threads: int = 8  # MEOW_REMOTE_THREADS: remote-lane calls at once in one worker process
     # API keys (service/app/api_keys.py, docs/integrators.md)
     admin_token_hash: str | None = None  # MEOW_ADMIN_TOKEN's SHA-256: none set, /v1/admin/* answers 404
     max_api_keys: int = 1000  # keys the operator may create (0: no cap)
@@ -153,6 +162,14 @@ class Settings:
             rate_cost_per_token=e.get("MEOW_RATE_COST_PER_TOKEN", "2000/minute"),
             rate_cost_per_address=e.get("MEOW_RATE_COST_PER_ADDRESS", "6000/minute"),
             stream_answers_over=int(e.get("MEOW_STREAM_ANSWERS_OVER", "500")),
+            remote_bots_per_key=int(e.get("MEOW_REMOTE_BOTS_PER_KEY", "10")),
+            remote_bot_failures=max(1, int(e.get("MEOW_REMOTE_BOT_FAILURES", "3"))),
+            remote_bot_timeout_ms=int(e.get("MEOW_REMOTE_BOT_TIMEOUT_MS", "5000")),
+            remote_bot_concurrency=max(1, int(e.get("MEOW_REMOTE_BOT_CONCURRENCY", "4"))),
+            remote_host_concurrency=max(1, int(e.get("MEOW_REMOTE_HOST_CONCURRENCY", "8"))),
+            remote_bot_health_ms=max(100, int(e.get("MEOW_REMOTE_BOT_HEALTH_MS", "5000"))),
+            remote_bot_max_bytes=int(e.get("MEOW_REMOTE_BOT_MAX_BYTES", str(64 * 1024))),
+            remote_threads=max(1, int(e.get("MEOW_REMOTE_THREADS", "8"))),
             admin_token_hash=(hashlib.sha256(e["MEOW_ADMIN_TOKEN"].strip().encode()).hexdigest()
                               if e.get("MEOW_ADMIN_TOKEN", "").strip() else None),
             max_api_keys=int(e.get("MEOW_MAX_API_KEYS", "1000")),

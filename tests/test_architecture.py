@@ -95,16 +95,18 @@ def test_links_lead_from_created_ids_to_real_operations_and_parameters() -> None
 def test_every_request_body_example_is_a_valid_request() -> None:
     import yaml
 
-    from service.api import key_schemas, players, schemas, webhooks
+    from service.api import bots, key_schemas, players, schemas, webhooks
     from service.api.operations import EXAMPLES
     from service.cli import openapi_yaml
 
     spec = yaml.safe_load(openapi_yaml())
     bodies = {op["operationId"]: op["requestBody"] for item in spec["paths"].values()
               for m, op in item.items() if m in ("post",) and "requestBody" in op}
-    assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act", "createKey", "quickPlay", "createWebhook"}
+    assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act", "createKey", "quickPlay", "createWebhook",
+                                            "registerBot"}
     kinds = {"createGame": schemas.CreateGame, "takeSeat": schemas.TakeSeat, "act": schemas.Action,
-             "createKey": key_schemas.CreateKey, "quickPlay": players.QuickPlay, "createWebhook": webhooks.CreateWebhook}
+             "createKey": key_schemas.CreateKey, "quickPlay": players.QuickPlay, "createWebhook": webhooks.CreateWebhook,
+             "registerBot": bots.RegisterBot}
     for op_id, examples in EXAMPLES.items():
         assert bodies[op_id]["content"]["application/json"]["examples"] == examples
         for ex in examples.values():

@@ -132,7 +132,7 @@ def test_every_refusal_fits_every_operation_of_the_committed_spec(spec):
 
     samples = {refusal(_bare(k)).code: refusal(_bare(k)) for k in _parse_errors()}
     for path, item in spec["paths"].items():
-        concrete = path.replace("{game_id}", "0123456789abcdef").replace("{seat}", "0")
+        concrete = path.replace("{game_id}", "0123456789abcdef").replace("{seat}", "0").replace("{bot_id}", "b0123456789ab")
         for method in (m for m, op in item.items() if isinstance(op, dict) and "operationId" in op):
             for found in samples.values():
                 body = answer(found).split(b"\r\n\r\n", 1)[1]

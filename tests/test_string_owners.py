@@ -282,8 +282,10 @@ def test_the_stored_names_never_change():
     assert absence.parse_absence_key("turn-1-2") is None and absence.parse_absence_key("absent-1") is None
     assert {k.name: k.value for k in due.Kind} == {"BOT": "bot", "SCORE": "score", "DEAL": "deal", "TIMER": "timer",
                                                   "EXPIRE": "expire", "COMPACT": "compact", "PLAYERS": "players",
-                                                  "QUICKPLAY": "quickplay", "HOOK": "hook", "HOOK_SEND": "hooksend"}
-    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search", "HOOKS": "hooks"}
+                                                  "QUICKPLAY": "quickplay", "HOOK": "hook", "HOOK_SEND": "hooksend",
+                                                  "HEALTH": "health"}
+    assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search", "HOOKS": "hooks",
+                                                            "REMOTE": "remote"}
     bot = due.Due(due.Kind.BOT, due.bot_key(2, 9), 0, 2, 9)
     timer = due.Due(due.Kind.TIMER, "turn-3-7", 5, 2, 9)
     assert (followups.job_id("g", bot), followups.job_id("g", timer)) == ("bot-g-2-9", "timer-g-turn-3-7")

@@ -1,7 +1,8 @@
 """`meow worker`: one RQ worker (JSON serializer) on chosen lanes, plus the dispatcher thread.
 
-Work has two lanes (docs/architecture.md, "Fair workers"): ``fast`` (scoring, deals, timers, easy
-and medium bots: milliseconds each) and ``search`` (hard bots: a search of up to the table's budget).
+Work has three lanes (docs/architecture.md, "Fair workers"): ``fast`` (scoring, deals, timers, easy
+and medium bots: milliseconds each), ``search`` (hard bots: a search of up to the table's budget) and
+``remote`` (remote bots' calls, served by threads of their own: workers/remote_lane.py).
 A worker takes its lanes in priority order, so a fast worker never waits behind a search.
 """
 from __future__ import annotations
@@ -41,6 +42,19 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
         store.index_lobby()  # games listed before the per-status lobby indexes
         dispatcher = Dispatcher(store, queues, settings.lease_ms, settings=settings)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
+    if Lane.REMOTE in lanes:  # remote bots' calls: threads of their own, never this process's RQ worker
+        from workers.remote_lane import RemoteLane
+        from workers.tasks import run_due
+
+        threads = RemoteLane(queues[Lane.REMOTE], settings.remote_threads, run_due).start(stop)
+        lanes = tuple(lane for lane in lanes if lane != Lane.REMOTE)
+        if not lanes:
+            try:
+                while not burst and all(t.is_alive() for t in threads):
+                    stop.wait(1.0)
+            finally:
+                stop.set()
+            return
     cls = SimpleWorker if settings.worker_class == "simple" else Worker
     mine = [queues[lane] for lane in lanes]
     worker = cls(mine, connection=mine[0].connection, serializer=JSONSerializer)

@@ -8,6 +8,7 @@ from flask_smorest import Api
 
 from service.api import (
     admin,
+    bots,
     components,
     docs_page,
     errors,
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     api.register_blueprint(admin.blp)
     api.register_blueprint(players.blp)
     api.register_blueprint(webhooks.blp)
+    api.register_blueprint(bots.blp)
     components.register_requests(api.spec)
     errors.register(app)
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them

@@ -55,7 +55,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "key_revoked", "match_over",
         "not_enough_players", "not_private", "not_started", "not_your_turn", "nothing_to_do", "seat_left",
         "too_many_keys", "version_conflict",
-        "window_closed", "wrong_phase", "webhook_limit",
+        "window_closed", "wrong_phase", "webhook_limit", "bot_limit",
     ),
     413: ("payload_too_large",),
     414: ("uri_too_long",),
@@ -64,7 +64,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
     422: (  # never legal as sent
         "card_not_in_hand", "idempotency_key_reused", "illegal_action", "illegal_card",
         "invalid_action", "invalid_option", "invalid_request", "invalid_suit",
-        "must_choose_suit", "unknown_variant", "weak_idempotency_key", "webhook_url_refused",
+        "must_choose_suit", "unknown_variant", "weak_idempotency_key", "webhook_url_refused", "url_refused",
     ),
     429: ("rate_limited", "too_many_connections", "bots_only_limit"),
     431: ("headers_too_large",),

@@ -31,6 +31,8 @@ from service.api.keys import current_key, require_key, stream_slot
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
+from service.app.codes import AppCode
+from service.app.errors import AppError
 from service.games.kernel.events import END_OF_MATCH
 from service.games.registry import variants_catalog
 
@@ -123,8 +125,16 @@ class SeatsView(MethodView):
         svc = service()
         caller = authenticate(gid, invite=body.get("invite"))
         # a strong key always (the spec states one pattern): without a token it guards the token returned
-        player = (require_key().id, body["player"]) if body.get("player") is not None else None
-        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=True), body.get("invite"), player)
+        bot = body.get("bot")
+        if bot is not None and bot.get("remote") is not None:  # a registered remote bot of the caller's key
+            from service.app.remote_bots import seat_remote_bot
+
+            if not caller.is_owner:
+                raise AppError(AppCode.FORBIDDEN, "only the owner adds bots")
+            out = seat_remote_bot(svc, gid, caller, require_key().id, bot["remote"], idempotency(anonymous=True))
+        else:
+            player = (require_key().id, body["player"]) if body.get("player") is not None else None
+            out = svc.join(gid, caller, body.get("name"), bot, idempotency(anonymous=True), body.get("invite"), player)
         render = svc.render(out, caller, prefers_minimal())
         render.setdefault("token", None)
         return _written(render, out.status)

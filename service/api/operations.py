@@ -48,6 +48,8 @@ SECURITY: dict[str, list[Requirement]] = {
     "act": [_SEAT], "listActions": [_SEAT], "listEvents": ANYONE,
     "getHistory": [_SEAT, _OWNER, _AUDIT], "verifyGame": [_SEAT, _OWNER, _AUDIT], "getStateAt": ANYONE,
     "getHealth": NONE, "getReadiness": NONE, "getMetrics": NONE,
+    # remote bots (service/api/bots.py): an API key's own
+    "registerBot": [_KEY], "listBots": [_KEY], "getBot": [_KEY], "rotateBotSecret": [_KEY], "deleteBot": [_KEY],
     # API keys and private tables (service/api/admin.py, service/api/integrators.py)
     "getOwnKey": [_KEY], "listKeyGames": [_KEY], "rotateInvite": [_OWNER], "rotateSpectatorToken": [_OWNER],
     "createKey": [_ADMIN], "listKeys": [_ADMIN], "getKey": [_ADMIN], "rotateKey": [_ADMIN], "revokeKey": [_ADMIN],
@@ -86,7 +88,8 @@ LINKS: dict[str, dict[int, dict[str, Any]]] = {
 
 WRITES = {"createGame": 201, "takeSeat": 201, "leaveSeat": 200, "startGame": 200, "act": 200}
 GUARDED = ("leaveSeat", "startGame", "act")  # If-Match applies
-CREATES = {"createKey": 201, "quickPlay": 201, "rematchGame": 201}  # the success of an operation no game write, when not 200
+CREATES = {"createKey": 201, "quickPlay": 201, "rematchGame": 201, "registerBot": 201, "deleteBot": 204}
+"""The success status of an operation that is no game write, when not 200."""
 _HEADER_PARAMS = {
     "Idempotency-Key": {"name": "Idempotency-Key", "in": "header", "required": False,
                         "schema": {"type": "string", "minLength": 1, "maxLength": 255},
@@ -111,8 +114,9 @@ PUBLIC = "no-cache"
 REVEALS_ALL = frozenset(("getHistory",))
 """Reads that can carry every seat's hand whoever asks (a finished game's history)."""
 KEYED = frozenset(("getOwnKey", "listKeyGames", "rotateInvite", "rotateSpectatorToken", "createKey", "listKeys",
-                   "getKey", "rotateKey", "revokeKey"))
-"""Answers about an API key or a private table's hand-outs (a secret, a private table's listing)."""
+                   "getKey", "rotateKey", "revokeKey",
+                   "registerBot", "listBots", "getBot", "rotateBotSecret", "deleteBot"))
+"""Answers about an API key or a private table's hand-outs (a secret, a private table's listing), a key's remote bots."""
 NOT_STORED = frozenset(("quickPlay", "rematchGame", "getPlayer", "getLeaderboard"))
 """More answers never stored: a new seat token, a key's own players."""
 NEGOTIATED = frozenset(("listEvents", "getHistory"))
@@ -256,6 +260,8 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "human": _ex("take a seat (anyone; with the owner token it is the owner's own)", {"name": "Ann"}),
         "bot": _ex("add a bot (owner token)", {"bot": {"strength": "medium"}}),
         "player": _ex("take a seat for one of the API key's players (Meow-Key header)", {"name": "Ann", "player": "user-1842"}),
+        "remote": _ex("seat a registered remote bot (owner token, and the bot's API key in Meow-Key)",
+                      {"bot": {"remote": "b1a2b3c4d5e6f"}}),
         "invite": _ex("take a seat at a private table with its invite code", {"name": "Ann",
                                                                                "invite": "Xq2n8EXAMPLEinviteCode"}),
     },
@@ -268,6 +274,10 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
         "public": _ex("a seat at any open public table", {"variant": registry.GAMES[0].variants[0], "name": "Ann"}),
         "player": _ex("with an API key: at the key's own tables, for one of its players",
                       {"variant": registry.GAMES[0].variants[0], "name": "Ann", "player": "user-1842"}),
+    },
+    "registerBot": {
+        "bot": _ex("a bot that plays two variants (GET /v1/variants)",
+                   {"name": "Felix", "url": "https://bots.example.com/meow", "games": list(registry.GAMES[0].variants[:2])}),
     },
     "act": {
         "play": _ex("play a card", {"type": "play", "card": "7H:0"}),

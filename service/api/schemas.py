@@ -75,6 +75,11 @@ class BotSpec(Strict):
         "example": "easy", "enum": [*BOT_STRENGTHS, None],
         "description": "null: the table's bot_strength option. A strength the table's variant does not offer "
                        "(its `bot_strengths` in GET /v1/variants) is refused 422 `invalid_option`"})
+    remote = fields.String(validate=validate.Length(2, 32), metadata={
+        "example": "b1a2b3c4d5e6f",
+        "description": "a registered remote bot's id (registerBot, docs/remote-bots.md) instead of a strength: "
+                       "needs the owner token and, in `Meow-Key`, the API key that owns the bot (else 404); "
+                       "its seat's strength is `remote` (a `strength` given with it is ignored)"})
 
 
 class TakeSeat(Strict):

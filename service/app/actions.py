@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.app.auth import Caller
+from service.app.auth import SPECTATOR, Caller
+from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Idempotency, Precondition
@@ -14,7 +15,8 @@ from service.app.seats import require_seat
 from service.app.write_path import Outcome, WritePlan, write
 from service.games import engine
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.model import RuleViolation
+from service.games.kernel.model import Autopilot, RuleViolation
+from service.games.kernel.state import TableState
 from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 
@@ -35,3 +37,26 @@ def act(ctx: AppContext, game_id: str, caller: Caller, action: dict[str, Any], p
     if kind in RACE_TOLERANT:
         pre = None
     return write(ctx, game_id, caller, WritePlan(lambda s: cmd, precondition=pre, idempotency=idem))
+
+
+def bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
+    """Append the bot's action against ``state``: "moved", "retry" (the table moved on: look
+    again), "grace" (another seat's announcement grace)."""
+    chosen, action = dict(action), dict(action)
+    kind = action.pop("type")
+    cmd = SEAT_ACTIONS[kind](seat=seat, **action)
+    if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
+        cmd = Autopilot(seat, chosen)
+    pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
+    try:
+        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
+        return "moved"
+    except AppError as exc:
+        if exc.code == AppCode.VERSION_CONFLICT:
+            return "retry"
+        if exc.code == KernelCode.ANNOUNCE_GRACE:
+            return "grace"
+        if kind in RACE_TOLERANT and ctx.event_log.version(game_id) != state.version:
+            return "retry"  # refused against a later state (no precondition): look again; the loop answers
+            # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
+        raise

@@ -8,6 +8,7 @@ from service.games.kernel.codes import DomainCode
 class AppCode(DomainCode):
     """Refusals the application raises itself: credentials, versions, idempotency, stored games."""
 
+    BOT_LIMIT = "bot_limit"  # this API key has as many registered remote bots as allowed
     BOTS_ONLY_LIMIT = "bots_only_limit"  # this owner or address runs as many bots-only tables as allowed
     FORBIDDEN = "forbidden"
     GAME_CORRUPTED = "game_corrupted"  # a stored event cannot be read or applied
@@ -24,4 +25,5 @@ class AppCode(DomainCode):
     RATE_LIMITED = "rate_limited"
     TOO_MANY_KEYS = "too_many_keys"  # the operator's cap on API keys (MEOW_MAX_API_KEYS) is reached
     UNAUTHORIZED = "unauthorized"
+    URL_REFUSED = "url_refused"  # a remote bot's URL the outbound client would not call (private, malformed)
     VERSION_CONFLICT = "version_conflict"

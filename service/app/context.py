@@ -18,6 +18,7 @@ from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.ports import (
     ApiKeys,
     AppendFeed,
+    BotRecords,
     DueQueue,
     EventLog,
     EventStore,
@@ -60,6 +61,7 @@ class AppContext:
         self.reports: Reports = store
         self.lobby_index: Lobby = store
         self.retention: Retention = store
+        self.bot_records: BotRecords = store  # registered remote bots (service/app/remote_bots.py)
         self.api_keys: ApiKeys = store
         self.players: Players = store
         self.matchmaking: Matchmaking = store

@@ -12,6 +12,7 @@ from service.eventstore.contract import FollowUp
 from service.games import engine, registry
 from service.games.kernel.due import Due, Kind, Lane, bot_key
 from service.games.kernel.state import TableState
+from service.games.kernel.table import REMOTE
 
 BOT_MOVE = "botmove"
 """The first part of the job id of a searching bot's answer (its payload's kind is ``bot``)."""
@@ -50,6 +51,12 @@ def search_budget_ms(state: TableState, seat: int, max_budget_ms: int) -> int:
     return max(1, min(int(budget), max_budget_ms))
 
 
+def remote_seat(state: TableState, seat: int) -> bool:
+    """A registered remote bot plays ``seat`` (its strength is the kernel's ``REMOTE``)."""
+    found = next((s for s in state.seats if s.seat == seat), None)
+    return found is not None and found.kind == "bot" and found.strength == REMOTE
+
+
 def bots_only(state: TableState) -> bool:
     """Every seat still at the table is a bot: no human sits there, playing, waiting or eliminated
     and watching (a human who left is gone)."""
@@ -81,6 +88,8 @@ def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 
         payload.update(seat=due.seat, opened_seq=due.opened_seq)
         delay = max(bot_delay_ms(state, game_id, due.seat, due.opened_seq), pace_ms(state, floor_ms))
         budget = search_budget_ms(state, due.seat, max_budget_ms)
+        if remote_seat(state, due.seat):  # a remote bot's call waits on its server: never on the fast lane
+            payload.update(lane=Lane.REMOTE)
         if budget:
             payload.update(lane=Lane.SEARCH, answer_at=at + max(delay, budget), budget_ms=budget)
             at += max(delay, budget) - budget
@@ -158,3 +167,21 @@ def hook_send(delivery_id: str, route: str, owner: str, attempt: int, due_at: in
     return FollowUp(f"{Kind.HOOK_SEND}-{delivery_id}-{attempt}{tag}", due_at,
                     {"kind": Kind.HOOK_SEND, "game": route, "key": delivery_id, "owner": owner, "attempt": attempt,
                      "lane": Lane.HOOKS})
+
+
+def remote_turn(game_id: str, seat: int, opened_seq: int, due_at: int, attempt: int = 0,
+                chosen: dict[str, Any] | None = None) -> FollowUp:
+    """A remote bot's seat asked (again) at ``due_at``, on the remote lane (service/app/remote_bots.py);
+    ``chosen``: an answer it gave that another seat's announcement grace held back."""
+    payload: dict[str, Any] = {"kind": Kind.BOT, "game": game_id, "key": bot_key(seat, opened_seq), "seat": seat,
+                               "opened_seq": opened_seq, "lane": Lane.REMOTE, "attempt": attempt}
+    if chosen is not None:
+        payload["chosen"] = dict(chosen)
+    return FollowUp(f"{Kind.BOT}-{game_id}-{seat}-{opened_seq}-r{due_at}", due_at, payload)
+
+
+def health_check(bot_id: str, due_at: int) -> FollowUp:
+    """An away remote bot's next health check, on the remote lane; its id (a hex digit first) names
+    the due set's shard, as a game id does."""
+    return FollowUp(f"{Kind.HEALTH}-{bot_id}-{due_at}", due_at,
+                    {"kind": Kind.HEALTH, "game": bot_id, "key": bot_id, "lane": Lane.REMOTE})

@@ -11,21 +11,19 @@ import random
 from typing import Any
 
 from service.app import fairness, followups as fu, players, quickplay
+from service.app.actions import bot_write
 from service.app.auth import SPECTATOR
-from service.app.codes import AppCode
 from service.app.compaction import compact_finished
 from service.app.context import AppContext
 from service.app.errors import AppError
-from service.app.idempotency import Precondition
 from service.app.seats import seat_tokens_revoked
 from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
 from service.games import engine
 from service.games.kernel.absence import parse_absence_key
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.due import Kind
-from service.games.kernel.model import Autopilot, DealRound, FireTimer, ScoreRound
+from service.games.kernel.due import Kind, Lane
+from service.games.kernel.model import DealRound, FireTimer, ScoreRound
 from service.games.kernel.state import TableState
-from service.games.registry import RACE_TOLERANT, SEAT_ACTIONS
 
 GRACE_RETRY_MS = 250
 
@@ -33,6 +31,13 @@ GRACE_RETRY_MS = 250
 def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
     """Serve one due follow-up; a no-op when what it serves has closed."""
     game_id, kind = payload["game"], payload["kind"]
+    if payload.get("lane") == Lane.REMOTE:  # a remote bot's turn or health check (service/app/remote_bots.py)
+        from service.app import remote_bots
+
+        outcome = remote_bots.run(ctx, payload)
+        if outcome == remote_bots.AUTOPILOT:  # its bot is away or gone: the autopilot plays the seat
+            return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]), autopilot=True)
+        return outcome
     if kind == Kind.BOT:
         answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
         return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
@@ -104,12 +109,14 @@ def rearm_timer(ctx: AppContext, game_id: str, cmd: object) -> str:
 
 
 def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_at: int | None = None,
-             granted_ms: int | None = None, chosen: dict[str, Any] | None = None, chosen_at: int | None = None) -> str:
+             granted_ms: int | None = None, chosen: dict[str, Any] | None = None, chosen_at: int | None = None,
+             autopilot: bool = False) -> str:
     """One bot move. A searching bot answers at max(``answer_at``, its start + its search time),
     whether it had a choice or not (RULES §7.1(4)): the gap before its move tells nobody what it
     held. Its worker never waits for that moment: the move is written then by a follow-up on the
     fast lane (``fu.bot_move``) that carries the ``chosen`` action, which it writes if the table is
-    still at ``chosen_at`` (else it chooses again, briefly); a closed turn closes it."""
+    still at ``chosen_at`` (else it chooses again, briefly); a closed turn closes it. A remote bot's
+    seat is asked on the remote lane (service/app/remote_bots.py), unless ``autopilot`` (its bot away)."""
     from service.app.bots import choose_for
 
     for attempt in range(MAX_ATTEMPTS):
@@ -118,6 +125,9 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                    for d in engine.pending_work(state)):
             return "closed"
         now = ctx.clock()
+        if not autopilot and fu.remote_seat(state, seat):
+            ctx.due_queue.schedule(fu.remote_turn(game_id, seat, opened_seq, now))
+            return "remote"
         view = engine.seat_view(state, seat, now)
         if not view.legal_actions:  # another seat's announcement grace holds closing actions back
             return defer_bot(ctx, game_id, seat, opened_seq, now)
@@ -136,7 +146,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                     ctx.due_queue.schedule(fu.bot_move(game_id, seat, opened_seq, answer, action, state.version))
                     return "searched"
         chosen = None
-        outcome = _bot_write(ctx, game_id, state, seat, action)
+        outcome = bot_write(ctx, game_id, state, seat, action)
         if outcome != "retry":
             return defer_bot(ctx, game_id, seat, opened_seq, now) if outcome == "grace" else outcome
     return defer_bot(ctx, game_id, seat, opened_seq, ctx.clock())  # a very busy table: come back
@@ -150,29 +160,6 @@ def search_time(ctx: AppContext, budget: int, answer_at: int | None, granted_ms:
     if answer_at is not None:
         took = min(took, answer_at - now)
     return max(min(budget, ctx.settings.search_min_ms), took)
-
-
-def _bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
-    """Append the bot's action against ``state``: "moved", "retry" (the table moved on: look
-    again), "grace" (another seat's announcement grace)."""
-    chosen = dict(action)
-    kind = action.pop("type")
-    cmd = SEAT_ACTIONS[kind](seat=seat, **action)
-    if getattr(state.seats[seat], "absent", False):  # RULES §2.7 bot_autopilot
-        cmd = Autopilot(seat, chosen)
-    pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
-    try:
-        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
-        return "moved"
-    except AppError as exc:
-        if exc.code == AppCode.VERSION_CONFLICT:
-            return "retry"
-        if exc.code == KernelCode.ANNOUNCE_GRACE:
-            return "grace"
-        if kind in RACE_TOLERANT and ctx.event_log.version(game_id) != state.version:
-            return "retry"  # refused against a later state (no precondition): look again; the loop answers
-            # "closed" once its moment passed (a slap window closed). Against the same state: a bug, raise
-        raise
 
 
 def defer_bot(ctx: AppContext, game_id: str, seat: int, opened_seq: int, now: int) -> str:

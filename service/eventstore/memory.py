@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from service.eventstore.append_args import AppendArgs
+from service.eventstore.bot_records import MemoryBotRecords
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.compact import CompactCache, Compacted, Irregular, pack
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
@@ -18,7 +19,7 @@ from service.eventstore.webhooks_memory import MemoryWebhooks
 from service.games.kernel.model import Event
 
 
-class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks):
+class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
     """Holds encoded events (so the codec is exercised exactly as with Redis)."""
 
     def __init__(self) -> None:

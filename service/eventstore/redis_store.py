@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from service.eventstore.append_args import AppendArgs
+from service.eventstore.bot_records import RedisBotRecords
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
 from service.eventstore.compact import CompactCache, Irregular, pack
 from service.eventstore.contract import (
@@ -29,7 +30,7 @@ def _script(name: str) -> str:
     return resources.files("service.eventstore").joinpath(name).read_text()
 
 
-class RedisEventStore(RedisPlayersMixin, RedisWebhooks):
+class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
     """Streams with explicit ``<seq>-0`` ids; every write of a command in one Lua script."""
 
     def __init__(self, client: Any, prefix: str = "meow", blocking_client: Any = None,

@@ -65,6 +65,14 @@ def seat_view(state: TableState, seat: int, now: int) -> SeatView:
     return BY_STATE[type(state)].seat_view(state, seat, now)
 
 
+def default_action(state: TableState, seat: int) -> dict[str, Any] | None:
+    """§2.7: the default action the seat's timer would play for it now, or None (none now, or a
+    game whose defaults only its timers play)."""
+    fn = BY_STATE[type(state)].default_action
+    found = fn(state, seat) if fn is not None else None
+    return dict(found) if found is not None else None
+
+
 def pending_work(state: TableState | None) -> tuple[Due, ...]:
     if state is None:
         return ()
@@ -76,6 +84,7 @@ __all__ = [
     "Due",
     "SeatView",
     "decide",
+    "default_action",
     "evolve",
     "legal_actions",
     "outcome",

@@ -28,6 +28,7 @@ from service.settings import Settings
 from tests.api.conftest import ADMIN, Clock, Table, auth
 
 AUDIT = "audit-secret"
+PUBLIC_URL = "http://93.184.216.34/meow"  # a remote bot's URL: a literal public address (checked without DNS)
 SHARED_CACHEABLE = ("no-cache",)  # what a shared cache may keep (and must revalidate)
 PRIVATE_OR_NONE = ("no-store", "private, no-cache")
 ETAG = re.compile(r'^"[0-9]+"$')  # API.md: strong, the game's version
@@ -138,6 +139,9 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
         (done, {"ownerToken": done_owner, "auditToken": AUDIT}, set(), 0),
     ]
     unscoped = {"apiKey": made["secret"], "adminToken": ADMIN}  # the operations on no game
+    bot = table.client.post("/v1/bots", json={"name": "Felix", "url": PUBLIC_URL, "games": ["prsi"]},
+                            headers={"Meow-Key": made["secret"]})
+    assert bot.status_code == 201, bot.json
     succeeded: set[str] = set()
     gets = [(op_id, path, op) for op_id, method, path, op in _operations(table) if method == "GET"]
     assert {"getGame", "listEvents", "getHistory"} <= {op_id for op_id, _, _ in gets}
@@ -148,6 +152,7 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
         for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", unscoped, set(), 0)]:
             url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no)).replace("{key_id}", made["key"]["id"])
             url = url.replace("{player}", "p-0")
+            url = url.replace("{bot_id}", bot.json["id"])
             public = table.client.get(url, query_string=query)
             for scheme in _schemes(op):
                 token = tokens.get(scheme) if scheme else None
@@ -194,6 +199,9 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
     private = call("createGame", secret, {"variant": "prsi", "private": True}, scheme="apiKey")
     call("rotateInvite", private["owner_token"], game_id=private["id"])
     call("rotateSpectatorToken", private["owner_token"], game_id=private["id"])
+    bot = call("registerBot", secret, {"name": "Felix", "url": PUBLIC_URL, "games": ["prsi"]}, scheme="apiKey")
+    call("rotateBotSecret", secret, scheme="apiKey", bot_id=bot["id"])
+    call("deleteBot", secret, scheme="apiKey", bot_id=bot["id"])
     call("revokeKey", ADMIN, key_id=made["key"]["id"])
     done, done_owner = _finished(table)
     call("rematchGame", done_owner, game_id=done)

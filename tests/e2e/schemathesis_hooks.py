@@ -232,11 +232,14 @@ RULE_REFUSALS = {
     # a table's own are its variant's `bot_strengths` in GET /v1/variants)
     "takeSeat": frozenset({"invalid_option"}),
     "quickPlay": frozenset(),  # its name, as takeSeat's (NAME_RULES)
+    # a remote bot's URL the outbound client would not call (a private address, no such host)
+    "registerBot": frozenset({"url_refused"}),
 }
 # invalid_request on these fields alone is accepted too: a table's or seat's name is NFC-normalised
 # and may hold no control, bidi-control, unassigned or private-use character (the schemas say so in
 # their description); OpenAPI 3.0's regex dialect has no Unicode property classes to say it.
-NAME_RULES = {"createGame": frozenset({"name"}), "takeSeat": frozenset({"name"}), "quickPlay": frozenset({"name"})}
+NAME_RULES = {"createGame": frozenset({"name"}), "takeSeat": frozenset({"name"}), "quickPlay": frozenset({"name"}),
+              "registerBot": frozenset({"name", "games"})}  # games: variants of GET /v1/variants
 # 400 invalid_json for a number beyond ±(2^53 - 1) is accepted too, where the spec could not bound
 # it: a value of an option no catalogue declares (free JSON, nested), which the body check still
 # bounds (docs/api.md: every number in a JSON body is within I-JSON's range, service/api/json_body.py)

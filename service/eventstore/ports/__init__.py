@@ -8,6 +8,7 @@ from typing import Protocol
 
 from service.eventstore.ports.api_keys import ApiKeys
 from service.eventstore.ports.append_feed import AppendFeed
+from service.eventstore.ports.bot_records import BotRecords
 from service.eventstore.ports.due_queue import DueQueue
 from service.eventstore.ports.event_log import EventLog
 from service.eventstore.ports.idempotency import IdempotencyRecords
@@ -22,13 +23,13 @@ from service.eventstore.ports.tokens import Tokens
 from service.eventstore.ports.webhooks import Webhooks
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention, ApiKeys, Players, Matchmaking, Webhooks)
+                           Reports, Lobby, Retention, ApiKeys, Players, Matchmaking, Webhooks, BotRecords)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, ApiKeys, Players, Matchmaking, Webhooks, Protocol):
+                 Retention, ApiKeys, Players, Matchmaking, Webhooks, BotRecords, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
-__all__ = ["PORTS", "ApiKeys", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
-           "Matchmaking", "Players", "Reports", "Retention", "Snapshots", "Tokens", "Webhooks"]
+__all__ = ["PORTS", "ApiKeys", "AppendFeed", "BotRecords", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords",
+           "Leases", "Lobby", "Matchmaking", "Players", "Reports", "Retention", "Snapshots", "Tokens", "Webhooks"]

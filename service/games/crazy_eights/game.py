@@ -4,6 +4,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from service.games.crazy_eights import options, playout
+from service.games.crazy_eights.actions import default_action
 from service.games.crazy_eights.bots import easy, medium
 from service.games.crazy_eights.decide import decide
 from service.games.crazy_eights.evolve import evolve
@@ -39,6 +40,7 @@ GAME = Game(
     public_view=public_view,
     private_view=private_view,
     pending_work=pending_work,
+    default_action=default_action,
     actions=ACTIONS,
     commands=COMMANDS,
     command_upcasters=COMMAND_UPCASTERS,

@@ -24,6 +24,7 @@ class Kind(StrEnum):
     QUICKPLAY = "quickplay"  # a quick-play table's wait for humans over: bots fill it (service/app/quickplay.py)
     HOOK = "hook"  # the webhook deliveries an append calls for (service/app/webhook_jobs.py)
     HOOK_SEND = "hooksend"  # one attempt of one webhook delivery
+    HEALTH = "health"  # a remote bot's health check, while it is away (service/app/remote_bots.py)
 
 
 class Lane(StrEnum):
@@ -32,6 +33,7 @@ class Lane(StrEnum):
     FAST = "fast"  # scoring, deals, timers, easy and medium bots: milliseconds each
     SEARCH = "search"  # a searching bot: up to its table's budget
     HOOKS = "hooks"  # webhook deliveries: outbound HTTP, never in a table's way
+    REMOTE = "remote"  # a remote bot's turn (an HTTP call to its server) and its health checks
 
 
 @dataclass(frozen=True)

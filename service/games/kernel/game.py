@@ -140,6 +140,10 @@ class Game:
     hidden from it (the stock, other seats' hands, their sealed passes, a chance deck) dealt again at
     random among the places hidden from it, each keeping its size, and fresh secret seeds. The
     redaction oracle (tests/conformance/redaction.py) fails for a game without one."""
+    default_action: Callable[[Any, int], Mapping[str, Any] | None] | None = None
+    """§2.7: ``(state, seat)`` -> the default action a timed-out seat gets now (its turn timer's), or
+    None; a remote bot that fails its turn gets it at once (service/app/remote_bots.py). None: that
+    seat waits for its timer (Sakapuss: the step's or race's own timeout)."""
     verifier: ModuleType | None = None
     """Its independent verifier module: standard library and service/verifier/primitives only, the
     presets it checks (``VARIANTS``) and what its shuffles un-shuffle to (``Shuffles``; docs/audit.md).

@@ -7,7 +7,7 @@ from typing import Any
 
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import JoinSeat, RuleViolation, StartMatch
-from service.games.kernel.table import BOT_STRENGTHS, Step, admit
+from service.games.kernel.table import BOT_STRENGTHS, REMOTE, Step, admit
 
 
 def join_while_open(closed: str, game: str, strengths: tuple[str, ...] = BOT_STRENGTHS) -> Step:
@@ -18,7 +18,7 @@ def join_while_open(closed: str, game: str, strengths: tuple[str, ...] = BOT_STR
         """K-16: seats are taken only before the start; at most max_players; bots of this game's strengths."""
         m = tx.m
         seat, strength, creator = admit(m, cmd, None if m.status == "open" else closed, len(m.active_seats()))
-        if strength is not None and strength not in strengths:
+        if strength is not None and strength not in strengths and strength != REMOTE:
             raise RuleViolation(KernelCode.INVALID_OPTION, f"no {strength} bot for {game}", reason="unknown_strength",
                                 errors=[{"option": "strength", "detail": "unknown_strength"}])
         tx.emit("SeatJoined", seat, {"seat": seat, "name": cmd.name, "kind": cmd.kind,

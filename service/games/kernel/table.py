@@ -69,6 +69,10 @@ def require_intermission(m: Any, round_no: int) -> None:
 
 BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium", "hard")
 """Bot strengths of the §7.2 ladder (each game's bots/: easy, medium, hard)."""
+REMOTE = "remote"
+"""The strength of a bot seat played from outside, by a registered remote bot (service/app/remote_bots.py):
+the rules treat it as any bot seat; its moves come from the bot's server, and while that server is away
+the seat plays as an absent seat's autopilot (the game's ``easy`` bot, which is what an unknown strength gets)."""
 
 
 def admit(m: Any, cmd: JoinSeat, closed: str | None, seated: int) -> tuple[int, str | None, bool]:
@@ -87,7 +91,7 @@ def admit(m: Any, cmd: JoinSeat, closed: str | None, seated: int) -> tuple[int, 
     strength = None
     if cmd.kind == "bot":
         strength = m.options["bot_strength"] if cmd.strength is None else cmd.strength  # "" is no strength
-        if strength not in BOT_STRENGTHS:
+        if strength not in BOT_STRENGTHS and strength != REMOTE:
             raise RuleViolation(KernelCode.INVALID_OPTION, f"unknown bot strength {strength!r}",
                                 reason="unknown_strength",
                                 errors=[{"option": "strength", "detail": "unknown_strength"}])

@@ -7,7 +7,7 @@ from service.games.kernel.catch import CHALLENGE, CHALLENGE_ACTION, catching
 from service.games.kernel.game import ActionSpec, Game, Presets
 from service.games.kernel.presentation import Presentation
 from service.games.shedding import playout
-from service.games.shedding.actions import legal_actions
+from service.games.shedding.actions import default_action, legal_actions
 from service.games.shedding.bots import easy, hard, medium
 from service.games.shedding.commands import COMMANDS, RACE_TOLERANT, AcceptSkip, Announce, Draw, Pass, Play, TakePenalty
 from service.games.shedding.faces import FACES, SUIT_FACES
@@ -49,6 +49,7 @@ GAME = Game(
     private_view=private_view,
     bot_view=seat_view,  # with the round's record
     pending_work=pending_work,
+    default_action=default_action,
     actions=ACTIONS,
     commands=COMMANDS,
     event_types=EVENT_TYPES,

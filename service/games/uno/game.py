@@ -8,6 +8,7 @@ from service.games.kernel.game import Game, Presets
 from service.games.kernel.presentation import Presentation
 from service.games.shedding.game import ACTIONS as SHEDDING_ACTIONS, GAME as SHEDDING
 from service.games.uno import options, playout
+from service.games.uno.actions import default_action
 from service.games.uno.bots import easy, medium
 from service.games.uno.cards import CARD_PATTERN, COLORS
 from service.games.uno.decide import decide
@@ -44,6 +45,7 @@ GAME = Game(
     public_view=public_view,
     private_view=private_view,
     pending_work=pending_work,
+    default_action=default_action,
     actions=ACTIONS,
     commands=COMMANDS,
     command_upcasters=COMMAND_UPCASTERS,
