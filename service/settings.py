@@ -64,6 +64,16 @@ class Settings:
     rate_cost_per_token: str = "2000/minute"
     rate_cost_per_address: str = "6000/minute"  # per client network (client_prefix)
     stream_answers_over: int = 500  # events: a longer events or history answer is streamed in pieces
+    # API keys (service/app/api_keys.py, docs/integrators.md)
+    admin_token_hash: str | None = None  # MEOW_ADMIN_TOKEN's SHA-256: none set, /v1/admin/* answers 404
+    max_api_keys: int = 1000  # keys the operator may create (0: no cap)
+    key_creates_per_minute: int = 600  # a key's quotas unless it was given its own (per key, not per address)
+    key_writes_per_minute: int = 12_000
+    key_reads_per_minute: int = 24_000
+    key_cost_per_minute: int = 12_000  # cost units (as rate_cost_per_*)
+    key_max_streams: int = 256  # open event streams of one key at once
+    key_games_max: int = 10_000  # a key's own lobby lists its newest tables up to this many
+    key_metrics_max: int = 100  # keys with their own label in /metrics (the others count as "other")
 
     @property
     def queue_url(self) -> str | None:
@@ -127,4 +137,14 @@ class Settings:
             rate_cost_per_token=e.get("MEOW_RATE_COST_PER_TOKEN", "2000/minute"),
             rate_cost_per_address=e.get("MEOW_RATE_COST_PER_ADDRESS", "6000/minute"),
             stream_answers_over=int(e.get("MEOW_STREAM_ANSWERS_OVER", "500")),
+            admin_token_hash=(hashlib.sha256(e["MEOW_ADMIN_TOKEN"].strip().encode()).hexdigest()
+                              if e.get("MEOW_ADMIN_TOKEN", "").strip() else None),
+            max_api_keys=int(e.get("MEOW_MAX_API_KEYS", "1000")),
+            key_creates_per_minute=int(e.get("MEOW_KEY_CREATES_PER_MINUTE", "600")),
+            key_writes_per_minute=int(e.get("MEOW_KEY_WRITES_PER_MINUTE", "12000")),
+            key_reads_per_minute=int(e.get("MEOW_KEY_READS_PER_MINUTE", "24000")),
+            key_cost_per_minute=int(e.get("MEOW_KEY_COST_PER_MINUTE", "12000")),
+            key_max_streams=int(e.get("MEOW_KEY_MAX_STREAMS", "256")),
+            key_games_max=int(e.get("MEOW_KEY_GAMES_MAX", "10000")),
+            key_metrics_max=int(e.get("MEOW_KEY_METRICS_MAX", "100")),
         )

@@ -45,7 +45,7 @@ DECLARED: tuple[type[DomainCode], ...] = (*registry.CODES, AppCode, ApiCode)
 
 _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge's (a game's own: _GAMES_OWN)
     400: ("invalid_json", "malformed_request"),  # malformed_request: refused by the HTTP server (api/refusals.py)
-    401: ("unauthorized",),
+    401: ("unauthorized", "key_invalid", "key_required"),
     403: ("forbidden", "not_a_player"),
     404: ("not_found",),
     405: ("method_not_allowed",),

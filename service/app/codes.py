@@ -14,6 +14,8 @@ class AppCode(DomainCode):
     GAME_EXISTS = "game_exists"
     GAME_RUNNING = "game_running"  # verified or archived only once finished
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    KEY_INVALID = "key_invalid"  # a Meow-Key that is malformed, unknown, rotated away or revoked
+    KEY_REQUIRED = "key_required"  # this needs a Meow-Key (a private table, the key's own lobby)
     RATE_LIMITED = "rate_limited"
     UNAUTHORIZED = "unauthorized"
     VERSION_CONFLICT = "version_conflict"

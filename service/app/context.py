@@ -16,6 +16,7 @@ from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.ports import (
+    ApiKeys,
     AppendFeed,
     DueQueue,
     EventLog,
@@ -56,6 +57,7 @@ class AppContext:
         self.reports: Reports = store
         self.lobby_index: Lobby = store
         self.retention: Retention = store
+        self.api_keys: ApiKeys = store
         self.settings = settings or Settings()
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded

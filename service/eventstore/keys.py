@@ -68,3 +68,11 @@ class Keys:
     def lease(self, kind: str, ident: str) -> str:
         """Open-stream leases of one token or client address (its own slot: no hot shard)."""
         return "{" + f"{self.prefix}:lease:{kind}:{ident}" + "}"
+
+    def apikeys(self) -> str:
+        """The operator's API keys: one hash, key id -> record (service/app/api_keys.py)."""
+        return "{" + f"{self.prefix}:keys" + "}:apikeys"
+
+    def key_games(self, key_id: str) -> str:
+        """A key's tables (its own lobby): a sorted set, score created_at (its own slot per key)."""
+        return "{" + f"{self.prefix}:kg:{key_id}" + "}"

@@ -37,6 +37,8 @@ class MemoryEventStore:
         self._reports: dict[str, bytes] = {}  # game -> its verify report
         self._compacts = CompactCache()
         self._wakes: set[str] = set()  # shards with due work added since their last wait_wake
+        self._apikeys: dict[str, bytes] = {}  # key id -> record
+        self._key_games: dict[str, dict[str, int]] = defaultdict(dict)  # key id -> {game id: created_at}
 
     def append(self, req: AppendRequest) -> AppendResult:
         # Encode everything before touching any state, as the Redis store does before its
@@ -249,6 +251,42 @@ class MemoryEventStore:
                 self._tokens.get(game_id, {}).pop(f"meta:{name}", None)
             else:
                 self._tokens[game_id][f"meta:{name}"] = bytes(value)
+
+    def apikey_put(self, key_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
+        with self._lock:
+            exists = key_id in self._apikeys
+            if new and (exists or (cap > 0 and len(self._apikeys) >= cap)):
+                return False
+            if not new and not exists:
+                return False
+            self._apikeys[key_id] = bytes(record)
+            return True
+
+    def apikey_get(self, key_id: str) -> bytes | None:
+        with self._lock:
+            return self._apikeys.get(key_id)
+
+    def apikey_all(self) -> dict[str, bytes]:
+        with self._lock:
+            return dict(self._apikeys)
+
+    def key_game_add(self, key_id: str, game_id: str, at_ms: int, cap: int) -> None:
+        with self._lock:
+            games = self._key_games[key_id]
+            games[game_id] = at_ms
+            if len(games) > cap:  # the oldest go (ties: the greatest id, as Redis orders them)
+                for _, gid in sorted((at, gid) for gid, at in games.items())[:len(games) - cap]:
+                    del games[gid]
+
+    def key_games(self, key_id: str, before: tuple[int, str] | None, limit: int) -> list[tuple[int, str]]:
+        with self._lock:
+            rows = sorted((-at, gid) for gid, at in self._key_games.get(key_id, {}).items())
+        key = (-before[0], before[1]) if before else None
+        return [(-at, gid) for at, gid in rows if key is None or (at, gid) > key][:limit]
+
+    def key_game_drop(self, key_id: str, game_id: str) -> None:
+        with self._lock:
+            self._key_games.get(key_id, {}).pop(game_id, None)
 
     def lobby(self) -> dict[str, bytes]:
         with self._lock:

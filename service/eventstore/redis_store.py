@@ -49,6 +49,7 @@ class RedisEventStore:
         self._evict = client.register_script(_script("evict.lua"))
         self._finish = client.register_script(_script("finish.lua"))
         self._compacts = CompactCache()
+        self._apikey_put = client.register_script(_APIKEY_PUT)
 
     # ------------------------------------------------------------------ writes
     def append(self, req: AppendRequest) -> AppendResult:
@@ -250,6 +251,38 @@ class RedisEventStore:
         else:
             self.r.hset(self.keys.tokens(game_id), f"meta:{name}", value)
 
+    # ------------------------------------------------------------------ API keys
+    def apikey_put(self, key_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
+        return bool(self._apikey_put(keys=[self.keys.apikeys()], args=[key_id, record, int(new), cap]))
+
+    def apikey_get(self, key_id: str) -> bytes | None:
+        out: bytes | None = self.r.hget(self.keys.apikeys(), key_id)
+        return out
+
+    def apikey_all(self) -> dict[str, bytes]:
+        return {_s(k): v for k, v in self.r.hgetall(self.keys.apikeys()).items()}
+
+    def key_game_add(self, key_id: str, game_id: str, at_ms: int, cap: int) -> None:
+        name = self.keys.key_games(key_id)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zadd(name, {game_id: at_ms})
+        pipe.zremrangebyrank(name, 0, -(cap + 1))  # the oldest beyond the cap
+        pipe.execute()
+
+    def key_games(self, key_id: str, before: tuple[int, str] | None, limit: int) -> list[tuple[int, str]]:
+        name = self.keys.key_games(key_id)
+        rows = self.r.zrevrangebyscore(name, before[0] if before else "+inf", "-inf", start=0, num=limit + 1,
+                                       withscores=True)
+        if len(rows) == limit + 1:  # the window may end inside a run of equal scores: take the whole run
+            score = rows[-1][1]
+            rows = list(rows) + list(self.r.zrangebyscore(name, score, score, withscores=True))
+        key = (-before[0], before[1]) if before else None
+        ranked = sorted({(-int(score), _s(gid)) for gid, score in rows})
+        return [(-at, gid) for at, gid in ranked if key is None or (at, gid) > key][:limit]
+
+    def key_game_drop(self, key_id: str, game_id: str) -> None:
+        self.r.zrem(self.keys.key_games(key_id), game_id)
+
     def lobby(self) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
         for shard in SHARDS:
@@ -377,3 +410,17 @@ if TYPE_CHECKING:  # mypy checks that this backend implements every port
     from service.eventstore.ports import EventStore
 
     _backend: type[EventStore] = RedisEventStore
+
+
+_APIKEY_PUT = """
+local exists = redis.call("HEXISTS", KEYS[1], ARGV[1]) == 1
+if ARGV[3] == "1" then
+  if exists then return 0 end
+  local cap = tonumber(ARGV[4])
+  if cap > 0 and redis.call("HLEN", KEYS[1]) >= cap then return 0 end
+elseif not exists then
+  return 0
+end
+redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from service.eventstore.ports.api_keys import ApiKeys
 from service.eventstore.ports.append_feed import AppendFeed
 from service.eventstore.ports.due_queue import DueQueue
 from service.eventstore.ports.event_log import EventLog
@@ -18,13 +19,13 @@ from service.eventstore.ports.snapshots import Snapshots
 from service.eventstore.ports.tokens import Tokens
 
 PORTS: tuple[type, ...] = (EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots,
-                           Reports, Lobby, Retention)
+                           Reports, Lobby, Retention, ApiKeys)
 
 
 class EventStore(EventLog, AppendFeed, DueQueue, Leases, Tokens, IdempotencyRecords, Snapshots, Reports, Lobby,
-                 Retention, Protocol):
+                 Retention, ApiKeys, Protocol):
     """A whole backend: every port (what the composition root builds and hands out)."""
 
 
-__all__ = ["PORTS", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
+__all__ = ["PORTS", "ApiKeys", "AppendFeed", "DueQueue", "EventLog", "EventStore", "IdempotencyRecords", "Leases", "Lobby",
            "Reports", "Retention", "Snapshots", "Tokens"]
