@@ -74,6 +74,13 @@ class Settings:
     key_max_streams: int = 256  # open event streams of one key at once
     key_games_max: int = 10_000  # a key's own lobby lists its newest tables up to this many
     key_metrics_max: int = 100  # keys with their own label in /metrics (the others count as "other")
+    # arenas (service/app/arenas.py, docs/arenas.md)
+    arenas_per_key: int = 2  # running arenas of one key (0: no cap)
+    arenas_kept_per_key: int = 100  # ended arenas a key keeps (the oldest go)
+    arena_max_games: int = 2000  # games of one arena
+    arena_parallel: int = 2  # an arena's games played at once (one job each, on the arena lane)
+    arena_game_timeout_s: int = 900  # one arena game's job: RQ's timeout; a claim older than this is played again
+    arena_workers: int = 1  # `meow run`: workers on the arena lane
 
     @property
     def queue_url(self) -> str | None:
@@ -147,4 +154,10 @@ class Settings:
             key_max_streams=int(e.get("MEOW_KEY_MAX_STREAMS", "256")),
             key_games_max=int(e.get("MEOW_KEY_GAMES_MAX", "10000")),
             key_metrics_max=int(e.get("MEOW_KEY_METRICS_MAX", "100")),
+            arenas_per_key=int(e.get("MEOW_ARENAS_PER_KEY", "2")),
+            arenas_kept_per_key=int(e.get("MEOW_ARENAS_KEPT_PER_KEY", "100")),
+            arena_max_games=int(e.get("MEOW_ARENA_MAX_GAMES", "2000")),
+            arena_parallel=int(e.get("MEOW_ARENA_PARALLEL", "2")),
+            arena_game_timeout_s=int(e.get("MEOW_ARENA_GAME_TIMEOUT_S", "900")),
+            arena_workers=int(e.get("MEOW_ARENA_WORKERS", "1")),
         )

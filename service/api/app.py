@@ -6,7 +6,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import components, docs_page, errors, games, headers, health, limits, operations
+from service.api import arenas, components, docs_page, errors, games, headers, health, limits, operations
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.eventstore.ports import EventStore
@@ -60,6 +60,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     components.register(api.spec)
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
+    api.register_blueprint(arenas.blp)
+    arenas.install(app)  # an arena's games are unread until it ends
     components.register_requests(api.spec)
     errors.register(app)
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them

@@ -54,7 +54,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
         "already_challenged", "already_exists", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
         "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "seat_left", "version_conflict",
-        "window_closed", "wrong_phase",
+        "window_closed", "wrong_phase", "arena_running",
     ),
     413: ("payload_too_large",),
     414: ("uri_too_long",),
@@ -65,7 +65,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
         "invalid_action", "invalid_option", "invalid_request", "invalid_suit",
         "must_choose_suit", "unknown_variant", "weak_idempotency_key",
     ),
-    429: ("rate_limited", "too_many_connections", "bots_only_limit"),
+    429: ("rate_limited", "too_many_connections", "bots_only_limit", "arena_limit"),
     431: ("headers_too_large",),
     500: ("internal_error", "game_corrupted", "http_error"),
     501: ("not_implemented",),
@@ -82,7 +82,7 @@ STORE_RETRY_AFTER_S = 1
 # refusals answered 429 that carry no Retry-After, because no delay is true for them: a connection
 # over the cap may retry as soon as one of its own connections closes, and a bots-only table over
 # its cap when one of the owner's bots-only matches ends (docs/reliability.md)
-NO_RETRY_AFTER: frozenset[str] = frozenset(("too_many_connections", "bots_only_limit"))
+NO_RETRY_AFTER: frozenset[str] = frozenset(("too_many_connections", "bots_only_limit", "arena_limit"))
 """``Retry-After`` of the 503s (``store_unavailable``, ``not_ready``): Redis is away, try again soon."""
 PRECONDITION_FAILED = 412  # a stale If-Match (RFC 9110 §13.1.1); the same code from a body is 409
 

@@ -50,7 +50,7 @@ def _kind() -> str:
         return "none"
     if request.method in ("GET", "HEAD"):
         return "reads"
-    if request.method == "POST" and request.path.rstrip("/") == "/v1/games":
+    if request.method == "POST" and request.path.rstrip("/") in ("/v1/games", "/v1/arenas"):
         return "creates"
     return "writes"
 

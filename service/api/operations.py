@@ -25,6 +25,9 @@ SCHEMES: dict[str, dict[str, Any]] = {
                    "description": "The owner's token: returned once by createGame (`owner_token`)."},
     "auditToken": {"type": "http", "scheme": "bearer",
                    "description": "An operator's audit token (configured on the server, MEOW_AUDIT_TOKENS)."},
+    "arenaKey": {"type": "apiKey", "in": "header", "name": "Meow-Key",
+                 "description": "An integrator's API key (issued by the operator: `meow keys create`); arenas "
+                                "belong to the key that created them."},
 }
 Requirement = dict[str, list[str]]  # one OpenAPI security requirement: scheme -> scopes
 _SEAT: Requirement = {"seatToken": []}
@@ -39,6 +42,10 @@ SECURITY: dict[str, list[Requirement]] = {
     "act": [_SEAT], "listActions": [_SEAT], "listEvents": ANYONE,
     "getHistory": [_SEAT, _OWNER, _AUDIT], "verifyGame": [_SEAT, _OWNER, _AUDIT], "getStateAt": ANYONE,
     "getHealth": NONE, "getReadiness": NONE, "getMetrics": NONE,
+    # arenas (service/api/arenas.py): the key that owns them; the leaderboard is public
+    "createArena": [{"arenaKey": []}], "listArenas": [{"arenaKey": []}], "getArena": [{"arenaKey": []}],
+    "cancelArena": [{"arenaKey": []}], "cancelArenaPost": [{"arenaKey": []}], "listArenaGames": [{"arenaKey": []}],
+    "streamArena": [{"arenaKey": []}], "getArenaLeaderboard": NONE,
 }
 """operationId -> the tokens it takes (``[]``: none; ``{}`` in a list: a token is optional)."""
 
@@ -95,6 +102,8 @@ PRIVATE = "private, no-cache"
 PUBLIC = "no-cache"
 REVEALS_ALL = frozenset(("getHistory",))
 """Reads that can carry every seat's hand whoever asks (a finished game's history)."""
+KEYED = frozenset(op for op, req in SECURITY.items() if {"arenaKey": []} in req)
+"""Operations of an API key's own things (arenas): never stored by a cache (progress, owner tokens)."""
 NEGOTIATED = frozenset(("listEvents", "getHistory"))
 """Operations whose body ``Accept`` chooses (JSON, server-sent events, NDJSON)."""
 
@@ -102,7 +111,7 @@ NEGOTIATED = frozenset(("listEvents", "getHistory"))
 def cache_control(op_id: str, caller: Caller | None) -> str:
     """The ``Cache-Control`` of a successful answer of ``op_id`` to ``caller`` (None: no token),
     by what it can carry (api/headers.py sets it; every refusal is ``no-store``)."""
-    if op_id in WRITES or op_id in REVEALS_ALL:  # a new token, the caller's view; every hand
+    if op_id in WRITES or op_id in REVEALS_ALL or op_id in KEYED:  # a new token, the caller's view; every hand
         return NO_STORE
     if caller is None or caller.role == "spectator":
         return PUBLIC
@@ -113,7 +122,7 @@ def cache_control(op_id: str, caller: Caller | None) -> str:
 
 _CALLERS: dict[str, tuple[Caller, ...]] = {  # who may call with each scheme (an owner may hold a seat)
     "seatToken": (Caller("seat", 0),), "ownerToken": (Caller("owner"), Caller("owner", 0)),
-    "auditToken": (Caller("audit"),)}
+    "auditToken": (Caller("audit"),), "arenaKey": (Caller("owner"),)}
 
 
 def cache_controls(op_id: str) -> list[str]:
@@ -127,7 +136,7 @@ def cache_controls(op_id: str) -> list[str]:
 def vary(op_id: str) -> tuple[str, ...]:
     """What changes the body of ``op_id``'s answers besides the URL: the token, when it takes one;
     ``Accept``, when negotiated (``Accept-Encoding``: Flask-Compress adds it to what it may gzip)."""
-    token = ("Authorization",) if SECURITY[op_id] != NONE else ()
+    token = ("Meow-Key",) if op_id in KEYED else ("Authorization",) if SECURITY[op_id] != NONE else ()
     return (*token, *(("Accept",) if op_id in NEGOTIATED else ()))
 
 

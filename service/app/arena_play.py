@@ -84,6 +84,10 @@ class DealSeeds:
         return out[:n]
 
 
+def _plan(cmd: object) -> WritePlan:
+    return WritePlan(lambda s: cmd)
+
+
 class _Held:
     """The event store as an arena game's writes see it: an append keeps the game out of the lobby
     and leaves its follow-ups to the job (only expiry and compaction reach the due set)."""
@@ -176,12 +180,12 @@ class ArenaGame:
             state = self._create()
         for i in range(len(state.seats), len(self.seat.entrants)):
             entrant = self.seat.entrants[i]
+            join = JoinSeat(self.names[entrant], "bot", self.strengths[entrant], False)
             self.seeds.at(f"join/{i}")
-            state = write(self.ctx, self.game_id, SPECTATOR, WritePlan(
-                lambda s, e=entrant: JoinSeat(self.names[e], "bot", self.strengths[e], False))).state
+            state = write(self.ctx, self.game_id, SPECTATOR, _plan(join)).state
         if state.status == "open":
             self.seeds.at("start")
-            state = write(self.ctx, self.game_id, SPECTATOR, WritePlan(lambda s: StartMatch())).state
+            state = write(self.ctx, self.game_id, SPECTATOR, _plan(StartMatch())).state
         return state
 
     def _create(self) -> TableState:

@@ -19,3 +19,5 @@ class AppCode(DomainCode):
     RATE_LIMITED = "rate_limited"
     UNAUTHORIZED = "unauthorized"
     VERSION_CONFLICT = "version_conflict"
+    ARENA_LIMIT = "arena_limit"  # this key runs as many arenas as allowed (docs/arenas.md)
+    ARENA_RUNNING = "arena_running"  # an arena's games are read only once the arena has ended
