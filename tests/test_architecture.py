@@ -102,8 +102,11 @@ def test_every_request_body_example_is_a_valid_request() -> None:
     spec = yaml.safe_load(openapi_yaml())
     bodies = {op["operationId"]: op["requestBody"] for item in spec["paths"].values()
               for m, op in item.items() if m in ("post",) and "requestBody" in op}
-    assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act"}
-    kinds = {"createGame": schemas.CreateGame, "takeSeat": schemas.TakeSeat, "act": schemas.Action}
+    from service.api.arenas import CreateArena
+
+    assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act", "createArena"}
+    kinds = {"createGame": schemas.CreateGame, "takeSeat": schemas.TakeSeat, "act": schemas.Action,
+             "createArena": CreateArena}
     for op_id, examples in EXAMPLES.items():
         assert bodies[op_id]["content"]["application/json"]["examples"] == examples
         for ex in examples.values():

@@ -75,7 +75,8 @@ class CreateArena(s.Strict):
     seats = fields.Integer(strict=True, validate=validate.Range(2, 5), metadata={
         "description": "players at each table (default: the number of entrants within the variant's range)"})
     games = fields.Integer(strict=True, required=True, validate=validate.Range(1, 100_000), metadata={
-        "description": "games to play, rounded up to whole deals (a multiple of the number of entrants); "
+        "description": "games to play, rounded up to whole deals (a deal is played once per seat rotation: "
+                       "as many games as entrants, twice as many when they outnumber the seats); "
                        "at most MEOW_ARENA_MAX_GAMES (2,000 by default)"})
 
 
@@ -98,8 +99,9 @@ class EntrantResult(s.Schema):
     wins = fields.Float(metadata={"description": "games won; a win shared by k entrants counts 1/k"})
     win_rate = fields.Float()
     win_rate_95 = Interval(metadata={"description": "Wilson score interval"})
-    points_mean = fields.Float(metadata={"description": "the mean final total of the entrant's seats "
-                                                        "(the game's score: lower is better in every game here)"})
+    points_mean = fields.Float(metadata={"description": "the mean final total of the entrant's seats, in the "
+                                                        "game's own score (penalty points: lower is better; "
+                                                        "a game whose totals are payoffs: higher)"})
     points_95 = Interval()
     rating = fields.Nested(RatingOut)
 
@@ -136,7 +138,7 @@ class ArenaView(s.Schema):
     options = fields.Dict(keys=fields.String())
     seats = fields.Integer()
     games = fields.Integer()
-    deals = fields.Integer(metadata={"description": "games / entrants: each deal is played once per seat rotation"})
+    deals = fields.Integer(metadata={"description": "distinct deals: each is played once per seat rotation"})
     entrants = fields.List(fields.Nested(ArenaEntrant))
     progress = fields.Nested(Progress)
     created_at = fields.Integer()
@@ -188,15 +190,27 @@ class Leaderboard(s.Schema):
     entrants = fields.List(fields.Nested(LeaderboardRow))
 
 
-EXAMPLES["createArena"] = {
-    "ladder": {"summary": "easy against medium at prsi, one round a game, 100 games in 50 deals",
-               "value": {"variant": "prsi", "options": {"match_end_mode": "single_round"},
-                         "entrants": [{"strength": "easy"}, {"strength": "medium"}], "seats": 2, "games": 100}},
-    "three": {"summary": "three strengths at Sakapuss, three seats: each deal played three times",
-              "value": {"variant": "sakapuss", "options": {"rounds": 3},
-                        "entrants": [{"strength": "easy"}, {"strength": "medium"}, {"strength": "hard"}],
-                        "games": 30}},
-}
+def _examples() -> dict[str, dict[str, Any]]:
+    """From the registry: the first variant with a searching strength and the first that seats three."""
+    games = registry.GAMES
+    two = next((g for g in games if g.searching), games[0])
+    three = next((v for v in registry.variants_catalog() if int(v["min_players"]) >= 3), None)
+    bodies: dict[str, dict[str, Any]] = {"ladder": {"variant": two.variants[0], "entrants": [{"strength": s} for s in two.bots], "seats": 2,
+                         "games": 100}}
+    if three is not None:
+        bodies["named"] = {"variant": three["name"], "games": 30, "seats": int(three["min_players"]),
+                           "entrants": [{"strength": "easy", "name": "rookie"},
+                                        {"strength": "medium", "name": "regular"}]}
+    out = {}
+    for name, body in bodies.items():
+        spec = make_spec(str(body["variant"]), {}, body["entrants"], body["seats"], body["games"], 100_000)
+        who = "every strength" if name == "ladder" else "two named entrants"
+        out[name] = {"summary": f"{who} of {spec.variant}, {spec.seats} seats: {spec.games} games in {spec.deals} "
+                                "deals, seats rotated", "value": body}
+    return out
+
+
+EXAMPLES["createArena"] = _examples()
 
 
 # ---------------------------------------------------------------------- routes

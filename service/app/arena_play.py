@@ -108,8 +108,11 @@ class _Held:
 
 @dataclasses.dataclass(frozen=True)
 class Seating:
-    """Who plays game ``index``: its deal, its rotation, and the entrant of each seat (entrant
-    ``(seat + rotation) mod k``: over the k rotations of a deal every entrant sits in every seat)."""
+    """Who plays game ``index``: its deal, its rotation, and the entrant of each seat.
+
+    Rotation r < k seats entrant ``(seat + r) mod k``: over the k rotations of a deal every entrant
+    sits in every seat. With more entrants than seats a deal is played k more times, mirrored
+    (entrant ``(r - seat) mod k``), so that two entrants who meet on a deal meet in both seat orders."""
 
     index: int
     deal: int
@@ -117,9 +120,16 @@ class Seating:
     entrants: tuple[int, ...]  # seat -> entrant index
 
 
+def deal_size(entrants: int, seats: int) -> int:
+    """The games of one deal: one per rotation, twice as many when the entrants outnumber the seats."""
+    return 2 * entrants if entrants > seats else entrants
+
+
 def seating(index: int, entrants: int, seats: int) -> Seating:
-    deal, rotation = divmod(index, entrants)
-    return Seating(index, deal, rotation, tuple((s + rotation) % entrants for s in range(seats)))
+    deal, r = divmod(index, deal_size(entrants, seats))
+    if r < entrants:
+        return Seating(index, deal, r, tuple((s + r) % entrants for s in range(seats)))
+    return Seating(index, deal, r, tuple((r - entrants - s) % entrants for s in range(seats)))
 
 
 class VirtualClock:

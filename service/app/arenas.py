@@ -56,11 +56,11 @@ class ArenaSpec:
     options: Mapping[str, Any]  # the arena's overrides (the tables get them with ARENA_OPTIONS and no bot delay)
     entrants: tuple[Entrant, ...]
     seats: int
-    games: int  # whole deals: a multiple of the number of entrants
+    games: int  # whole deals (arena_play.deal_size games each)
 
     @property
     def deals(self) -> int:
-        return self.games // len(self.entrants)
+        return self.games // arena_play.deal_size(len(self.entrants), self.seats)
 
     def table_options(self) -> dict[str, Any]:
         """The options every table of the arena is created with."""
@@ -106,7 +106,7 @@ def make_spec(variant: str, options: Mapping[str, Any], entrants: Sequence[Mappi
         raise _invalid(f"{variant} seats {lo} to {hi} players")
     if not 1 <= games <= max_games:
         raise _invalid(f"an arena plays 1 to {max_games} games")
-    k = len(found)
+    k = arena_play.deal_size(len(found), n)
     spec = ArenaSpec(variant, dict(options), tuple(found), n, -(-games // k) * k)
     if spec.games > max_games:
         raise _invalid(f"{games} games make {spec.games} in whole deals of {k}: at most {max_games}")

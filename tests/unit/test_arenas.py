@@ -10,7 +10,7 @@ import random
 import pytest
 
 from service.app import arena_results
-from service.app.arena_play import ArenaGame, DealSeeds, seating
+from service.app.arena_play import ArenaGame, DealSeeds, deal_size, seating
 from service.app.arenas import make_spec
 from service.app.errors import AppError
 from service.eventstore.memory import MemoryEventStore
@@ -22,9 +22,13 @@ T0 = 1_700_000_000_000
 
 @pytest.mark.parametrize(("k", "n"), [(2, 2), (2, 4), (3, 3), (3, 2), (5, 3), (4, 5)])
 def test_over_one_deal_every_entrant_sits_in_every_seat(k: int, n: int) -> None:
-    for s in range(n):  # over the k games of a deal, seat s holds each of the k entrants once
-        assert sorted(seating(i, k, n).entrants[s] for i in range(k)) == list(range(k))
-    assert [seating(i, k, n).deal for i in range(2 * k)] == [0] * k + [1] * k
+    size = deal_size(k, n)
+    for s in range(n):  # over the games of a deal, seat s holds each entrant alike often
+        assert sorted(seating(i, k, n).entrants[s] for i in range(size)) == sorted(list(range(k)) * (size // k))
+    assert [seating(i, k, n).deal for i in range(2 * size)] == [0] * size + [1] * size
+    if k > n:  # two entrants who meet on a deal meet in both seat orders
+        met = {(g.entrants[0], g.entrants[1]) for g in (seating(i, k, n) for i in range(size))}
+        assert all((b, a) in met for a, b in met)
 
 
 def test_deal_seeds_are_the_same_per_label_and_differ_across_labels_and_deals() -> None:
@@ -96,6 +100,7 @@ def test_the_spec_is_checked_and_rounded_up_to_whole_deals() -> None:
     spec = make_spec("sakapuss", {"rounds": 2}, [{"strength": "easy"}, {"strength": "hard"}, {"strength": "hard"}],
                      None, 10, 100)
     assert (spec.games, spec.deals, spec.seats, [e.name for e in spec.entrants]) == (12, 4, 3, ["easy", "hard", "hard-2"])
+    assert make_spec("prsi", {}, [{"strength": "easy"}] * 3, 2, 7, 100).games == 12  # 2 seats, 3 entrants: deals of 6
     for variant, entrants, seats, games, why in (
             ("crazy-eights", ["easy", "hard"], 2, 4, "built-in strengths"),
             ("sakapuss", ["easy", "medium"], 2, 4, "seats 3 to 5"),
