@@ -195,8 +195,8 @@ def _examples() -> dict[str, dict[str, Any]]:
     games = registry.GAMES
     two = next((g for g in games if g.searching), games[0])
     three = next((v for v in registry.variants_catalog() if int(v["min_players"]) >= 3), None)
-    bodies: dict[str, dict[str, Any]] = {"ladder": {"variant": two.variants[0], "entrants": [{"strength": s} for s in two.bots], "seats": 2,
-                         "games": 100}}
+    bodies: dict[str, dict[str, Any]] = {"ladder": {
+        "variant": two.variants[0], "entrants": [{"strength": s} for s in two.bots], "seats": 2, "games": 100}}
     if three is not None:
         bodies["named"] = {"variant": three["name"], "games": 30, "seats": int(three["min_players"]),
                            "entrants": [{"strength": "easy", "name": "rookie"},
