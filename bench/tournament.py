@@ -20,7 +20,7 @@ import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     todo = [(v, s, n, args.games, args.hard_iters) for v, s, n in cells(args.variants.split(","), seats)]
     print(f"the ladder as arenas: {len(todo)} cells, {args.games} games each, hard {args.hard_iters} iterations, "
           f"workers={args.workers}; a game = one round", flush=True)
-    if args.workers > 1:
+    if args.workers > 1:  # printed as each cell ends
         with ProcessPoolExecutor(args.workers) as ex:
-            for variant, n, view, secs in ex.map(play_cell, todo):
-                report(variant, n, view, secs)
+            for done in as_completed([ex.submit(play_cell, cell) for cell in todo]):
+                report(*done.result())
     else:
         for cell in todo:
             report(*play_cell(cell))

@@ -78,6 +78,7 @@ LINKS: dict[str, dict[int, dict[str, Any]]] = {
 
 
 WRITES = {"createGame": 201, "takeSeat": 201, "leaveSeat": 200, "startGame": 200, "act": 200}
+ACCEPTED = {"createArena": 202}  # answered at once, the work done later (service/api/arenas.py)
 GUARDED = ("leaveSeat", "startGame", "act")  # If-Match applies
 _HEADER_PARAMS = {
     "Idempotency-Key": {"name": "Idempotency-Key", "in": "header", "required": False,
@@ -185,7 +186,7 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
-    ok = responses.setdefault(WRITES.get(op_id, 200), {})
+    ok = responses.setdefault(WRITES.get(op_id, ACCEPTED.get(op_id, 200)), {})
     ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
     if responses:

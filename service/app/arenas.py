@@ -155,7 +155,19 @@ class Arenas:
         return rec
 
     def view(self, arena_id: str, key_id: str) -> dict[str, Any]:
-        return render(arena_id, self.record(arena_id, key_id))
+        rec = self.record(arena_id, key_id)
+        self._revive(arena_id, rec)
+        return render(arena_id, rec)
+
+    def _revive(self, arena_id: str, rec: Mapping[str, str]) -> None:
+        """A running arena whose every game is claimed but one claim is older than a game's timeout
+        (its job died, and with it that chain of steps): queue a step, which plays it again."""
+        if rec["status"] != RUNNING or int(rec.get("next", 0)) < int(orjson.loads(rec["spec"])["games"]):
+            return
+        timeout = self.settings.arena_game_timeout_s * 1000
+        oldest = self.arenas.oldest_open_claim(arena_id)
+        if oldest is not None and self.clock() - oldest > timeout:
+            self.enqueue(arena_id, f"arena-{arena_id}-r{self.clock() // timeout}")
 
     def of_key(self, key_id: str, limit: int) -> list[dict[str, Any]]:
         out = []

@@ -99,6 +99,13 @@ class RedisArenas:
                 return int(_s(k))
         return None
 
+    def oldest_open_claim(self, arena_id: str) -> int | None:
+        """When the oldest claimed game with no result was claimed (None: none open)."""
+        claims = self.r.hgetall(self._a(arena_id, "c"))
+        done = {_s(k) for k in self.r.hkeys(self._a(arena_id, "r"))}
+        open_at = [int(_s(at)) for k, at in claims.items() if _s(k) not in done]
+        return min(open_at) if open_at else None
+
     def record(self, arena_id: str, index: int, result: Mapping[str, Any]) -> int:
         """Keep a game's result (once); the number of games with a result."""
         if self.r.hsetnx(self._a(arena_id, "r"), str(index), orjson.dumps(result)):

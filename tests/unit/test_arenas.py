@@ -135,3 +135,30 @@ def test_the_result_table_counts_wins_head_to_head_and_rates_the_stronger_higher
     assert board["easy"]["games"] == 32 and board["easy"]["mu"] > board["hard"]["mu"]
     same = arena_results.leaderboard_change(["easy", "easy"], results)({})
     assert same["easy"]["games"] == 0  # one identity in every seat rates nothing
+
+
+def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> None:
+    import fakeredis
+
+    from service.app.arenas import Arenas
+    from service.eventstore.arenas import RedisArenas
+
+    now = [T0]
+    queued: list[str] = []
+    store = RedisArenas(fakeredis.FakeRedis(), "t")
+    arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1, arena_game_timeout_s=60),
+                    enqueue=lambda arena_id, job: queued.append(job), clock=lambda: now[0])
+    spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
+    arena = arenas.create("k0000000001", spec)
+    assert store.claim(arena["id"], 2, now[0]) == 0  # a job claimed game 0 and died
+    assert arenas.step(arena["id"]) == "played"  # another plays game 1
+    assert arenas.step(arena["id"]) == "idle"  # game 0's claim is fresh: nothing to do
+    assert arenas.view(arena["id"], "k0000000001")["status"] == "running" and len(queued) == 2
+    now[0] += 61_000
+    assert arenas.view(arena["id"], "k0000000001")["progress"]["done"] == 1 and len(queued) == 3  # revived
+    assert arenas.step(arena["id"]) == "finished"
+    end = arenas.view(arena["id"], "k0000000001")
+    assert end["status"] == "finished" and end["result"]["games"] == 2
+    assert [r["entrant"] for r in arenas.leaderboard("prsi-traditional")] != []
+    with pytest.raises(AppError, match="no such arena"):
+        arenas.view(arena["id"], "k0000000002")  # another key's arena is not found
