@@ -63,6 +63,9 @@ def test_an_arena_of_50_games_finishes_rated_with_games_that_verify(stack: Stack
     assert arena["status"] == "running" and arena["deals"] == 25 and r.headers["Location"] == f"/v1/arenas/{arena['id']}"
     url = f"{stack.base}/v1/arenas/{arena['id']}"
     assert s.get(url).status_code == 401
+    with s.get(f"{url}/feed", headers=key, stream=True, timeout=120) as feed:  # progress, then the end
+        kinds = [line[7:] for line in feed.iter_lines(decode_unicode=True) if line.startswith("event: ")]
+    assert kinds[-1] == "ended" and "progress" in kinds, kinds
     end = _wait(s, url, key, lambda v: v["status"] != "running")
     assert end["status"] == "finished", end
     table = end["result"]
@@ -74,6 +77,7 @@ def test_an_arena_of_50_games_finishes_rated_with_games_that_verify(stack: Stack
         assert lo <= e["win_rate"] <= hi
         assert e["rating"]["interval_95"][0] < e["rating"]["mu"] < e["rating"]["interval_95"][1]
     assert table["head_to_head"][0]["games"] == 50
+    assert [a["id"] for a in s.get(f"{stack.base}/v1/arenas", headers=key).json()["arenas"]] == [arena["id"]]
     games = s.get(f"{url}/games", headers=key).json()["games"]
     assert sorted(g["index"] for g in games) == list(range(50))
     for g in [g for g in games if g["deal"] < 5]:  # ten of them (a verification replays the whole game)
