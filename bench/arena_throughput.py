@@ -62,8 +62,11 @@ def main(argv: list[str] | None = None) -> None:
                     arena = s.get(f"{stack.base}/v1/arenas/{arena['id']}").json()
                 secs = time.perf_counter() - t0
                 done = arena["progress"]["done"]
+                games = s.get(f"{stack.base}/v1/arenas/{arena['id']}/games").json()["games"]
+                events = sum(s.get(f"{stack.base}/v1/games/{g['game']}").json()["version"] for g in games)
                 print(f"{variant:<22}{strength:>6} vs {strength:<6} {seats} seats  {done:>4} games  {secs:6.1f} s  "
-                      f"{60 * done / secs:7.1f} games/min/worker", flush=True)
+                      f"{60 * done / secs:7.1f} games/min/worker  {events / max(1, done):7.0f} events/game  "
+                      f"{events / secs:6.0f} events/s", flush=True)
 
 
 if __name__ == "__main__":
