@@ -63,6 +63,8 @@ def test_an_arena_of_50_games_finishes_rated_with_games_that_verify(stack: Stack
     assert arena["status"] == "running" and arena["deals"] == 25 and r.headers["Location"] == f"/v1/arenas/{arena['id']}"
     url = f"{stack.base}/v1/arenas/{arena['id']}"
     assert s.get(url).status_code == 401
+    for r in (s.get(url, headers=key), s.get(f"{stack.base}/v1/arenas", headers=key)):  # a key's own: never cached
+        assert r.headers["Cache-Control"] == "no-store" and "Meow-Key" in r.headers["Vary"], r.headers
     with s.get(f"{url}/feed", headers=key, stream=True, timeout=120) as feed:  # progress, then the end
         kinds = [line[7:] for line in feed.iter_lines(decode_unicode=True) if line.startswith("event: ")]
     assert kinds[-1] == "ended" and "progress" in kinds, kinds
