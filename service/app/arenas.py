@@ -228,7 +228,7 @@ class Arenas:
             [e.strength for e in spec.entrants], seat, now,
             cancelled=lambda: self.arenas.status(arena_id) != RUNNING)
         state = game.play()
-        if state is None:
+        if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
             return "cancelled"
         result = {"index": index, "game": game.game_id, "deal": seat.deal, "rotation": seat.rotation,
                   "seats": [{"seat": int(r["seat"]), "entrant": seat.entrants[int(r["seat"])],

@@ -111,7 +111,7 @@ def test_a_running_arenas_games_are_unread_and_cancel_stops_it(stack: Stack, key
         assert (r.status_code, r.json()["code"], r.json()["arena"]) == (409, "arena_running", arena["id"]), path
     assert s.get(f"{url}/games", headers=key).json()["code"] == "arena_running"
     cancelled = s.post(f"{url}/cancel", headers=key).json()
-    assert cancelled["status"] == "cancelled" and cancelled["result"]["games"] == cancelled["progress"]["done"]
+    assert cancelled["status"] == "cancelled" and 2 <= cancelled["result"]["games"] <= cancelled["progress"]["done"]
     assert s.delete(url, headers=key).json()["status"] == "cancelled"  # cancelling again changes nothing
     # the arena lane drains: every step sees the cancel; at most the games being recorded as it came land
     queue = Queue(queue_name(Settings(queue_name=stack.prefix)), connection=redis_client(stack.env["REDIS_URL"]))
