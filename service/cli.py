@@ -1,5 +1,5 @@
 """The `meow` console script: run (API + worker + embedded Redis), worker, verify, compact, archive,
-cluster-init, openapi, play."""
+cluster-init, openapi, play, keys."""
 from __future__ import annotations
 
 import argparse
@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     from service.tui.cli import add_parser as add_play
 
     add_play(sub)
+    from service.keys_cli import add_parser as add_keys
+
+    add_keys(sub)
     args = parser.parse_args(argv)
     if args.cmd == "play":
         from service.tui.cli import run as play
@@ -60,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         return play(args)
     if args.cmd == "run":
         return run(host=args.host, port=args.port)
+    if args.cmd == "keys":
+        from service.keys_cli import run as keys_main
+
+        return keys_main(args)
     if args.cmd == "verify":
         from service.verifier.cli import main as verify_main
 

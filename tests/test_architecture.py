@@ -66,7 +66,7 @@ def test_every_operation_has_a_human_name_and_states_its_tokens() -> None:
     by_name = {op["operationId"]: op for op in ops}
     assert by_name["act"]["security"] == [{"seatToken": []}]
     assert by_name["startGame"]["security"] == [{"ownerToken": []}]
-    assert by_name["createGame"]["security"] == []
+    assert by_name["createGame"]["security"] == [{}, {"apiKey": []}]  # anyone; an API key makes it the key's
     assert {} in by_name["getGame"]["security"]  # a token is optional there
 
 
@@ -95,7 +95,7 @@ def test_links_lead_from_created_ids_to_real_operations_and_parameters() -> None
 def test_every_request_body_example_is_a_valid_request() -> None:
     import yaml
 
-    from service.api import schemas
+    from service.api import key_schemas, schemas
     from service.api.operations import EXAMPLES
     from service.cli import openapi_yaml
 
@@ -104,9 +104,9 @@ def test_every_request_body_example_is_a_valid_request() -> None:
               for m, op in item.items() if m in ("post",) and "requestBody" in op}
     from service.api.arenas import CreateArena
 
-    assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act", "createArena"}
+    assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act", "createKey", "createArena"}
     kinds = {"createGame": schemas.CreateGame, "takeSeat": schemas.TakeSeat, "act": schemas.Action,
-             "createArena": CreateArena}
+             "createKey": key_schemas.CreateKey, "createArena": CreateArena}
     for op_id, examples in EXAMPLES.items():
         assert bodies[op_id]["content"]["application/json"]["examples"] == examples
         for ex in examples.values():

@@ -6,7 +6,20 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service.api import arenas, components, docs_page, errors, games, headers, health, limits, operations
+from service.api import (
+    admin,
+    arenas,
+    components,
+    docs_page,
+    errors,
+    games,
+    headers,
+    health,
+    integrators,
+    keys,
+    limits,
+    operations,
+)
 from service.api.codes import ApiCode
 from service.api.refusals import DEFAULT, RESPONSES
 from service.eventstore.ports import EventStore
@@ -60,6 +73,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     components.register(api.spec)
     api.register_blueprint(games.blp)
     api.register_blueprint(health.blp)
+    api.register_blueprint(integrators.blp)
+    api.register_blueprint(admin.blp)
     api.register_blueprint(arenas.blp)
     arenas.install(app)  # an arena's games are unread until it ends
     components.register_requests(api.spec)
@@ -67,6 +82,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them
     # the rate limits first: a request counts (and may be refused) before anything reads its body
     app.extensions["meow.limiter"] = limits.install(app, settings)
+    keys.install(app)  # after the limits: a bad Meow-Key is counted by address, then refused
     _json_guard(app)
     _compress(app)
     _instrument(app)

@@ -47,13 +47,14 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
     400: ("invalid_json", "malformed_request"),  # malformed_request: refused by the HTTP server (api/refusals.py)
     401: ("unauthorized", "key_invalid", "key_required"),
     403: ("forbidden", "not_a_player"),
-    404: ("not_found",),
+    404: ("not_found", "invite_invalid"),
     405: ("method_not_allowed",),
     408: ("request_timeout",),
     409: (  # a legal request at the wrong moment: retry after reading the game again
         "already_challenged", "already_exists", "already_seated", "already_started", "announce_grace",
         "conflict", "game_exists", "game_running", "game_full", "joining_closed", "match_over",
-        "not_enough_players", "not_started", "not_your_turn", "nothing_to_do", "seat_left", "version_conflict",
+        "not_enough_players", "not_private", "not_started", "not_your_turn", "nothing_to_do", "seat_left",
+        "too_many_keys", "version_conflict",
         "window_closed", "wrong_phase", "arena_running",
     ),
     413: ("payload_too_large",),

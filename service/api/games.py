@@ -27,6 +27,7 @@ from service.api.http import (
     settings,
     stream_slots,
 )
+from service.api.keys import current_key, stream_slot
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
 from service.app.auth import SPECTATOR, Caller
@@ -73,7 +74,7 @@ class GamesView(MethodView):
         """Create a table. Returns the owner token exactly once."""
         svc = service()
         out = svc.create(body["variant"], body["options"], body["max_players"], body["name"], idempotency(anonymous=True),
-                         origin())
+                         origin(), current_key(), body["private"])
         render = svc.render(out, Caller("owner"), prefers_minimal())
         render.setdefault("owner_token", None)
         return _written(render, out.status, Location=f"/v1/games/{out.game_id}")
@@ -119,9 +120,9 @@ class SeatsView(MethodView):
         """Take a seat (a human, anyone) or add a bot (owner only)."""
         gid = game_id_or_404(game_id)
         svc = service()
-        caller = authenticate(gid)
+        caller = authenticate(gid, invite=body.get("invite"))
         # a strong key always (the spec states one pattern): without a token it guards the token returned
-        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=True))
+        out = svc.join(gid, caller, body.get("name"), body.get("bot"), idempotency(anonymous=True), body.get("invite"))
         render = svc.render(out, caller, prefers_minimal())
         render.setdefault("token", None)
         return _written(render, out.status)
@@ -213,7 +214,7 @@ class EventsView(MethodView):
             state, events = svc.events(gid, caller, query["after"], 0)
         else:
             slots = stream_slots()
-            lease = slots.acquire(caller.token_hash, peer_prefix())
+            lease = slots.acquire(caller.token_hash, peer_prefix(), stream_slot())
             try:
                 state, events = svc.events(gid, caller, query["after"], query["wait"], waiter=feeds().wait)
             finally:
@@ -231,7 +232,7 @@ def _last_event_id(default: int) -> int:
 def _open_sse(svc, gid: str, caller, after: int) -> Response:
     state = svc.load(gid)  # 404 before the stream starts
     slots = stream_slots()
-    lease = slots.acquire(caller.token_hash, peer_prefix())
+    lease = slots.acquire(caller.token_hash, peer_prefix(), stream_slot())
     try:
         sub = feeds().subscribe(gid, caller, min(after, state.version))
     except BaseException:

@@ -94,10 +94,11 @@ def bearer(required: bool = False) -> str | None:
     return token.strip()
 
 
-def authenticate(game_id: str, required: bool = False) -> Caller:
+def authenticate(game_id: str, required: bool = False, invite: str | None = None) -> Caller:
     """Who the request's token is for this game (``bearer``: ``required`` answers 401 without one);
-    remembered for the answer's headers (api/headers.py: a seat's answer is ``no-store``)."""
-    caller = service().authenticate(game_id, bearer(required))
+    remembered for the answer's headers (api/headers.py: a seat's answer is ``no-store``).
+    ``invite``: a join's invite code (a private table without a token: service/app/private_tables.py)."""
+    caller = service().authenticate(game_id, bearer(required), invite)
     caller_seen(caller)
     return caller
 

@@ -1,6 +1,8 @@
 """Request rate limits (flask-limiter on the same Redis): per token and per client address prefix
 (IPv4 /24, IPv6 /64 by default: MEOW_PREFIX_V4/_V6), in
-separate buckets for creates, writes and reads. Beyond a limit: 429 problem+json ``rate_limited``
+separate buckets for creates, writes and reads. A request with an API key (service/api/keys.py)
+counts against that key's own quotas instead of its address's (its token's still apply).
+Beyond a limit: 429 problem+json ``rate_limited``
 with ``Retry-After``; every limited answer carries ``RateLimit-Limit/-Remaining/-Reset``.
 
 The operations whose work grows with a game's length (history, verify, state?at, events: COSTLY)
@@ -26,12 +28,12 @@ from flask_limiter import HeaderNames, Limit, Limiter
 
 from service.api.client import client_address, client_prefix
 from service.api.http import peer_prefix
+from service.api.keys import quiet_key, quotas, request_kind
 from service.app import meter
 from service.redis_urls import is_cluster
 from service.settings import Settings
 from service.wiring import redis_pool
 
-UNLIMITED = frozenset(("/healthz", "/readyz", "/metrics"))
 COSTLY = frozenset(("/v1/games/<game_id>/history", "/v1/games/<game_id>/verify", "/v1/games/<game_id>/state",
                     "/v1/games/<game_id>/events"))  # GET: what they cost grows with the game
 
@@ -45,14 +47,7 @@ def _storage_options(settings: Settings) -> dict[str, Any]:
     return {"connection_pool": redis_pool(settings.redis_url, 32, socket_timeout=5)}
 
 
-def _kind() -> str:
-    if request.path in UNLIMITED or not request.path.startswith("/v1/"):
-        return "none"
-    if request.method in ("GET", "HEAD"):
-        return "reads"
-    if request.method == "POST" and request.path.rstrip("/") in ("/v1/games", "/v1/arenas"):
-        return "creates"
-    return "writes"
+_kind = request_kind  # the request's bucket (service/api/keys.py)
 
 
 def _costly() -> bool:
@@ -68,6 +63,11 @@ def _units() -> int:
 def _charged(_resp: Response) -> bool:
     spent = g.get("meow_meter")
     return spent is not None and spent.units > 0
+
+
+def _key_bucket() -> str:
+    key = quiet_key()
+    return "key:" + (key.id if key is not None else "-")
 
 
 def _token_key() -> str:
@@ -86,16 +86,41 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
     def limit(kind: str, per: str, value: str) -> Limit:
         key = address if per == "address" else _token_key
         tokenless = per == "token"
+        keyed = per == "address"  # a request with an API key counts against the key instead (key_limit)
         return Limit(value, key_function=key, shared=True, scope=f"{kind}-{per}",
                      error_message=f"too many {kind} from this {per}: at most {value}",
-                     exempt_when=lambda: _kind() != kind or (tokenless and not request.headers.get("Authorization")))
+                     exempt_when=lambda: _kind() != kind or (tokenless and not request.headers.get("Authorization"))
+                     or (keyed and quiet_key() is not None))
 
     def cost_limit(per: str, value: str) -> Limit:
         key = (lambda: "net:" + peer_prefix()) if per == "address" else _token_key
         return Limit(value, key_function=key, shared=True, scope=f"cost-{per}", cost=_units, deduct_when=_charged,
                      error_message=f"this {per}'s requests cost too much work: at most {value} cost units "
                                    "(history, verify, state and events cost by the events they touch)",
-                     exempt_when=lambda: not _costly() or (per == "token" and not request.headers.get("Authorization")))
+                     exempt_when=lambda: not _costly() or (per == "token" and not request.headers.get("Authorization"))
+                     or (per == "address" and quiet_key() is not None))
+
+    def key_limit(kind: str) -> Limit:
+        """The key's own quota of a kind (its Quotas, else the settings' default for keys), in the
+        key's own bucket, instead of the address's: a portal's backend serving many users from one
+        address counts against its key."""
+        def value() -> str:
+            quota = quotas()
+            return f"{getattr(quota, f'{kind}_per_minute') if quota else 1}/minute"
+
+        return Limit(value, key_function=_key_bucket, shared=True, scope=f"{kind}-key",
+                     error_message=lambda: f"too many {kind} with this API key: at most {value()}",
+                     exempt_when=lambda: _kind() != kind or quiet_key() is None)
+
+    def key_cost_limit() -> Limit:
+        def value() -> str:
+            quota = quotas()
+            return f"{quota.cost_per_minute if quota else 1}/minute"
+
+        return Limit(value, key_function=_key_bucket, shared=True, scope="cost-key", cost=_units,
+                     deduct_when=_charged, exempt_when=lambda: not _costly() or quiet_key() is None,
+                     error_message=lambda: f"this API key's requests cost too much work: at most {value()} cost "
+                                           "units (history, verify, state and events cost by the events they touch)")
 
     @app.before_request
     def _meter() -> None:  # registered before flask-limiter's check: a fresh meter for each request
@@ -118,12 +143,16 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
 
     defaults: list[str | Callable[[], str] | Limit] = [  # flask-limiter's own type for the list
         limit("creates", "address", settings.rate_creates_per_address),
+        key_limit("creates"),
         limit("writes", "token", settings.rate_writes_per_token),
         limit("writes", "address", settings.rate_writes_per_address),
+        key_limit("writes"),
         limit("reads", "token", settings.rate_reads_per_token),
         limit("reads", "address", settings.rate_reads_per_address),
+        key_limit("reads"),
         cost_limit("token", settings.rate_cost_per_token),  # last: the RateLimit-* headers name a count
         cost_limit("address", settings.rate_cost_per_address),  # bucket unless a cost budget refuses
+        key_cost_limit(),
     ]
     return Limiter(
         key_func=address,

@@ -25,27 +25,35 @@ SCHEMES: dict[str, dict[str, Any]] = {
                    "description": "The owner's token: returned once by createGame (`owner_token`)."},
     "auditToken": {"type": "http", "scheme": "bearer",
                    "description": "An operator's audit token (configured on the server, MEOW_AUDIT_TOKENS)."},
-    "arenaKey": {"type": "apiKey", "in": "header", "name": "Meow-Key",
-                 "description": "An integrator's API key (issued by the operator: `meow keys create`); arenas "
-                                "belong to the key that created them."},
+    "apiKey": {"type": "apiKey", "in": "header", "name": "Meow-Key",
+               "description": "An integrator's API key (docs/integrators.md), given by the operator: any operation "
+                              "takes it (its requests count against the key's own quotas instead of the client "
+                              "address's); the tables it creates are its own. A key that is not active: 401 "
+                              "`key_invalid`."},
+    "adminToken": {"type": "http", "scheme": "bearer",
+                   "description": "The operator's admin token (MEOW_ADMIN_TOKEN; none configured: /v1/admin answers 404)."},
 }
 Requirement = dict[str, list[str]]  # one OpenAPI security requirement: scheme -> scopes
 _SEAT: Requirement = {"seatToken": []}
 _OWNER: Requirement = {"ownerToken": []}
 _AUDIT: Requirement = {"auditToken": []}
+_KEY: Requirement = {"apiKey": []}
+_ADMIN: Requirement = {"adminToken": []}
 NONE: list[Requirement] = []
 ANYONE: list[Requirement] = [{}, _SEAT, _OWNER, _AUDIT]  # more with a token
 
 SECURITY: dict[str, list[Requirement]] = {
-    "listVariants": NONE, "createGame": NONE, "listGames": NONE, "getGame": ANYONE,
+    "listVariants": NONE, "createGame": [{}, _KEY], "listGames": NONE, "getGame": ANYONE,
     "takeSeat": [{}, _OWNER], "leaveSeat": [_SEAT, _OWNER], "startGame": [_OWNER],
     "act": [_SEAT], "listActions": [_SEAT], "listEvents": ANYONE,
     "getHistory": [_SEAT, _OWNER, _AUDIT], "verifyGame": [_SEAT, _OWNER, _AUDIT], "getStateAt": ANYONE,
     "getHealth": NONE, "getReadiness": NONE, "getMetrics": NONE,
+    # API keys and private tables (service/api/admin.py, service/api/integrators.py)
+    "getOwnKey": [_KEY], "listKeyGames": [_KEY], "rotateInvite": [_OWNER], "rotateSpectatorToken": [_OWNER],
+    "createKey": [_ADMIN], "listKeys": [_ADMIN], "getKey": [_ADMIN], "rotateKey": [_ADMIN], "revokeKey": [_ADMIN],
     # arenas (service/api/arenas.py): the key that owns them; the leaderboard is public
-    "createArena": [{"arenaKey": []}], "listArenas": [{"arenaKey": []}], "getArena": [{"arenaKey": []}],
-    "cancelArena": [{"arenaKey": []}], "cancelArenaPost": [{"arenaKey": []}], "listArenaGames": [{"arenaKey": []}],
-    "streamArena": [{"arenaKey": []}], "getArenaLeaderboard": NONE,
+    "createArena": [_KEY], "listArenas": [_KEY], "getArena": [_KEY], "cancelArena": [_KEY], "cancelArenaPost": [_KEY],
+    "listArenaGames": [_KEY], "streamArena": [_KEY], "getArenaLeaderboard": NONE,
 }
 """operationId -> the tokens it takes (``[]``: none; ``{}`` in a list: a token is optional)."""
 
@@ -78,8 +86,8 @@ LINKS: dict[str, dict[int, dict[str, Any]]] = {
 
 
 WRITES = {"createGame": 201, "takeSeat": 201, "leaveSeat": 200, "startGame": 200, "act": 200}
-ACCEPTED = {"createArena": 202}  # answered at once, the work done later (service/api/arenas.py)
 GUARDED = ("leaveSeat", "startGame", "act")  # If-Match applies
+CREATES = {"createKey": 201, "createArena": 202}  # the success status of an operation that is no game write, when not 200
 _HEADER_PARAMS = {
     "Idempotency-Key": {"name": "Idempotency-Key", "in": "header", "required": False,
                         "schema": {"type": "string", "minLength": 1, "maxLength": 255},
@@ -103,8 +111,12 @@ PRIVATE = "private, no-cache"
 PUBLIC = "no-cache"
 REVEALS_ALL = frozenset(("getHistory",))
 """Reads that can carry every seat's hand whoever asks (a finished game's history)."""
-KEYED = frozenset(op for op, req in SECURITY.items() if {"arenaKey": []} in req)
-"""Operations of an API key's own things (arenas): never stored by a cache (progress, owner tokens)."""
+KEYED = frozenset(("getOwnKey", "listKeyGames", "rotateInvite", "rotateSpectatorToken", "createKey", "listKeys",
+                   "getKey", "rotateKey", "revokeKey",
+                   # an arena's progress, its games' owner tokens (service/api/arenas.py)
+                   "createArena", "listArenas", "getArena", "cancelArena", "cancelArenaPost", "listArenaGames",
+                   "streamArena"))
+"""Answers about an API key or a private table's hand-outs (a secret, a private table's listing)."""
 NEGOTIATED = frozenset(("listEvents", "getHistory"))
 """Operations whose body ``Accept`` chooses (JSON, server-sent events, NDJSON)."""
 
@@ -123,11 +135,13 @@ def cache_control(op_id: str, caller: Caller | None) -> str:
 
 _CALLERS: dict[str, tuple[Caller, ...]] = {  # who may call with each scheme (an owner may hold a seat)
     "seatToken": (Caller("seat", 0),), "ownerToken": (Caller("owner"), Caller("owner", 0)),
-    "auditToken": (Caller("audit"),), "arenaKey": (Caller("owner"),)}
+    "auditToken": (Caller("audit"),), "apiKey": (), "adminToken": ()}
 
 
 def cache_controls(op_id: str) -> list[str]:
     """Every ``Cache-Control`` a successful answer of ``op_id`` can carry, by its security."""
+    if op_id in KEYED:
+        return [NO_STORE]
     callers: list[Caller | None] = []
     for requirement in SECURITY[op_id] or [{}]:  # {}: no token
         callers += [c for scheme in requirement for c in _CALLERS[scheme]] if requirement else [None]
@@ -137,8 +151,10 @@ def cache_controls(op_id: str) -> list[str]:
 def vary(op_id: str) -> tuple[str, ...]:
     """What changes the body of ``op_id``'s answers besides the URL: the token, when it takes one;
     ``Accept``, when negotiated (``Accept-Encoding``: Flask-Compress adds it to what it may gzip)."""
-    token = ("Meow-Key",) if op_id in KEYED else ("Authorization",) if SECURITY[op_id] != NONE else ()
-    return (*token, *(("Accept",) if op_id in NEGOTIATED else ()))
+    schemes = {scheme for requirement in SECURITY[op_id] for scheme in requirement}
+    token = ("Authorization",) if schemes - {"apiKey"} else ()
+    key = ("Meow-Key",) if "apiKey" in schemes else ()
+    return (*token, *key, *(("Accept",) if op_id in NEGOTIATED else ()))
 
 
 def _answer_headers(op_id: str) -> dict[str, Any]:
@@ -186,7 +202,7 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
-    ok = responses.setdefault(WRITES.get(op_id, ACCEPTED.get(op_id, 200)), {})
+    ok = responses.setdefault(WRITES.get(op_id, CREATES.get(op_id, 200)), {})
     ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
     if responses:
@@ -225,6 +241,8 @@ def _create_examples() -> dict[str, dict[str, Any]]:
            for g in registry.GAMES for v in g.variants[:1]}
     out["options"] = _ex("with option overrides (each variant's options: listVariants)",
                          {"variant": registry.GAMES[0].variants[0], "options": {"turn_timeout_s": 30}})
+    out["private"] = _ex("a private table of the API key sent in Meow-Key: unlisted, joined with its invite code",
+                         {"variant": registry.GAMES[0].variants[0], "private": True})
     return out
 
 
@@ -233,6 +251,13 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     "takeSeat": {
         "human": _ex("take a seat (anyone; with the owner token it is the owner's own)", {"name": "Ann"}),
         "bot": _ex("add a bot (owner token)", {"bot": {"strength": "medium"}}),
+        "invite": _ex("take a seat at a private table with its invite code", {"name": "Ann",
+                                                                               "invite": "Xq2n8EXAMPLEinviteCode"}),
+    },
+    "createKey": {
+        "default": _ex("a key with the server's default quotas for keys", {"name": "acme portal"}),
+        "quotas": _ex("a key with quotas of its own", {"name": "acme portal", "quotas": {
+            "creates_per_minute": 1200, "reads_per_minute": 60000}}),
     },
     "act": {
         "play": _ex("play a card", {"type": "play", "card": "7H:0"}),

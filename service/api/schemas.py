@@ -64,6 +64,9 @@ class CreateGame(Strict):
                           metadata={"description": "overrides of the preset's options (the rules §8: docs/rules/options.md)"})
     max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
     name = DisplayName(100, load_default=None, allow_none=True)
+    private = StrictBoolean(load_default=False, metadata={
+        "description": "an API key's unlisted table (Meow-Key required: 401 `key_required`): in no public lobby, "
+                       "joined with its invite code, watched with its spectator token (docs/integrators.md)"})
 
 
 class BotSpec(Strict):
@@ -76,6 +79,9 @@ class BotSpec(Strict):
 class TakeSeat(Strict):
     name = DisplayName(40)
     bot = fields.Nested(BotSpec)
+    invite = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "a private table's invite code (without a token); a wrong one, or one no table takes: "
+                       "404 `invite_invalid`"})
 
     @validates_schema
     def _one_of(self, data: dict[str, Any], **_: Any) -> None:
@@ -227,6 +233,11 @@ class Created(WriteResult):
         "description": "options not taken as given: one whose parent switch is off (dropped, the preset's "
                        "default kept), a search budget over the server's cap (lowered), a penalty limit the "
                        "first round can reach"})
+    private = fields.Boolean(metadata={"description": "an unlisted table of the request's API key"})
+    invite_code = fields.String(metadata={"description": "a private table's invite code, returned exactly once "
+                                                         "(rotate it: rotateInvite)"})
+    spectator_token = fields.String(metadata={"description": "a private table's spectator token, returned exactly "
+                                                             "once (rotate it: rotateSpectatorToken)"})
 
 
 class SeatTaken(WriteResult):

@@ -14,9 +14,12 @@ class AppCode(DomainCode):
     GAME_EXISTS = "game_exists"
     GAME_RUNNING = "game_running"  # verified or archived only once finished
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    INVITE_INVALID = "invite_invalid"  # a join's invite code is no table's (a private table's is rotated)
     KEY_INVALID = "key_invalid"  # a Meow-Key that is malformed, unknown, rotated away or revoked
     KEY_REQUIRED = "key_required"  # this needs a Meow-Key (a private table, the key's own lobby)
+    NOT_PRIVATE = "not_private"  # an invite code or spectator token asked of a public table
     RATE_LIMITED = "rate_limited"
+    TOO_MANY_KEYS = "too_many_keys"  # the operator's cap on API keys (MEOW_MAX_API_KEYS) is reached
     UNAUTHORIZED = "unauthorized"
     VERSION_CONFLICT = "version_conflict"
     ARENA_LIMIT = "arena_limit"  # this key runs as many arenas as allowed (docs/arenas.md)

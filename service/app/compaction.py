@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from service.app import queries
+from service.app import api_keys, queries
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
@@ -50,15 +50,25 @@ def compact_finished(ctx: AppContext, game_id: str) -> str:
 
 
 def finished_games(ctx: AppContext, page: int = 200) -> Iterator[dict[str, Any]]:
-    """The lobby rows of every finished game, newest first."""
+    """The lobby rows of every finished game, newest first; then the finished private tables (in
+    no public lobby: found through their keys' own lobbies, service/app/private_tables.py)."""
     cursor: tuple[int, str] | None = None
     while True:
         rows, nxt = queries.lobby(ctx, "finished", None, cursor, page)
         yield from rows
         if nxt is None:
-            return
+            break
         at, _, gid = nxt.partition(":")
         cursor = (int(at), gid)
+    for key in api_keys.all_keys(ctx.api_keys):
+        cursor = None
+        while True:
+            rows, nxt = queries.key_lobby(ctx, key.id, cursor, page)
+            yield from (row for row in rows if row["private"] and row["status"] == "finished")
+            if nxt is None:
+                break
+            at, _, gid = nxt.partition(":")
+            cursor = (int(at), gid)
 
 
 def finished_at(ctx: AppContext, game_id: str, version: int) -> int:

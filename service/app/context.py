@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from service.app import compute, entropy, meter, snapshots as snapshot_codec
-from service.app.cache import StateCache
+from service.app.cache import FlagCache, StateCache
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.eventstore.chain import GENESIS
@@ -62,6 +62,7 @@ class AppContext:
         self.clock = clock
         self.random_bytes = random_bytes  # seeds, game ids, tokens: ``secrets``; tests inject entropy.Seeded
         self.cache = StateCache(self.settings.state_cache_size)
+        self.privacy = FlagCache(16 * self.settings.state_cache_size)  # private tables (service/app/private_tables.py)
         self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
 
     def load(self, game_id: str) -> TableState:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from service.app import actions, jobs, queries, seats
+from service.app import actions, jobs, private_tables, queries, seats
+from service.app.api_keys import ApiKey
 from service.app.auth import Caller
 from service.app.context import AppContext, now_ms
 from service.app.fairness import Origin
@@ -35,8 +36,8 @@ class GameService(AppContext):
     """``GameService(store, settings=None, clock=now_ms)``: every request and job of the service."""
 
     # ------------------------------------------------------------------ reading
-    def authenticate(self, game_id: str, token: str | None) -> Caller:
-        return seats.authenticate(self, game_id, token)
+    def authenticate(self, game_id: str, token: str | None, invite: str | None = None) -> Caller:
+        return seats.authenticate(self, game_id, token, invite)
 
     def viewer(self, caller: Caller) -> Viewer:
         return queries.viewer(caller)
@@ -69,19 +70,30 @@ class GameService(AppContext):
         """A lobby page from the per-status indexes: O(page) however many games exist."""
         return queries.lobby(self, status, variant, cursor, limit)
 
+    def key_lobby(self, key: ApiKey, cursor: tuple[int, str] | None,
+                  limit: int) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the key's own tables (private ones too), newest first."""
+        return queries.key_lobby(self, key.id, cursor, limit)
+
     def render(self, out: Outcome, caller: Caller, minimal: bool = False) -> dict[str, Any]:
         """The response body of a write, as this caller may see it (``minimal``: without the view)."""
         return queries.render(self, out, caller, minimal)
 
     # ------------------------------------------------------------------ requests
     def create(self, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
-               idem: Idempotency | None, origin: Origin | None = None) -> Outcome:
-        """A new table; ``origin`` (who created it, hashed) is kept store-side for the fair shares."""
-        return seats.create(self, variant, options, max_players, name, idem, origin)
+               idem: Idempotency | None, origin: Origin | None = None, key: ApiKey | None = None,
+               private: bool = False) -> Outcome:
+        """A new table; ``origin`` (who created it, hashed) is kept store-side for the fair shares;
+        ``key``: the API key that owns it (``private``: unlisted, service/app/private_tables.py)."""
+        return seats.create(self, variant, options, max_players, name, idem, origin, key, private)
 
     def join(self, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-             idem: Idempotency | None) -> Outcome:
-        return seats.join(self, game_id, caller, name, bot, idem)
+             idem: Idempotency | None, invite: str | None = None) -> Outcome:
+        return seats.join(self, game_id, caller, name, bot, idem, invite)
+
+    def rotate_private(self, game_id: str, caller: Caller, what: str) -> str:
+        """A private table's new invite code (``what`` "invite") or spectator token ("spectator")."""
+        return private_tables.rotate(self, game_id, caller, what)
 
     def leave(self, game_id: str, caller: Caller, seat: int, idem: Idempotency | None = None,
               pre: Precondition | None = None) -> Outcome:

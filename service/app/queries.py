@@ -9,14 +9,14 @@ from typing import Any
 
 import orjson
 
-from service.app import audit, compute, fairness, meter, verify_cache
+from service.app import audit, compute, fairness, meter, private_tables, verify_cache
 from service.app.auth import SPECTATOR, Caller, caller_after, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext, fold
 from service.app.errors import AppError, forbidden, not_found, unauthorized
 from service.app.redaction import Viewer, project_event, project_view
 from service.app.seats import require_seat
-from service.app.write_path import Outcome
+from service.app.write_path import Outcome, lobby_summary
 from service.eventstore.codec import Stored
 from service.games import engine
 from service.games.kernel.codes import KernelCode
@@ -133,6 +133,28 @@ def lobby(ctx: AppContext, status: str | None, variant: str | None, cursor: tupl
     rows = [orjson.loads(v) for v in ctx.lobby_index.lobby_page(status, variant, cursor, limit + 1)]
     page = rows[:limit]
     nxt = f"{page[-1]['created_at']}:{page[-1]['id']}" if len(rows) > limit else None
+    return page, nxt
+
+
+def key_lobby(ctx: AppContext, key_id: str, cursor: tuple[int, str] | None,
+              limit: int) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of a key's own tables (service/app/api_keys.py), newest first: each one's lobby row
+    and whether it is private, folded from its stream (O(page)); a table that went (expired,
+    evicted, or a create that failed after it was listed) is dropped from the key's list."""
+    listed = ctx.api_keys.key_games(key_id, cursor, limit + 1)
+    page: list[dict[str, Any]] = []
+    for _at, gid in listed[:limit]:
+        try:
+            state = ctx.load(gid)
+        except AppError as exc:
+            if exc.code != KernelCode.NOT_FOUND:
+                raise
+            ctx.api_keys.key_game_drop(key_id, gid)
+            continue
+        row = orjson.loads(lobby_summary(gid, state))
+        row["private"] = private_tables.is_private(ctx, gid, exists=True)
+        page.append(row)
+    nxt = f"{listed[limit - 1][0]}:{listed[limit - 1][1]}" if len(listed) > limit else None
     return page, nxt
 
 

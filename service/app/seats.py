@@ -11,7 +11,10 @@ from typing import Any
 
 import orjson
 
+from service.app import api_keys, private_tables
+from service.app.api_keys import ApiKey
 from service.app.auth import SPECTATOR, Caller, caller_from_record, new_token, role_record, token_hash
+from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, forbidden, unauthorized
 from service.app.fairness import Origin, origin_tokens, take_bots_only_slots
@@ -24,16 +27,22 @@ from service.games.kernel.state import TableState
 from service.games.kernel.table import RULES_VERSION, seat_taken
 
 
-def authenticate(ctx: AppContext, game_id: str, token: str | None) -> Caller:
-    """The caller a bearer token names: none is a spectator, an unknown one is 401."""
+def authenticate(ctx: AppContext, game_id: str, token: str | None, invite: str | None = None) -> Caller:
+    """The caller a bearer token names: none is a spectator, an unknown one is 401. Without a
+    token, a private table is no table (404) unless ``invite`` is its invite code (a join);
+    its spectator token is a spectator (service/app/private_tables.py)."""
     if not token:
+        private_tables.gate(ctx, game_id, SPECTATOR, invite)
         return SPECTATOR
     thash = token_hash(token)
     if thash in ctx.settings.audit_token_hashes:
         return Caller("audit", None, thash)
     record = ctx.tokens.token_get(game_id, thash)
     if record is None:
-        raise unauthorized()
+        watcher = private_tables.spectator(ctx, game_id, thash)
+        if watcher is None:
+            raise unauthorized()
+        return watcher
     return caller_from_record(record, thash)
 
 
@@ -47,25 +56,54 @@ def require_seat(caller: Caller) -> int:
 
 
 def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: int | None, name: str | None,
-           idem: Idempotency | None, origin: Origin | None = None) -> Outcome:
+           idem: Idempotency | None, origin: Origin | None = None, key: ApiKey | None = None,
+           private: bool = False) -> Outcome:
+    """A new table; with an API key, that key's (``table_key``, listed in its own lobby), and
+    ``private``: unlisted, with an invite code and a spectator token shown once."""
+    if private and key is None:
+        raise AppError(AppCode.KEY_REQUIRED, "a private table is an API key's: send its Meow-Key")
     resolved, warnings = _resolve(variant, options, max_players)
     resolved, warnings = _cap_budget(resolved, warnings, ctx.settings.max_bot_budget_ms)
     if idem:  # anonymous creation: the game id follows from the key, so a retry finds it
-        game_id = hashlib.sha256(b"meow-create\0" + idem.key.encode()).hexdigest()[:16]
+        scope = f"{key.id}\0".encode() if key is not None else b""  # another key's twin is another game
+        game_id = hashlib.sha256(b"meow-create\0" + scope + idem.key.encode()).hexdigest()[:16]
     else:
         game_id = ctx.random_bytes(8).hex()
     owner = new_token(ctx.random_bytes)
     cmd = CreateMatch(game_id, variant, resolved, resolved["max_players"], name, RULES_VERSION)
-    tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode(), **origin_tokens(origin)}
+    tokens = {token_hash(owner): role_record("owner"), "owner": token_hash(owner).encode(), **origin_tokens(origin),
+              **api_keys.key_tokens(key)}
+    sealed = {"owner_token": owner}
+    if private:
+        sealed["invite_code"], sealed["spectator_token"] = private_tables.new_invite_code(ctx), new_token(ctx.random_bytes)
+        tokens.update(private_tables.private_tokens(sealed["invite_code"], sealed["spectator_token"]))
+    if key is not None:  # listed first: a create that then fails leaves a row its lobby skips (and drops)
+        ctx.api_keys.key_game_add(key.id, game_id, ctx.clock(), ctx.settings.key_games_max)
     out = write(ctx, game_id, SPECTATOR, WritePlan(
         lambda s: cmd, idempotency=idem, tokens=tokens, status=201,
-        extra={"id": game_id, "warnings": warnings}, new_game=True, sealed={"owner_token": owner}))
-    out.extra.setdefault("owner_token", owner)
+        extra={"id": game_id, "warnings": warnings, "private": private}, new_game=True, sealed=sealed))
+    for name_, value in sealed.items():
+        out.extra.setdefault(name_, value)
     return out
 
 
 def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-         idem: Idempotency | None) -> Outcome:
+         idem: Idempotency | None, invite: str | None = None) -> Outcome:
+    if caller.role == "spectator" and caller.token_hash is not None:  # a private table's spectator token:
+        private_tables.gate(ctx, game_id, SPECTATOR, invite)  # a seat needs the invite code all the same
+        caller = SPECTATOR
+    if invite is None or caller.token_hash is not None:
+        return _join(ctx, game_id, caller, name, bot, idem)
+    try:  # a join with an invite code: an unknown game answers as a private table's wrong code would
+        return _join(ctx, game_id, caller, name, bot, idem)
+    except AppError as exc:
+        if exc.code == KernelCode.NOT_FOUND:
+            raise private_tables.invite_invalid() from None
+        raise
+
+
+def _join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
+          idem: Idempotency | None) -> Outcome:
     if bot is not None:
         if not caller.is_owner:
             raise forbidden("only the owner adds bots")

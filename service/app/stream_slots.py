@@ -76,10 +76,11 @@ class StreamSlots:
         self._kick = threading.Event()
         self._upkeep: threading.Thread | None = None
 
-    def acquire(self, token_hash: str | None, address: str) -> Lease:
-        """A slot in the token's and the address's sets, or 429 (nothing held) when either is full."""
+    def acquire(self, token_hash: str | None, address: str, key: tuple[str, int] | None = None) -> Lease:
+        """A slot in the token's and the address's sets, or 429 (nothing held) when either is full;
+        ``key``: (an API key's id, its cap) counts the stream against the key instead of the address."""
         member = uuid.uuid4().hex
-        wanted = [("addr", address, self.per_address)]
+        wanted = [("key", key[0], key[1]) if key is not None else ("addr", address, self.per_address)]
         if token_hash:
             wanted.insert(0, ("tok", token_hash[:32], self.per_token))
         taken: list[str] = []
@@ -97,7 +98,7 @@ class StreamSlots:
             raise
         if refused is not None:
             self._give_back([(held, member) for held in taken])
-            what = "this token" if refused[0] == "tok" else "this client address's network"
+            what = {"tok": "this token", "key": "this API key"}.get(refused[0], "this client address's network")
             raise rate_limited(f"{what} already holds {refused[1]} open event streams; close one first",
                                RETRY_AFTER_S)
         lease = Lease(member, tuple(taken))

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from service import metrics
-from service.app import commands, fairness, followups as fu
+from service.app import commands, fairness, followups as fu, private_tables
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
@@ -158,11 +158,14 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     if after.status == "finished" and (state is None or state.status != "finished") and grace >= 0:
         ended = events[-1].at if events else ctx.clock()  # the match ended: compact it after the grace
         followups.append(fu.compaction(game_id, ended + grace * 1000))
+    # a private table is in no public lobby (service/app/private_tables.py)
+    private = (f"meta:{private_tables.PRIVATE}" in plan.tokens if plan.new_game
+               else private_tables.is_private(ctx, game_id, exists=True))
     return AppendRequest(game_id, version, events, followups, tokens, plan.revoke, record,
-                         lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
+                         None if private else lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,
-                         listing=Listing(after.status, after.variant, after.created_at,
-                                         state.status if state is not None else None))
+                         listing=None if private else Listing(after.status, after.variant, after.created_at,
+                                                              state.status if state is not None else None))
 
 
 def decide(state: TableState | None, cmd: object, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:

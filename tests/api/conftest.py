@@ -137,6 +137,9 @@ class Table:
         return ran
 
 
+ADMIN = "admin-secret"  # the table fixture's operator admin token (/v1/admin)
+
+
 def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
@@ -157,7 +160,7 @@ def table(clock: Clock, random_bytes: Any) -> Iterator[Table]:
     # bots-only tables at full speed and uncapped, as the suite was written for (their pace floor
     # and caps have their own tests: tests/api/test_fair_search.py)
     settings = Settings(audit_token_hashes=frozenset({__import__("hashlib").sha256(b"audit-secret").hexdigest()}),
-                        **UNPACED)
+                        admin_token_hash=__import__("hashlib").sha256(ADMIN.encode()).hexdigest(), **UNPACED)
     app = create_app(settings, store=MemoryEventStore())
     app.test_client_class = SpecCheckingClient  # every response is checked against openapi.yaml
     app.extensions["meow.service"].clock = clock

@@ -24,7 +24,7 @@ from service.app.auth import token_hash
 from service.app.stream_slots import RETRY_AFTER_S as STREAM_RETRY_AFTER_S
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
-from tests.api.conftest import Clock, Table, auth
+from tests.api.conftest import ADMIN, Clock, Table, auth
 
 AUDIT = "audit-secret"
 SHARED_CACHEABLE = ("no-cache",)  # what a shared cache may keep (and must revalidate)
@@ -56,6 +56,11 @@ def _negotiated(op: dict[str, Any]) -> bool:
     return len(ok.get("content", {})) > 1
 
 
+def _headers(scheme: str | None, token: str | None) -> dict[str, str]:
+    """A token as its scheme sends it: an API key in ``Meow-Key``, any other as a bearer token."""
+    return {"Meow-Key": token} if scheme == "apiKey" and token else auth(token)
+
+
 def _vary(r: Any) -> set[str]:
     return {v.strip().lower() for v in r.headers.get("Vary", "").split(",") if v.strip()}
 
@@ -63,7 +68,8 @@ def _vary(r: Any) -> set[str]:
 def _carries_secret(body: Any) -> bool:
     """A token, or a seat's part of a view (``you``: its hand, its legal actions), anywhere."""
     if isinstance(body, dict):
-        if any(isinstance(body.get(k), str) for k in ("token", "owner_token")) or body.get("you"):
+        if any(isinstance(body.get(k), str) for k in ("token", "owner_token", "secret", "invite_code",
+                                                       "spectator_token")) or body.get("you"):
             return True
         return any(_carries_secret(v) for v in body.values())
     return isinstance(body, list) and any(_carries_secret(v) for v in body)
@@ -76,8 +82,11 @@ def _check(op_id: str, op: dict[str, Any], r: Any, token: str | None, seated: bo
     if r.status_code >= 400:
         assert cache == "no-store", where
         return
-    if _schemes(op) != [None]:
+    schemes = set(_schemes(op)) - {None}
+    if schemes - {"apiKey"}:
         assert "authorization" in _vary(r), where
+    if "apiKey" in schemes:
+        assert "meow-key" in _vary(r), where
     if _negotiated(op):
         assert "accept" in _vary(r), where
     if r.mimetype == "application/json":
@@ -117,25 +126,27 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
     seat = table.join(g["id"], "bob")
     table.start(g["id"], owner)
     done, done_owner = _finished(table)
+    made = table.client.post("/v1/admin/keys", json={"name": "portal"}, headers=auth(ADMIN)).json
     games = [  # game id, the token of each scheme, the seats those tokens hold
         (g["id"], {"seatToken": seat["token"], "ownerToken": owner, "auditToken": AUDIT},
          {seat["token"], owner}, seat["seat"]),
         (done, {"ownerToken": done_owner, "auditToken": AUDIT}, set(), 0),
     ]
+    unscoped = {"apiKey": made["secret"], "adminToken": ADMIN}  # the operations on no game
     succeeded: set[str] = set()
     gets = [(op_id, path, op) for op_id, method, path, op in _operations(table) if method == "GET"]
     assert {"getGame", "listEvents", "getHistory"} <= {op_id for op_id, _, _ in gets}
     for op_id, path, op in gets:
         query = {p["name"]: p["schema"].get("minimum", 1) for p in op.get("parameters", [])
                  if p.get("in") == "query" and p.get("required")}
-        for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", {}, set(), 0)]:
-            url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no))
+        for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", unscoped, set(), 0)]:
+            url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no)).replace("{key_id}", made["key"]["id"])
             public = table.client.get(url, query_string=query)
             for scheme in _schemes(op):
                 token = tokens.get(scheme) if scheme else None
                 if scheme and token is None:
                     continue
-                r = table.client.get(url, query_string=query, headers=auth(token))
+                r = table.client.get(url, query_string=query, headers=_headers(scheme, token))
                 _check(op_id, op, r, token, token in seated, public.get_data())
                 if r.status_code < 300:
                     succeeded.add(op_id)
@@ -149,10 +160,10 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
     seen: set[str] = set()
     keys = iter(range(100))
 
-    def call(op_id: str, token: str | None, body: Any = None, **params: Any) -> Any:
+    def call(op_id: str, token: str | None, body: Any = None, scheme: str | None = None, **params: Any) -> Any:
         method, path, op = ops[op_id]
         url = path.format(**params)
-        headers = {**auth(token), "Idempotency-Key": f"key-{next(keys)}-0123456789abcdefghijklmn"}
+        headers = {**_headers(scheme, token), "Idempotency-Key": f"key-{next(keys)}-0123456789abcdefghijklmn"}
         r = table.client.open(url, method=method, json=body, headers=headers)
         _check(op_id, op, r, token, False, None)
         assert r.status_code < 300, (op_id, r.json)
@@ -171,6 +182,12 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
         if actions:
             call("act", token, actions[0], game_id=gid)
             break
+    made = call("createKey", ADMIN, {"name": "portal"})
+    secret = call("rotateKey", ADMIN, key_id=made["key"]["id"])["secret"]
+    private = call("createGame", secret, {"variant": "prsi", "private": True}, scheme="apiKey")
+    call("rotateInvite", private["owner_token"], game_id=private["id"])
+    call("rotateSpectatorToken", private["owner_token"], game_id=private["id"])
+    call("revokeKey", ADMIN, key_id=made["key"]["id"])
     assert seen == {op_id for op_id, (method, _, _) in ops.items() if method != "GET"}
 
 
