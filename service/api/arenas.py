@@ -252,7 +252,7 @@ class LeaderboardView(MethodView):
         return json_response({"variant": query["variant"], "entrants": arenas().leaderboard(query["variant"])})
 
 
-@blp.route("/arenas/<arena_id>")
+@blp.route("/arenas/<string(length=14):arena_id>")
 class ArenaOne(MethodView):
     @blp.response(200, ArenaView)
     @_errors(401, 404)
@@ -269,7 +269,7 @@ class ArenaOne(MethodView):
         return json_response(arenas().cancel(arena_id, require_key().id))
 
 
-@blp.route("/arenas/<arena_id>/cancel")
+@blp.route("/arenas/<string(length=14):arena_id>/cancel")
 class ArenaCancel(MethodView):
     @blp.response(200, ArenaView)
     @_errors(401, 404)
@@ -279,7 +279,7 @@ class ArenaCancel(MethodView):
         return json_response(arenas().cancel(arena_id, require_key().id))
 
 
-@blp.route("/arenas/<arena_id>/games")
+@blp.route("/arenas/<string(length=14):arena_id>/games")
 class ArenaGamesView(MethodView):
     @blp.response(200, ArenaGames)
     @_errors(401, 404, 409)
@@ -290,7 +290,7 @@ class ArenaGamesView(MethodView):
         return json_response({"games": arenas().games_of(arena_id, require_key().id)})
 
 
-@blp.route("/arenas/<arena_id>/feed")
+@blp.route("/arenas/<string(length=14):arena_id>/feed")
 class ArenaFeed(MethodView):
     @blp.response(200, ArenaView, content_type=SSE, description="server-sent events: `progress`, then `ended`")
     @_errors(401, 404, 429)

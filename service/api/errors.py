@@ -59,7 +59,8 @@ def problem(code: DomainCode, detail: str, status: int | None = None, title: str
     not a declared member is a TypeError (problem_body)."""
     status = status_of(code) if status is None else status
     body = problem_body(status, code, detail, title, **extra)
-    resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM)
+    # (a nested list's field errors are keyed by item index: OPT_NON_STR_KEYS writes them as "0")
+    resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, mimetype=PROBLEM)
     if status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="meow"'  # RFC 9110 §11.6.1
     if "version" in extra and extra["version"] is not None:
