@@ -25,8 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     lanes = ",".join(Lane)
     w.add_argument("--queues", default=lanes,
                    help=f"lanes to take work from, in priority order: {Lane.FAST} (scoring, deals, timers, easy "
-                        f"and medium bots), {Lane.SEARCH} (hard bots), {Lane.HOOKS} (webhook deliveries) and "
-                        f"{Lane.REMOTE} (remote bots' calls, on threads of their own); default {lanes}")
+                        f"and medium bots), {Lane.SEARCH} (hard bots), {Lane.HOOKS} (webhook deliveries), "
+                        f"{Lane.REMOTE} (remote bots' calls, on threads of their own) and arena (arena games, one "
+                        f"whole game a job: docs/arenas.md; only when named); default {lanes}")
     w.add_argument("--no-dispatcher", action="store_true", help="do not run the due-set dispatcher in this worker")
     from service.verifier.cli import add_arguments as add_verify
 
@@ -201,12 +202,14 @@ def run(host: str | None = None, port: int | None = None) -> int:
                                   "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.HOOKS,
                                   "--no-dispatcher"], env=env) for _ in range(settings.hook_workers)]
+    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "arena",
+                                  "--no-dispatcher"], env=env) for _ in range(settings.arena_workers)]
     shown = browse_host(settings.host)
     print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
     print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
     print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
-          "webhook worker(s); "
+          f"webhook + {settings.arena_workers} arena worker(s); "
           "Ctrl-C stops everything", flush=True)
     stopping = False
     status = 0

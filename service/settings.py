@@ -97,6 +97,13 @@ class Settings:
     webhook_log_size: int = 1000  # deliveries a key's log keeps (the oldest go)
     webhook_rotate_grace_s: int = 86_400  # after a rotation, deliveries carry the old secret's signature too
     hook_workers: int = 1  # `meow run`: workers that take only webhook deliveries
+    # arenas (service/app/arenas.py, docs/arenas.md)
+    arenas_per_key: int = 2  # running arenas of one key (0: no cap)
+    arenas_kept_per_key: int = 100  # ended arenas a key keeps (the oldest go)
+    arena_max_games: int = 2000  # games of one arena
+    arena_parallel: int = 2  # an arena's games played at once (one job each, on the arena lane)
+    arena_game_timeout_s: int = 900  # one arena game's job: RQ's timeout; a claim older than this is played again
+    arena_workers: int = 1  # `meow run`: workers on the arena lane
 
     @property
     def queue_url(self) -> str | None:
@@ -191,4 +198,10 @@ class Settings:
             webhook_log_size=int(e.get("MEOW_WEBHOOK_LOG_SIZE", "1000")),
             webhook_rotate_grace_s=int(e.get("MEOW_WEBHOOK_ROTATE_GRACE_S", "86400")),
             hook_workers=int(e.get("MEOW_HOOK_WORKERS", "1")),
+            arenas_per_key=int(e.get("MEOW_ARENAS_PER_KEY", "2")),
+            arenas_kept_per_key=int(e.get("MEOW_ARENAS_KEPT_PER_KEY", "100")),
+            arena_max_games=int(e.get("MEOW_ARENA_MAX_GAMES", "2000")),
+            arena_parallel=int(e.get("MEOW_ARENA_PARALLEL", "2")),
+            arena_game_timeout_s=int(e.get("MEOW_ARENA_GAME_TIMEOUT_S", "900")),
+            arena_workers=int(e.get("MEOW_ARENA_WORKERS", "1")),
         )

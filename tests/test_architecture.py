@@ -102,11 +102,13 @@ def test_every_request_body_example_is_a_valid_request() -> None:
     spec = yaml.safe_load(openapi_yaml())
     bodies = {op["operationId"]: op["requestBody"] for item in spec["paths"].values()
               for m, op in item.items() if m in ("post",) and "requestBody" in op}
+    from service.api.arenas import CreateArena
+
     assert set(bodies) == set(EXAMPLES) == {"createGame", "takeSeat", "act", "createKey", "quickPlay", "createWebhook",
-                                            "registerBot"}
+                                            "registerBot", "createArena"}
     kinds = {"createGame": schemas.CreateGame, "takeSeat": schemas.TakeSeat, "act": schemas.Action,
              "createKey": key_schemas.CreateKey, "quickPlay": players.QuickPlay, "createWebhook": webhooks.CreateWebhook,
-             "registerBot": bots.RegisterBot}
+             "registerBot": bots.RegisterBot, "createArena": CreateArena}
     for op_id, examples in EXAMPLES.items():
         assert bodies[op_id]["content"]["application/json"]["examples"] == examples
         for ex in examples.values():

@@ -13,7 +13,8 @@ from service.eventstore.ports import PORTS
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("service/app", "service/api", "workers")
-WHOLE_STORE_AT = {"service/app/context.py", "service/api/app.py"}  # AppContext splits it; create_app hands it on
+WHOLE_STORE_AT = {"service/app/context.py", "service/api/app.py",  # AppContext splits it; create_app hands it on
+                  "service/app/arena_play.py", "service/app/arenas.py"}  # an arena game's own AppContext, made there
 PORT_NAMES = {p.__name__ for p in PORTS}
 METHODS = {name for p in PORTS for name, v in vars(p).items() if callable(v) and not name.startswith("_")}
 

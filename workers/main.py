@@ -13,6 +13,7 @@ import threading
 from rq import Queue, SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
+from service.arena_lane import ARENA, make_queue as arena_queue
 from service.games.kernel.due import Lane
 from service.settings import Settings
 from service.wiring import build_store, queue_client
@@ -28,19 +29,22 @@ def make_queues(settings: Settings) -> dict[str, Queue]:
     return {lane: Queue(queue_name(settings, lane), connection=conn, serializer=JSONSerializer) for lane in LANES}
 
 
+WORKER_LANES = (*LANES, ARENA)  # the arena lane is no follow-up's: a worker takes it only when asked
+
+
 def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tuple[str, ...] = tuple(Lane),
                dispatch: bool = True) -> None:
     settings = settings or Settings.from_env()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    unknown = [lane for lane in lanes if lane not in LANES]
+    unknown = [lane for lane in lanes if lane not in WORKER_LANES]
     if unknown or not lanes:
-        raise SystemExit(f"meow worker: unknown lanes {unknown or lanes}; choose from {', '.join(LANES)}")
-    queues = make_queues(settings)
+        raise SystemExit(f"meow worker: unknown lanes {unknown or lanes}; choose from {', '.join(WORKER_LANES)}")
+    queues: dict[str, Queue] = {**make_queues(settings), ARENA: arena_queue(settings)}
     stop = threading.Event()
     if dispatch:
         store = build_store(settings)
         store.index_lobby()  # games listed before the per-status lobby indexes
-        dispatcher = Dispatcher(store, queues, settings.lease_ms, settings=settings)
+        dispatcher = Dispatcher(store, make_queues(settings), settings.lease_ms, settings=settings)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
     if Lane.REMOTE in lanes:  # remote bots' calls: threads of their own, never this process's RQ worker
         from workers.remote_lane import RemoteLane

@@ -8,6 +8,7 @@ from flask_smorest import Api
 
 from service.api import (
     admin,
+    arenas,
     bots,
     components,
     docs_page,
@@ -86,6 +87,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     api.register_blueprint(players.blp)
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(bots.blp)
+    api.register_blueprint(arenas.blp)
+    arenas.install(app)  # an arena's games are unread until it ends
     components.register_requests(api.spec)
     errors.register(app)
     headers.install(app)  # before the gzip's, the metrics' and the limiter's hooks: it runs after them

@@ -59,7 +59,7 @@ def problem(code: DomainCode, detail: str, status: int | None = None, title: str
     not a declared member is a TypeError (problem_body)."""
     status = status_of(code) if status is None else status
     body = problem_body(status, code, detail, title, **extra)
-    # a list item's field errors are keyed by its index (an int)
+    # (a nested list's field errors are keyed by item index: OPT_NON_STR_KEYS writes them as "0")
     resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, mimetype=PROBLEM)
     if status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="meow"'  # RFC 9110 §11.6.1

@@ -88,8 +88,8 @@ def request_kind() -> str:
         return "none"
     if request.method in ("GET", "HEAD"):
         return "reads"
-    if request.method == "POST" and request.path.rstrip("/") in ("/v1/games", "/v1/quickplay"):  # both make tables
-        return "creates"
+    if request.method == "POST" and request.path.rstrip("/") in ("/v1/games", "/v1/quickplay", "/v1/arenas"):
+        return "creates"  # each makes tables (an arena: service/api/arenas.py)
     return "writes"
 
 

@@ -55,6 +55,9 @@ SECURITY: dict[str, list[Requirement]] = {
     "createKey": [_ADMIN], "listKeys": [_ADMIN], "getKey": [_ADMIN], "rotateKey": [_ADMIN], "revokeKey": [_ADMIN],
     # players, rematch and quick play (service/api/players.py)
     "rematchGame": [_OWNER], "quickPlay": [{}, _KEY], "getPlayer": [_KEY], "getLeaderboard": [_KEY],
+    # arenas (service/api/arenas.py): the key that owns them; the leaderboard is public
+    "createArena": [_KEY], "listArenas": [_KEY], "getArena": [_KEY], "cancelArena": [_KEY], "cancelArenaPost": [_KEY],
+    "listArenaGames": [_KEY], "streamArena": [_KEY], "getArenaLeaderboard": NONE,
 }
 """operationId -> the tokens it takes (``[]``: none; ``{}`` in a list: a token is optional)."""
 
@@ -88,7 +91,8 @@ LINKS: dict[str, dict[int, dict[str, Any]]] = {
 
 WRITES = {"createGame": 201, "takeSeat": 201, "leaveSeat": 200, "startGame": 200, "act": 200}
 GUARDED = ("leaveSeat", "startGame", "act")  # If-Match applies
-CREATES = {"createKey": 201, "quickPlay": 201, "rematchGame": 201, "registerBot": 201, "deleteBot": 204}
+CREATES = {"createKey": 201, "quickPlay": 201, "rematchGame": 201, "registerBot": 201, "deleteBot": 204,
+           "createArena": 202}
 """The success status of an operation that is no game write, when not 200."""
 _HEADER_PARAMS = {
     "Idempotency-Key": {"name": "Idempotency-Key", "in": "header", "required": False,
@@ -115,8 +119,12 @@ REVEALS_ALL = frozenset(("getHistory",))
 """Reads that can carry every seat's hand whoever asks (a finished game's history)."""
 KEYED = frozenset(("getOwnKey", "listKeyGames", "rotateInvite", "rotateSpectatorToken", "createKey", "listKeys",
                    "getKey", "rotateKey", "revokeKey",
-                   "registerBot", "listBots", "getBot", "rotateBotSecret", "deleteBot"))
-"""Answers about an API key or a private table's hand-outs (a secret, a private table's listing), a key's remote bots."""
+                   "registerBot", "listBots", "getBot", "rotateBotSecret", "deleteBot",
+                   # an arena's progress, its games' owner tokens (service/api/arenas.py)
+                   "createArena", "listArenas", "getArena", "cancelArena", "cancelArenaPost", "listArenaGames",
+                   "streamArena"))
+"""Answers about an API key or a private table's hand-outs (a secret, a private table's listing), a key's remote
+bots, its arenas."""
 NOT_STORED = frozenset(("quickPlay", "rematchGame", "getPlayer", "getLeaderboard"))
 """More answers never stored: a new seat token, a key's own players."""
 NEGOTIATED = frozenset(("listEvents", "getHistory"))

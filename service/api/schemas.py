@@ -185,6 +185,7 @@ class Problem(Answer):
     variant = fields.String(metadata={"description": "unknown_variant: the variant asked for"})
     reason = fields.String(metadata={"description": "invalid_option: why, where one word says it"})
     seq = fields.Integer(metadata={"description": "game_corrupted: the event that cannot be read or applied"})
+    arena = fields.String(metadata={"description": "arena_running: the arena the game belongs to"})
     limit = fields.Integer(metadata={"description": "bots_only_limit: the cap of running bots-only tables reached"})
 
 

@@ -27,3 +27,5 @@ class AppCode(DomainCode):
     UNAUTHORIZED = "unauthorized"
     URL_REFUSED = "url_refused"  # a remote bot's URL the outbound client would not call (private, malformed)
     VERSION_CONFLICT = "version_conflict"
+    ARENA_LIMIT = "arena_limit"  # this key runs as many arenas as allowed (docs/arenas.md)
+    ARENA_RUNNING = "arena_running"  # an arena's games are read only once the arena has ended

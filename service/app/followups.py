@@ -65,8 +65,10 @@ def bots_only(state: TableState) -> bool:
 
 
 def is_arena(state: TableState) -> bool:
-    """The seam for arenas (a future issue): an arena's bots-only tables set ``arena`` on their
-    state and play at their own pace; no table is an arena yet."""
+    """The seam left for arenas. An arena's tables never reach the due set: their job serves their
+    follow-ups itself, on the game's own clock and with no pace floor (service/app/arena_play.py),
+    and names the table's arena store-side (``meta:arena``). No state carries ``arena``, so this
+    stays false for every table the follow-up path sees."""
     return bool(getattr(state, "arena", False))
 
 

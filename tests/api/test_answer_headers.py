@@ -39,10 +39,12 @@ def _spec(table: Table) -> dict[str, Any]:
 
 
 def _operations(table: Table) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
-    """(operationId, method, path template, operation) of every operation of the served spec."""
+    """(operationId, method, path template, operation) of every operation of the served spec, but
+    the arenas' (an API key's things on a live Redis and its workers: their headers are checked in
+    tests/e2e/test_arenas.py)."""
     for path, item in _spec(table)["paths"].items():
         for method, op in item.items():
-            if isinstance(op, dict) and "operationId" in op:
+            if isinstance(op, dict) and "operationId" in op and not path.startswith("/v1/arenas"):
                 yield op["operationId"], method.upper(), path, op
 
 

@@ -1,0 +1,336 @@
+"""The /v1/arenas routes (docs/arenas.md): thin — schema -> ``Arenas`` -> schema. Every operation but
+the leaderboard takes the API key (``Meow-Key``) that owns the arena; another key's arena is 404.
+The read guard that keeps an arena's games unread until it ends is installed on the games'
+routes here too (``install``)."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+from flask import Flask, Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from service.api import schemas as s
+from service.api.errors import PROBLEM
+from service.api.http import _per_process, json_response, peer_prefix, service, settings, stream_slots
+from service.api.keys import require_key
+from service.api.operations import EXAMPLES, operation, problem_headers
+from service.app.arenas import MAX_ENTRANTS, Arenas, make_spec
+from service.games import registry
+
+blp = Blueprint("arenas", __name__, url_prefix="/v1", description="Arenas: many bots-only games, ranked")
+SSE = "text/event-stream"
+STRENGTHS = sorted({b for g in registry.GAMES for b in g.bots})
+FEED_POLL_S = 0.5
+
+
+def arenas() -> Arenas:
+    """This process's ``Arenas`` (service/arena_lane.py), over the app's game store."""
+    from service.arena_lane import build_arenas
+
+    return _per_process("meow.arenas", lambda: build_arenas(settings(), service().store))
+
+
+def install(app: Flask) -> None:
+    """The read guard on every route of one game (/v1/games/<game_id>...): 409 ``arena_running``
+    while the game's arena runs (service/app/arenas.py ``ReadGuard``)."""
+
+    @app.before_request
+    def _arena_guard() -> None:
+        gid = (request.view_args or {}).get("game_id")
+        if request.blueprint == "games" and isinstance(gid, str) and len(gid) == 16 and settings().redis_url:
+            arenas().guard.check(gid)
+
+
+def _errors(*codes: int):
+    codes = tuple(sorted(set(codes) | {429, 500}))
+
+    def wrap(fn):
+        for code in codes:
+            fn = blp.alt_response(code, schema=s.Problem, description="problem+json", content_type=PROBLEM,
+                                  headers=problem_headers(code))(fn)
+        return fn
+    return wrap
+
+
+# ---------------------------------------------------------------------- schemas
+class EntrantSpec(s.Strict):
+    strength = fields.String(required=True, metadata={
+        "enum": STRENGTHS, "example": "medium",
+        "description": "a built-in strength the variant offers (its `bot_strengths` in GET /v1/variants)"})
+    name = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,31}$"), metadata={
+        "description": "shown in the result (default: the strength; a repeated name gets `-<index>`)"})
+
+
+class CreateArena(s.Strict):
+    variant = fields.String(required=True, metadata={"example": "prsi", "enum": list(registry.BY_VARIANT)})
+    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+        "description": "overrides of the preset's options for every table (the arena sets `bot_delay_ms` to "
+                       "zero and `allow_join_between_rounds` to false)"})
+    entrants = fields.List(fields.Nested(EntrantSpec), required=True,
+                           validate=validate.Length(2, MAX_ENTRANTS))
+    seats = fields.Integer(strict=True, validate=validate.Range(2, 5), metadata={
+        "description": "players at each table (default: the number of entrants within the variant's range)"})
+    games = fields.Integer(strict=True, required=True, validate=validate.Range(1, 100_000), metadata={
+        "description": "games to play, rounded up to whole deals (a deal is played once per seat rotation: "
+                       "as many games as entrants, twice as many when they outnumber the seats); "
+                       "at most MEOW_ARENA_MAX_GAMES (2,000 by default)"})
+
+
+class Interval(fields.List):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(fields.Float(), validate=validate.Length(2, 2), **kw)
+
+
+class RatingOut(s.Schema):
+    mu = fields.Float()
+    sigma = fields.Float()
+    interval_95 = Interval(metadata={"description": "mu ± 1.96 sigma"})
+    display = fields.Float(metadata={"description": "the conservative rating mu − 3 sigma (openskill's ordinal)"})
+
+
+class EntrantResult(s.Schema):
+    entrant = fields.Integer()
+    name = fields.String()
+    games = fields.Integer()
+    wins = fields.Float(metadata={"description": "games won; a win shared by k entrants counts 1/k"})
+    win_rate = fields.Float()
+    win_rate_95 = Interval(metadata={"description": "Wilson score interval"})
+    points_mean = fields.Float(metadata={"description": "the mean final total of the entrant's seats, in the "
+                                                        "game's own score (penalty points: lower is better; "
+                                                        "a game whose totals are payoffs: higher)"})
+    points_95 = Interval()
+    rating = fields.Nested(RatingOut)
+
+
+class HeadToHead(s.Schema):
+    a = fields.String()
+    b = fields.String()
+    games = fields.Integer()
+    a_wins = fields.Integer(metadata={"description": "games where a's best seat finished above b's"})
+    b_wins = fields.Integer()
+    draws = fields.Integer()
+
+
+class ArenaResult(s.Schema):
+    games = fields.Integer(metadata={"description": "games with a result (fewer than planned if cancelled)"})
+    entrants = fields.List(fields.Nested(EntrantResult))
+    head_to_head = fields.List(fields.Nested(HeadToHead))
+
+
+class Progress(s.Schema):
+    done = fields.Integer()
+    total = fields.Integer()
+
+
+class ArenaEntrant(s.Schema):
+    name = fields.String()
+    strength = fields.String()
+
+
+class ArenaView(s.Schema):
+    id = fields.String(metadata={"example": "ar0123456789ab"})
+    status = fields.String(metadata={"enum": ["running", "finished", "cancelled"]})
+    variant = fields.String()
+    options = fields.Dict(keys=fields.String())
+    seats = fields.Integer()
+    games = fields.Integer()
+    deals = fields.Integer(metadata={"description": "distinct deals: each is played once per seat rotation"})
+    entrants = fields.List(fields.Nested(ArenaEntrant))
+    progress = fields.Nested(Progress)
+    created_at = fields.Integer()
+    ended_at = fields.Integer(allow_none=True)
+    result = fields.Nested(ArenaResult, allow_none=True, metadata={"description": "null until the arena has ended"})
+
+
+class ArenaList(s.Schema):
+    arenas = fields.List(fields.Nested(ArenaView))
+
+
+class ArenaListQuery(s.Strict):
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+
+
+class SeatResult(s.Schema):
+    seat = fields.Integer()
+    entrant = fields.Integer()
+    rank = fields.Integer()
+    total = fields.Raw(metadata={"description": "the seat's final total (a number)"})
+
+
+class ArenaGame(s.Schema):
+    index = fields.Integer()
+    game = fields.String(metadata={"description": "an ordinary game id: GET /v1/games/{game_id}/history, /verify"})
+    deal = fields.Integer()
+    rotation = fields.Integer()
+    seats = fields.List(fields.Nested(SeatResult))
+    owner_token = fields.String(metadata={"description": "the game's owner token (its history and verification)"})
+
+
+class ArenaGames(s.Schema):
+    games = fields.List(fields.Nested(ArenaGame))
+
+
+class ArenaLeaderboardQuery(s.Strict):
+    variant = fields.String(required=True, metadata={"enum": list(registry.BY_VARIANT)})
+
+
+class ArenaLeaderboardRow(s.Schema):
+    entrant = fields.String(metadata={"description": "a built-in strength (`easy`, `medium`, `hard`)"})
+    games = fields.Integer()
+    wins = fields.Float()
+    rating = fields.Nested(RatingOut)
+
+
+class ArenaLeaderboard(s.Schema):
+    variant = fields.String()
+    entrants = fields.List(fields.Nested(ArenaLeaderboardRow))
+
+
+def _examples() -> dict[str, dict[str, Any]]:
+    """From the registry: the first variant with a searching strength and the first that seats three."""
+    games = registry.GAMES
+    two = next((g for g in games if g.searching), games[0])
+    three = next((v for v in registry.variants_catalog() if int(v["min_players"]) >= 3), None)
+    bodies: dict[str, dict[str, Any]] = {"ladder": {
+        "variant": two.variants[0], "entrants": [{"strength": s} for s in two.bots], "seats": 2, "games": 100}}
+    if three is not None:
+        bodies["named"] = {"variant": three["name"], "games": 30, "seats": int(three["min_players"]),
+                           "entrants": [{"strength": "easy", "name": "rookie"},
+                                        {"strength": "medium", "name": "regular"}]}
+    out = {}
+    for name, body in bodies.items():
+        spec = make_spec(str(body["variant"]), {}, body["entrants"], body["seats"], body["games"], 100_000)
+        who = "every strength" if name == "ladder" else "two named entrants"
+        out[name] = {"summary": f"{who} of {spec.variant}, {spec.seats} seats: {spec.games} games in {spec.deals} "
+                                "deals, seats rotated", "value": body}
+    return out
+
+
+EXAMPLES["createArena"] = _examples()
+
+
+# ---------------------------------------------------------------------- routes
+@blp.route("/arenas")
+class ArenasView(MethodView):
+    @blp.arguments(CreateArena, examples=EXAMPLES["createArena"])
+    @blp.response(202, ArenaView)
+    @_errors(400, 401, 413, 422, 429)
+    @operation(blp, "createArena")
+    def post(self, body: dict[str, Any]):
+        """Start an arena (API key): answers at once with its id; its games are played as jobs on the
+        workers' arena lane. Capped per key (MEOW_ARENAS_PER_KEY running at once: 429 `arena_limit`)
+        and rate limited like table creation."""
+        key = require_key()
+        cfg = settings()
+        spec = make_spec(body["variant"], body["options"], body["entrants"], body.get("seats"), body["games"],
+                         cfg.arena_max_games)
+        view = arenas().create(key.id, spec)
+        return json_response(view, 202, Location=f"/v1/arenas/{view['id']}")
+
+    @blp.arguments(ArenaListQuery, location="query")
+    @blp.response(200, ArenaList)
+    @_errors(401, 422)
+    @operation(blp, "listArenas")
+    def get(self, query: dict[str, Any]):
+        """The key's arenas, newest first (without their result tables)."""
+        return json_response({"arenas": arenas().of_key(require_key().id, query["limit"])})
+
+
+@blp.route("/arenas/leaderboard")
+class LeaderboardView(MethodView):
+    @blp.arguments(ArenaLeaderboardQuery, location="query")
+    @blp.response(200, ArenaLeaderboard)
+    @_errors(422)
+    @operation(blp, "getArenaLeaderboard")
+    def get(self, query: dict[str, Any]):
+        """Every entrant of a variant's finished arenas, rated over all their games (openskill
+        Plackett-Luce), best conservative rating first. No key needed."""
+        return json_response({"variant": query["variant"], "entrants": arenas().leaderboard(query["variant"])})
+
+
+@blp.route("/arenas/<string(length=14):arena_id>")
+class ArenaOne(MethodView):
+    @blp.response(200, ArenaView)
+    @_errors(401, 404)
+    @operation(blp, "getArena")
+    def get(self, arena_id: str):
+        """The arena: its spec, progress, and once it has ended its result table."""
+        return json_response(arenas().view(arena_id, require_key().id))
+
+    @blp.response(200, ArenaView)
+    @_errors(401, 404)
+    @operation(blp, "cancelArena")
+    def delete(self, arena_id: str):
+        """Cancel: no game starts after this; the games played so far make its table."""
+        return json_response(arenas().cancel(arena_id, require_key().id))
+
+
+@blp.route("/arenas/<string(length=14):arena_id>/cancel")
+class ArenaCancel(MethodView):
+    @blp.response(200, ArenaView)
+    @_errors(401, 404)
+    @operation(blp, "cancelArenaPost")
+    def post(self, arena_id: str):
+        """The same as DELETE /v1/arenas/{arena_id}, for clients that cannot send DELETE."""
+        return json_response(arenas().cancel(arena_id, require_key().id))
+
+
+@blp.route("/arenas/<string(length=14):arena_id>/games")
+class ArenaGamesView(MethodView):
+    @blp.response(200, ArenaGames)
+    @_errors(401, 404, 409)
+    @operation(blp, "listArenaGames")
+    def get(self, arena_id: str):
+        """An ended arena's games: each an ordinary game id with its seating and standings, and its
+        owner token, for its history and verification. 409 `arena_running` before the end."""
+        return json_response({"games": arenas().games_of(arena_id, require_key().id)})
+
+
+@blp.route("/arenas/<string(length=14):arena_id>/feed")
+class ArenaFeed(MethodView):
+    @blp.response(200, ArenaView, content_type=SSE, description="server-sent events: `progress`, then `ended`")
+    @_errors(401, 404, 429)
+    @operation(blp, "streamArena")
+    def get(self, arena_id: str):
+        """The arena's progress as server-sent events: an `event: progress` (the arena, without
+        its table) each time a game ends, then `event: ended` with the whole arena, and the stream
+        closes. Counts against the key's open streams, like a game's event stream."""
+        key = require_key()
+        live = arenas()
+        live.view(arena_id, key.id)  # 404 before the stream starts
+        slots = stream_slots()
+        lease = slots.acquire(f"key:{key.id}", peer_prefix())
+        cfg = settings()
+        resp = Response(_feed(live, arena_id, key.id, cfg.sse_heartbeat_s, cfg.sse_max_s, lambda: slots.release(lease)),
+                        mimetype=SSE)
+        resp.call_on_close(lambda: slots.release(lease))
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.headers["X-Accel-Buffering"] = "no"
+        return resp
+
+
+def _feed(live: Arenas, arena_id: str, key_id: str, heartbeat_s: float, max_s: float, release: Any):
+    """Poll the arena's record (cheap: one hash) and send what changed."""
+    try:
+        yield b"retry: 1000\n\n"
+        deadline, last, beat = time.monotonic() + max_s, -1, time.monotonic()
+        while time.monotonic() < deadline:
+            view = live.view(arena_id, key_id)
+            if view["status"] != "running":
+                yield b"event: ended\ndata: %s\n\n" % orjson.dumps(view)
+                return
+            if view["progress"]["done"] != last:
+                last = view["progress"]["done"]
+                brief = {k: v for k, v in view.items() if k != "result"}
+                yield b"event: progress\ndata: %s\n\n" % orjson.dumps(brief)
+                beat = time.monotonic()
+            elif time.monotonic() - beat >= heartbeat_s:
+                yield b": keep-alive\n\n"
+                beat = time.monotonic()
+            time.sleep(FEED_POLL_S)
+    finally:
+        release()

@@ -1,0 +1,311 @@
+"""Arenas (docs/arenas.md): many bots-only games of one variant between entrants, in duplicate
+format, run as jobs on the workers' arena lane, ranked with 95 % intervals and ratings.
+
+An arena belongs to the API key that created it. Its spec (``ArenaSpec``) names a variant and
+options, its entrants (built-in strengths), the seats of each table and the number of games, rounded
+up to whole deals: each deal is played once per rotation (``arena_play.seating``), so every entrant
+sits in every seat on the same cards. Its jobs (``step``) each play one game to its end
+(service/app/arena_play.py) and queue the next; the last result ends the arena, computes its table
+(service/app/arena_results.py) and feeds the variant's leaderboard. Until an arena has ended, none of
+its games can be read by anyone (``ReadGuard``): a duplicate deal must not leak to the entrant that
+plays it next. ``Arenas`` is the one entry point for the routes and the workers."""
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from service.app import arena_play, arena_results
+from service.app.codes import AppCode
+from service.app.context import now_ms
+from service.app.errors import AppError, not_found
+from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
+from service.eventstore.ports import EventStore, Tokens
+from service.games import registry
+from service.games.kernel.codes import KernelCode
+from service.games.kernel.model import RuleViolation
+from service.settings import Settings
+
+ARENA_ID = re.compile(r"ar[0-9a-f]{12}")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._-]{0,31}")
+MAX_ENTRANTS = 8
+ARENA_OPTIONS = {"allow_join_between_rounds": False}  # nobody but the arena's bots ever sits at its tables
+Enqueue = Callable[[str, str], None]  # (arena id, job id): queue one step on the arena lane
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    strength: str
+
+    @property
+    def identity(self) -> str:
+        """Who the leaderboard rates: the built-in strength (a registered bot: ``bot:<id>``)."""
+        return self.strength
+
+
+@dataclass(frozen=True)
+class ArenaSpec:
+    variant: str
+    options: Mapping[str, Any]  # the arena's overrides (the tables get them with ARENA_OPTIONS and no bot delay)
+    entrants: tuple[Entrant, ...]
+    seats: int
+    games: int  # whole deals (arena_play.deal_size games each)
+
+    @property
+    def deals(self) -> int:
+        return self.games // arena_play.deal_size(len(self.entrants), self.seats)
+
+    def table_options(self) -> dict[str, Any]:
+        """The options every table of the arena is created with."""
+        defaults = registry.preset_defaults(self.variant)
+        out = {**self.options, **{k: v for k, v in ARENA_OPTIONS.items() if k in defaults}}
+        if "bot_delay_ms" in defaults:  # full speed: the bots answer at once
+            out["bot_delay_ms"] = {s: [0, 0] for s in defaults["bot_delay_ms"]}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.variant, "options": dict(self.options), "seats": self.seats, "games": self.games,
+                "deals": self.deals, "entrants": [{"name": e.name, "strength": e.strength} for e in self.entrants]}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ArenaSpec:
+        return cls(d["variant"], d["options"], tuple(Entrant(e["name"], e["strength"]) for e in d["entrants"]),
+                   int(d["seats"]), int(d["games"]))
+
+
+def make_spec(variant: str, options: Mapping[str, Any], entrants: Sequence[Mapping[str, Any]], seats: int | None,
+              games: int, max_games: int) -> ArenaSpec:
+    """A checked spec (422 ``invalid_request`` / ``invalid_option`` / ``unknown_variant`` otherwise)."""
+    try:
+        game = registry.for_variant(variant)
+    except RuleViolation as rv:
+        raise AppError(rv.code, rv.detail, **rv.extra) from rv
+    if not 2 <= len(entrants) <= MAX_ENTRANTS:
+        raise _invalid(f"an arena has 2 to {MAX_ENTRANTS} entrants")
+    found: list[Entrant] = []
+    for i, e in enumerate(entrants):
+        strength = str(e.get("strength") or "")
+        if strength not in game.bots:
+            raise _invalid(f"entrant {i}: {variant} has the built-in strengths {', '.join(game.bots)}")
+        name = str(e.get("name") or strength)
+        if any(f.name == name for f in found):
+            name = f"{name}-{i}"
+        if not NAME.fullmatch(name):
+            raise _invalid(f"entrant {i}: a name is 1-32 letters, digits, spaces, '.', '_' or '-'")
+        found.append(Entrant(name, strength))
+    lo, hi = _seat_range(variant)
+    n = seats if seats is not None else min(max(len(found), lo), hi)
+    if not lo <= n <= hi:
+        raise _invalid(f"{variant} seats {lo} to {hi} players")
+    if not 1 <= games <= max_games:
+        raise _invalid(f"an arena plays 1 to {max_games} games")
+    k = arena_play.deal_size(len(found), n)
+    spec = ArenaSpec(variant, dict(options), tuple(found), n, -(-games // k) * k)
+    if spec.games > max_games:
+        raise _invalid(f"{games} games make {spec.games} in whole deals of {k}: at most {max_games}")
+    try:
+        registry.resolve_options(variant, spec.table_options(), n)
+    except RuleViolation as rv:
+        raise AppError(rv.code, rv.detail, **rv.extra) from rv
+    return spec
+
+
+def _seat_range(variant: str) -> tuple[int, int]:
+    entry = next(v for v in registry.variants_catalog() if v["name"] == variant)
+    return int(entry["min_players"]), int(entry["max_players"])
+
+
+def _invalid(detail: str) -> AppError:
+    return AppError(KernelCode.INVALID_REQUEST, detail)
+
+
+class Arenas:
+    """Create, read, cancel and play arenas: the game store (for the tables), the arenas' own store,
+    the settings, a clock and the arena lane's queue."""
+
+    def __init__(self, store: EventStore, arenas: RedisArenas, settings: Settings, enqueue: Enqueue,
+                 clock: Callable[[], int] = now_ms) -> None:
+        self.games, self.arenas, self.settings, self.enqueue, self.clock = store, arenas, settings, enqueue, clock
+        self.guard = ReadGuard(store, arenas)
+
+    # ------------------------------------------------------------------ requests
+    def create(self, key_id: str, spec: ArenaSpec) -> dict[str, Any]:
+        arena_id = "ar" + secrets.token_bytes(6).hex()
+        fields = {"spec": orjson.dumps(spec.to_json()).decode(), "secret": secrets.token_bytes(32).hex()}
+        cfg = self.settings
+        if not self.arenas.create(arena_id, key_id, fields, self.clock(), cfg.arenas_per_key, cfg.arenas_kept_per_key):
+            raise AppError(AppCode.ARENA_LIMIT, f"this key runs {cfg.arenas_per_key} arenas already: "
+                                                "wait for one to end or cancel one")
+        for slot in range(min(spec.games, max(1, cfg.arena_parallel))):
+            self.enqueue(arena_id, f"arena-{arena_id}-s{slot}")
+        return self.view(arena_id, key_id)
+
+    def record(self, arena_id: str, key_id: str) -> dict[str, str]:
+        """The arena's record if ``key_id`` owns it; 404 otherwise (another key's arena is not found)."""
+        rec = self.arenas.get(arena_id) if ARENA_ID.fullmatch(arena_id) else None
+        if rec is None or rec.get("key") != key_id:
+            raise not_found("no such arena")
+        return rec
+
+    def view(self, arena_id: str, key_id: str) -> dict[str, Any]:
+        rec = self.record(arena_id, key_id)
+        self._revive(arena_id, rec)
+        return render(arena_id, rec)
+
+    def _revive(self, arena_id: str, rec: Mapping[str, str]) -> None:
+        """A running arena whose every game is claimed but one claim is older than a game's timeout
+        (its job died, and with it that chain of steps): queue a step, which plays it again."""
+        if rec["status"] != RUNNING or int(rec.get("next", 0)) < int(orjson.loads(rec["spec"])["games"]):
+            return
+        timeout = self.settings.arena_game_timeout_s * 1000
+        oldest = self.arenas.oldest_open_claim(arena_id)
+        if oldest is not None and self.clock() - oldest > timeout:
+            self.enqueue(arena_id, f"arena-{arena_id}-r{self.clock() // timeout}")
+
+    def of_key(self, key_id: str, limit: int) -> list[dict[str, Any]]:
+        out = []
+        for arena_id in self.arenas.of_key(key_id, limit):
+            rec = self.arenas.get(arena_id)
+            if rec is not None:
+                out.append(render(arena_id, rec, brief=True))
+        return out
+
+    def cancel(self, arena_id: str, key_id: str) -> dict[str, Any]:
+        """Stop a running arena: no game starts after this, a game being played stops within a few
+        moves (it stays unfinished); the games played so far make its table. Cancelling an ended
+        arena changes nothing."""
+        rec = self.record(arena_id, key_id)
+        if rec["status"] == RUNNING:
+            spec = ArenaSpec.from_json(orjson.loads(rec["spec"]))
+            done = self.arenas.results(arena_id)
+            self.arenas.end(arena_id, CANCELLED, self.clock(), arena_results.summarize(_names(spec), done))
+        return self.view(arena_id, key_id)
+
+    def games_of(self, arena_id: str, key_id: str) -> list[dict[str, Any]]:
+        """An ended arena's games: ids, seating, standings and each game's owner token (for its
+        history and verification); 409 ``arena_running`` before the end."""
+        rec = self.record(arena_id, key_id)
+        if rec["status"] == RUNNING:
+            raise AppError(AppCode.ARENA_RUNNING, "an arena's games are shown once it has ended", arena=arena_id)
+        secret = bytes.fromhex(rec["secret"])
+        out = []
+        for index, res in sorted(self.arenas.results(arena_id).items()):
+            out.append({**res, "owner_token": arena_play.owner_token(secret, index)})
+        return out
+
+    def leaderboard(self, variant: str) -> list[dict[str, Any]]:
+        try:
+            registry.for_variant(variant)
+        except RuleViolation as rv:
+            raise AppError(rv.code, rv.detail, **rv.extra) from rv
+        return arena_results.leaderboard_rows(self.arenas.leaderboard(variant))
+
+    # ------------------------------------------------------------------ the arena lane
+    def step(self, arena_id: str) -> str:
+        """One job: claim the next game (or a game whose job died), play it to its end, record it,
+        and queue the next step; the last result ends the arena."""
+        rec = self.arenas.get(arena_id)
+        if rec is None or rec["status"] != RUNNING:
+            return "closed"
+        spec = ArenaSpec.from_json(orjson.loads(rec["spec"]))
+        now = self.clock()
+        index = self.arenas.claim(arena_id, spec.games, now)
+        if index is None:
+            index = self.arenas.stale_claim(arena_id, now - self.settings.arena_game_timeout_s * 1000, now)
+        if index is None:
+            return "idle"
+        secret = bytes.fromhex(rec["secret"])
+        seat = arena_play.seating(index, len(spec.entrants), spec.seats)
+        game = arena_play.ArenaGame(
+            self.games, self.settings, arena_id, secret, spec.variant, spec.table_options(), _names(spec),
+            [e.strength for e in spec.entrants], seat, now,
+            cancelled=lambda: self.arenas.status(arena_id) != RUNNING)
+        state = game.play()
+        if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
+            return "cancelled"
+        result = {"index": index, "game": game.game_id, "deal": seat.deal, "rotation": seat.rotation,
+                  "seats": [{"seat": int(r["seat"]), "entrant": seat.entrants[int(r["seat"])],
+                             "rank": int(r["rank"]), "total": r["total"]} for r in state.standings]}
+        done = self.arenas.record(arena_id, index, result)
+        if done >= spec.games:
+            self.finish(arena_id, spec)
+            return "finished"
+        self.enqueue(arena_id, f"arena-{arena_id}-g{index}")  # the next game (or "idle": this chain ends)
+        return "played"
+
+    def finish(self, arena_id: str, spec: ArenaSpec) -> None:
+        results = self.arenas.results(arena_id)
+        summary = arena_results.summarize(_names(spec), results)
+        if self.arenas.end(arena_id, FINISHED, self.clock(), summary):
+            self.arenas.update_leaderboard(
+                spec.variant, arena_results.leaderboard_change([e.identity for e in spec.entrants], results))
+
+
+def _names(spec: ArenaSpec) -> list[str]:
+    return [e.name for e in spec.entrants]
+
+
+def render(arena_id: str, rec: Mapping[str, str], brief: bool = False) -> dict[str, Any]:
+    """An arena as the API shows it: its spec, progress, and once ended its result table."""
+    spec = orjson.loads(rec["spec"])
+    out: dict[str, Any] = {
+        "id": arena_id, "status": rec["status"], **spec,
+        "progress": {"done": int(rec.get("done", 0)), "total": int(spec["games"])},
+        "created_at": int(rec["created_at"]),
+        "ended_at": int(rec["ended_at"]) if rec.get("ended_at") else None,
+    }
+    if not brief:
+        out["result"] = orjson.loads(rec["summary"]) if rec.get("summary") else None
+    return out
+
+
+class ReadGuard:
+    """Whether a game may be read: not while the arena it belongs to runs (409 ``arena_running``).
+
+    A game's arena is named in its token hash (``meta:arena``), written with its creation, so the
+    answer for a game that is no arena's never changes and is remembered per process (bounded), as
+    is an arena once ended; only a running arena's games cost a look-up each time."""
+
+    SIZE = 8192
+
+    def __init__(self, tokens: Tokens, arenas: RedisArenas) -> None:
+        self.tokens, self.arenas = tokens, arenas
+        self.of_game: OrderedDict[str, str] = OrderedDict()  # game -> its arena ("" none)
+        self.ended: OrderedDict[str, bool] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def check(self, game_id: str) -> None:
+        arena_id = self._arena_of(game_id)
+        if not arena_id or arena_id in self.ended:
+            return
+        status = self.arenas.status(arena_id)
+        if status in (FINISHED, CANCELLED) or status is None:
+            with self.lock:
+                self.ended[arena_id] = True
+                if len(self.ended) > self.SIZE:
+                    self.ended.popitem(last=False)
+            return
+        raise AppError(AppCode.ARENA_RUNNING, "this game is part of an arena that is still running: its games "
+                                              "are readable once the arena has ended", arena=arena_id)
+
+    def _arena_of(self, game_id: str) -> str:
+        with self.lock:
+            if game_id in self.of_game:
+                self.of_game.move_to_end(game_id)
+                return self.of_game[game_id]
+        raw = self.tokens.token_get(game_id, f"meta:{arena_play.ARENA_META}")
+        found = raw.decode() if isinstance(raw, bytes) else ""
+        if raw is None and self.tokens.token_get(game_id, "owner") is None:
+            return ""  # no such game (yet): nothing to remember
+        with self.lock:
+            self.of_game[game_id] = found
+            if len(self.of_game) > self.SIZE:
+                self.of_game.popitem(last=False)
+        return found

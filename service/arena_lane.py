@@ -1,0 +1,61 @@
+"""The arena lane (docs/arenas.md): its RQ queue, the one task its jobs run, and the composition of
+``Arenas`` for the API and the workers. Arena jobs are long (one whole game each), so only workers
+started for this lane take them (``meow worker --queues arena``; ``meow run`` starts
+MEOW_ARENA_WORKERS of them): a worker of the other lanes never waits behind an arena game."""
+from __future__ import annotations
+
+import contextlib
+from functools import lru_cache
+from typing import Any
+
+from service.settings import Settings
+
+ARENA = "arena"  # the lane's name (``--queues``) and its queue's suffix
+TASK = "workers.arena_tasks.run_arena"
+
+
+def queue_name(settings: Settings) -> str:
+    return f"{settings.queue_name}-{ARENA}"
+
+
+def make_queue(settings: Settings) -> Any:
+    from rq import Queue
+    from rq.serializers import JSONSerializer
+
+    from service.wiring import queue_client
+
+    return Queue(queue_name(settings), connection=queue_client(settings), serializer=JSONSerializer)
+
+
+def enqueuer(settings: Settings) -> Any:
+    """``enqueue(arena_id, job_id)``: one step of the arena on its lane (a repeated id is queued once)."""
+    queue: list[Any] = []
+
+    def enqueue(arena_id: str, job_id: str) -> None:
+        from rq.exceptions import DuplicateJobError
+
+        if not queue:
+            queue.append(make_queue(settings))
+        with contextlib.suppress(DuplicateJobError):  # that step is queued or running already
+            queue[0].enqueue_call(TASK, args=(arena_id,), job_id=job_id, unique=True, result_ttl=0,
+                                  failure_ttl=3600, timeout=settings.arena_game_timeout_s)
+    return enqueue
+
+
+def build_arenas(settings: Settings, store: Any = None) -> Any:
+    """``Arenas`` over the settings' Redis (the game store given, or built)."""
+    from service.app.arenas import Arenas
+    from service.eventstore.arenas import RedisArenas
+    from service.wiring import build_store, redis_client
+
+    if not settings.redis_url:
+        raise RuntimeError("arenas need REDIS_URL")
+    games = store if store is not None else build_store(settings)
+    return Arenas(games, RedisArenas(redis_client(settings.redis_url, 16, socket_timeout=10), settings.key_prefix),
+                  settings, enqueuer(settings))
+
+
+@lru_cache(maxsize=1)
+def worker_arenas() -> Any:
+    """The worker process's ``Arenas`` (built once, from the environment)."""
+    return build_arenas(Settings.from_env())
