@@ -41,19 +41,29 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     terminalreporter.write_line(_seed_line())
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each test's xdist group (``xdist_group``), and hypothesis tests drawing from the test's seed
     rather than a fresh random one (a test that pins its own seed, and schemathesis' items, which
     have MEOW_SCHEMATHESIS_SEED, keep theirs)."""
     _unique_ids(items)
+    loadgroup = bool(config.getoption("loadgroup", False))
     for item in items:
         group = xdist_group(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+            if loadgroup and "@" not in item.nodeid:
+                _grouped_id(item, group)
         test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
         if (type(item) is pytest.Function and getattr(test, "is_hypothesis_test", False)
                 and getattr(test, "_hypothesis_internal_use_seed", None) is None):
             test._hypothesis_internal_use_seed = seed_for(item.nodeid)  # what @hypothesis.seed sets
+
+
+def _grouped_id(item: pytest.Item, group: str) -> None:
+    """The node id xdist's loadgroup scheduling reads the group from (``<id>@<group>``). xdist 3.8
+    writes it into ``item._nodeid``, which pytest 9 no longer reads (a node's id is ``item._id``):
+    without this, every group was split over the workers, each starting its own stack."""
+    item._id = type(item._id).parse(f"{item.nodeid}@{group}")  # type: ignore[attr-defined]
 
 
 def _unique_ids(items: list[pytest.Item]) -> None:

@@ -14,8 +14,15 @@ def suite_seed() -> str:
 
 
 def seed_for(node_id: str) -> int:
-    """A test's seed: the first 8 bytes of sha256("<suite seed>/<node id>")."""
+    """A test's seed: the first 8 bytes of sha256("<suite seed>/<node id>"); the node id without the
+    ``@<group>`` that xdist's loadgroup scheduling adds, so a test draws the same on any worker count."""
+    node_id = plain_id(node_id)
     return int.from_bytes(hashlib.sha256(f"{suite_seed()}/{node_id}".encode()).digest()[:8], "big")
+
+
+def plain_id(node_id: str) -> str:
+    """``node_id`` without xdist's ``@<group>`` suffix (what ``pytest '<id>'`` takes)."""
+    return node_id.split("@", 1)[0] if "@tests/" in node_id or node_id.endswith(("@browser", "@redis-cluster")) else node_id
 
 
 def current_test_seed() -> int | None:
@@ -26,4 +33,4 @@ def current_test_seed() -> int | None:
 
 def rerun_hint(node_id: str) -> str:
     return (f"{SEED_ENV}={suite_seed()} (this test's seed {seed_for(node_id)}); "
-            f"rerun: {SEED_ENV}={suite_seed()} python -m pytest '{node_id}'")
+            f"rerun: {SEED_ENV}={suite_seed()} python -m pytest '{plain_id(node_id)}'")
