@@ -60,11 +60,27 @@ def fan_out(ctx: AppContext, payload: dict[str, Any]) -> str:
         if exc.code == KernelCode.NOT_FOUND:
             return "closed"
         raise
+    # the first attempts of up to INLINE_SENDS deliveries are made here, at once; their due jobs are
+    # only a net for a worker that dies first (due once every inline attempt may have timed out)
+    net = ctx.clock() + int(ctx.settings.webhook_timeout_s * 1000) * INLINE_SENDS + NET_MS
+    inline: list[str] = []
     for event, kind in events:
         assert kind is not None  # (filtered above)
-        wh.deliver(ctx, owner, kind, wh.table_event_data(game_id, variant, event), dedup=f"{game_id}/{event.seq}",
-                   route=game_id, at=event.at, hooks=hooks)
+        here = len(inline) + sum(kind in h.events for h in hooks) <= INLINE_SENDS
+        made = wh.deliver(ctx, owner, kind, wh.table_event_data(game_id, variant, event),
+                          dedup=f"{game_id}/{event.seq}", route=game_id, at=event.at, hooks=hooks,
+                          first_at=net if here else None)
+        inline += made if here else []
+    for did in inline:
+        send(ctx, {"owner": owner, "key": did, "attempt": 0})
     return "fanned"
+
+
+INLINE_SENDS = 8
+"""First attempts a fan-out job makes itself (the rest, and every retry, are jobs of their own): one
+job less between an event and its delivery, and a fan-out job bounded by 8 attempts' timeouts."""
+NET_MS = 2000
+"""How long after its last inline attempt could have timed out a first attempt's own job fires."""
 
 
 def backoff_ms(ctx: AppContext, n: int) -> int:

@@ -226,13 +226,15 @@ def send_followup(owner: str, record: Mapping[str, Any], attempt: int, at: int, 
 
 
 def deliver(ctx: AppContext, owner: str, kind: str, data: Mapping[str, Any], *, dedup: str, route: str,
-            at: int, hooks: Sequence[Hook] | None = None) -> int:
+            at: int, hooks: Sequence[Hook] | None = None, first_at: int | None = None) -> list[str]:
     """Deliveries of one event of ``kind`` to each of ``owner``'s enabled endpoints that subscribed
     to it: ``data`` (already what a spectator may see) joins the id, type and time in the body.
     Idempotent by ``dedup`` (a re-run makes no second delivery, and schedules a lost first attempt
-    again). ``route``: a game id (its shard's due set), or any id. How many deliveries are due."""
+    again). ``route``: a game id (its shard's due set), or any id. ``first_at``: when the first
+    attempt's due job fires (default ``at``; later when the caller makes that attempt itself and the
+    job is only there should it die first). The ids of the deliveries whose first attempt is due."""
     assert kind in EVENT_TYPES, kind
-    due = 0
+    due: list[str] = []
     for hook in hooks if hooks is not None else enabled_hooks(ctx, owner):
         if kind not in hook.events:
             continue
@@ -245,8 +247,8 @@ def deliver(ctx: AppContext, owner: str, kind: str, data: Mapping[str, Any], *, 
             record = orjson.loads(raw) if raw is not None else {}
             if record.get("status") != "pending" or record.get("attempts") != 0:
                 continue
-        ctx.due_queue.schedule(send_followup(owner, record, 0, at))
-        due += 1
+        ctx.due_queue.schedule(send_followup(owner, record, 0, at if first_at is None else first_at))
+        due.append(did)
     return due
 
 
