@@ -17,7 +17,7 @@ import copy
 from functools import cache
 from typing import Any
 
-from service.api.spec_shape import REF, resolve, tag_values
+from service.api.spec_shape import REF, body_schemas, resolve, tag_values
 
 Json = dict[str, Any]
 
@@ -55,6 +55,11 @@ def violations(doc: Json) -> list[str]:
         one_of = node.get("oneOf")
         if isinstance(one_of, list):
             out += _union(path, node, one_of, schemas)
+    for name in body_schemas(doc):
+        for prop, spec in schemas[name].get("properties", {}).items():
+            if isinstance(spec, dict) and "default" in spec:
+                out.append(f"#/components/schemas/{name}/properties/{prop}: a request body's default "
+                           "(openapi-typescript makes the field required): say it in the description")
     return out
 
 
@@ -124,6 +129,14 @@ def test_the_guard_fails_on_a_list_item_wrapped_in_all_of() -> None:
 def test_the_guard_fails_on_a_default_null() -> None:
     found = _plant("planted", {"type": "integer", "nullable": True, "default": None})
     assert found and "default: null" in found[0], found
+
+
+def test_the_guard_fails_on_a_default_in_a_request_body() -> None:
+    doc = copy.deepcopy(live_spec())
+    name = sorted(body_schemas(doc))[0]
+    doc["components"]["schemas"][name].setdefault("properties", {})["planted"] = {"type": "boolean", "default": False}
+    found = [v for v in violations(doc) if "/planted" in v]
+    assert found and "request body's default" in found[0], found
 
 
 def test_the_guard_fails_on_a_union_of_typed_objects_without_a_discriminator() -> None:
