@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     api.register_blueprint(integrators.blp)
     api.register_blueprint(admin.blp)
     api.register_blueprint(players.blp)
+    webhooks.install(app, api)
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(bots.blp)
     api.register_blueprint(arenas.blp)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from flask_smorest import Api, Blueprint
 from marshmallow import Schema, fields, validate
+from werkzeug.routing import BaseConverter
 
 from service.api import schemas as s
 from service.api.errors import PROBLEM
@@ -102,6 +104,19 @@ class DeliveryQuery(s.Strict):
     cursor = fields.String(validate=validate.Regexp(r"^[1-9][0-9]{0,15}$", error="not a cursor from a previous page"))
 
 
+class HookId(BaseConverter):
+    """A webhook's id in a path (``wh_`` and 12 hex digits, service/app/webhooks.py): so that
+    /v1/webhooks/deliveries is not taken for a webhook (its ``Allow`` would list DELETE)."""
+
+    regex = rf"{wh.HOOK_ID_PREFIX}[0-9a-f]{{12}}"
+
+
+def install(app: Flask, api: Api) -> None:
+    """The converter, in the app's URL map and in the spec (before the blueprint is registered)."""
+    app.url_map.converters["hook_id"] = HookId
+    api.register_converter(HookId, lambda _c: {"type": "string", "pattern": f"^{HookId.regex}$"})
+
+
 @blp.route("/webhooks")
 class WebhooksView(MethodView):
     @blp.arguments(CreateWebhook, examples=EXAMPLES["createWebhook"])
@@ -121,7 +136,7 @@ class WebhooksView(MethodView):
         return json_response({"webhooks": wh.list_hooks(service(), require_key().id)})
 
 
-@blp.route("/webhooks/<hook_id>")
+@blp.route("/webhooks/<hook_id:hook_id>")
 class WebhookView(MethodView):
     @blp.response(200, Webhook)
     @_errors(404)
@@ -131,7 +146,7 @@ class WebhookView(MethodView):
         return json_response(wh.delete(service(), require_key().id, hook_id))
 
 
-@blp.route("/webhooks/<hook_id>/rotate")
+@blp.route("/webhooks/<hook_id:hook_id>/rotate")
 class RotateView(MethodView):
     @blp.response(200, WebhookWithSecret)
     @_errors(404)
@@ -141,7 +156,7 @@ class RotateView(MethodView):
         return json_response(wh.rotate(service(), require_key().id, hook_id))
 
 
-@blp.route("/webhooks/<hook_id>/enable")
+@blp.route("/webhooks/<hook_id:hook_id>/enable")
 class EnableView(MethodView):
     @blp.response(200, Webhook)
     @_errors(404)

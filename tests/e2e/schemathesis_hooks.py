@@ -232,6 +232,10 @@ RULE_REFUSALS = {
     # a table's own are its variant's `bot_strengths` in GET /v1/variants)
     "takeSeat": frozenset({"invalid_option"}),
     "quickPlay": frozenset(),  # its name, as takeSeat's (NAME_RULES)
+    # an arena's entrants and seats against its variant's strengths and seat range (invalid_request,
+    # service/app/arenas.py), its options against the variant's (invalid_option); its options are
+    # free JSON, so a number beyond I-JSON's range is bounded by the body check (IJSON_MESSAGE)
+    "createArena": frozenset({"invalid_option", "invalid_request"}),
     # a remote bot's URL the outbound client would not call (a private address, no such host)
     "registerBot": frozenset({"url_refused"}),
 }
