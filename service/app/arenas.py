@@ -21,9 +21,9 @@ from typing import Any
 
 import orjson
 
-from service.app import arena_play, arena_results
+from service.app import api_keys, arena_play, arena_results, webhooks
 from service.app.codes import AppCode
-from service.app.context import now_ms
+from service.app.context import AppContext, now_ms
 from service.app.errors import AppError, not_found
 from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
 from service.eventstore.ports import EventStore, Tokens
@@ -134,6 +134,7 @@ class Arenas:
                  clock: Callable[[], int] = now_ms) -> None:
         self.games, self.arenas, self.settings, self.enqueue, self.clock = store, arenas, settings, enqueue, clock
         self.guard = ReadGuard(store, arenas)
+        self.ctx = AppContext(store, settings, clock=clock)  # webhooks and registered bots, on the real clock
 
     # ------------------------------------------------------------------ requests
     def create(self, key_id: str, spec: ArenaSpec) -> dict[str, Any]:
@@ -186,6 +187,7 @@ class Arenas:
             spec = ArenaSpec.from_json(orjson.loads(rec["spec"]))
             done = self.arenas.results(arena_id)
             self.arenas.end(arena_id, CANCELLED, self.clock(), arena_results.summarize(_names(spec), done))
+            self.announce(arena_id)
         return self.view(arena_id, key_id)
 
     def games_of(self, arena_id: str, key_id: str) -> list[dict[str, Any]]:
@@ -246,6 +248,23 @@ class Arenas:
         if self.arenas.end(arena_id, FINISHED, self.clock(), summary):
             self.arenas.update_leaderboard(
                 spec.variant, arena_results.leaderboard_change([e.identity for e in spec.entrants], results))
+        self.announce(arena_id)
+
+    def announce(self, arena_id: str) -> int:
+        """The ``arena.finished`` webhook of an ended arena (finished or cancelled: its ``status``
+        says which) to its key's endpoints that subscribed: the arena as GET /v1/arenas/{id} shows
+        it once ended (nothing secret: its games are public by then). Idempotent: one delivery per
+        endpoint and arena however often the ending step runs; a revoked key's arena sends nothing.
+        How many deliveries are due."""
+        rec = self.arenas.get(arena_id)
+        if rec is None or rec["status"] == RUNNING or not rec.get("key"):
+            return 0
+        key = api_keys.get(self.ctx.api_keys, rec["key"])
+        if key is None or not key.active:
+            return 0  # a revoked key's arenas send nothing (as its tables)
+        body = render(arena_id, rec)
+        return webhooks.deliver(self.ctx, rec["key"], "arena.finished", {"arena": body}, dedup=f"arena/{arena_id}",
+                                route=arena_id[2:], at=int(rec.get("ended_at") or self.clock()))
 
 
 def _names(spec: ArenaSpec) -> list[str]:

@@ -6,16 +6,22 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
+import fakeredis
 import pytest
 
-from service.app import arena_results
+from service.app import api_keys, arena_results, webhooks
 from service.app.arena_play import ArenaGame, DealSeeds, deal_size, seating
-from service.app.arenas import make_spec
+from service.app.arenas import Arenas, make_spec
 from service.app.errors import AppError
+from service.app.games import GameService
+from service.eventstore.arenas import RedisArenas
+from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.games.kernel.state import TableState
 from service.settings import Settings
+from tools.webhook_receiver import Receiver
 
 T0 = 1_700_000_000_000
 
@@ -138,11 +144,6 @@ def test_the_result_table_counts_wins_head_to_head_and_rates_the_stronger_higher
 
 
 def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> None:
-    import fakeredis
-
-    from service.app.arenas import Arenas
-    from service.eventstore.arenas import RedisArenas
-
     now = [T0]
     queued: list[str] = []
     store = RedisArenas(fakeredis.FakeRedis(), "t")
@@ -162,3 +163,54 @@ def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> Non
     assert [r["entrant"] for r in arenas.leaderboard("prsi-traditional")] != []
     with pytest.raises(AppError, match="no such arena"):
         arenas.view(arena["id"], "k0000000002")  # another key's arena is not found
+
+
+def _hooked_arenas(clock: list[int], **over: Any) -> tuple[Arenas, GameService, str]:
+    """Arenas on the in-memory store (fakeredis for their records), with an API key whose webhook
+    endpoints may be on loopback: (arenas, a GameService over the same store that serves due work, key id)."""
+    settings = Settings(arena_parallel=1, outbound_allow_private=True, webhook_timeout_s=5.0, **over)
+    games = MemoryEventStore()
+    arenas = Arenas(games, RedisArenas(fakeredis.FakeRedis(), "t"), settings, enqueue=lambda a, j: None,
+                    clock=lambda: clock[0])
+    key, _ = api_keys.create(games, "portal", now_ms=clock[0])
+    return arenas, GameService(games, settings, clock=lambda: clock[0]), key.id
+
+
+def _drain(svc: GameService) -> None:
+    store = svc.store
+    for _ in range(100):
+        batch = [(s, c) for s in SHARDS for c in store.claim_due(s, svc.clock(), 60_000)]
+        if not batch:
+            return
+        for shard, claimed in batch:
+            svc.run_followup(dict(claimed.payload))
+            store.finish_due(shard, claimed.job_id)
+
+
+def test_an_ended_arena_is_announced_once_to_the_endpoints_that_subscribed() -> None:
+    now = [T0]
+    arenas, svc, key = _hooked_arenas(now)
+    with Receiver(clock=lambda: now[0] / 1000) as receiver:
+        made = webhooks.create(arenas.ctx, key, receiver.url, ["arena.finished"])
+        webhooks.create(arenas.ctx, key, receiver.url, ["match.ended"])
+        receiver.set_secret(made["secret"])
+        spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
+        one = arenas.create(key, spec)["id"]
+        while arenas.step(one) != "finished":
+            pass
+        arenas.finish(one, spec)  # the ending step run again: no second delivery
+        two = arenas.create(key, spec)["id"]
+        arenas.cancel(two, key)
+        arenas.cancel(two, key)
+        _drain(svc)
+        kept = receiver.kept()
+        assert all(r.verified for r in kept) and sum(receiver.state.repeats.values()) == 0
+        got = {r.json()["arena"]["id"]: r.json() for r in kept}
+        assert sorted(got) == sorted([one, two]) and len(kept) == 2  # the match.ended endpoint got nothing
+        ended = got[one]
+        assert ended["type"] == "arena.finished" and ended["arena"]["status"] == "finished"
+        assert ended["arena"]["variant"] == "prsi-traditional" and ended["arena"]["progress"]["done"] == 2
+        assert [e["name"] for e in ended["arena"]["result"]["entrants"]] == ["easy", "medium"]
+        assert ended["arena"] == arenas.view(one, key)  # what GET shows, no more
+        assert "secret" not in str(ended) and "owner_token" not in str(ended)
+        assert got[two]["arena"]["status"] == "cancelled" and got[two]["arena"]["result"]["games"] == 0
