@@ -11,6 +11,7 @@ its games can be read by anyone (``ReadGuard``): a duplicate deal must not leak 
 plays it next. ``Arenas`` is the one entry point for the routes and the workers."""
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import threading
@@ -21,15 +22,17 @@ from typing import Any
 
 import orjson
 
-from service.app import api_keys, arena_play, arena_results, webhooks
+from service.app import api_keys, arena_play, arena_results, remote_bots, webhooks
 from service.app.codes import AppCode
 from service.app.context import AppContext, now_ms
 from service.app.errors import AppError, not_found
+from service.app.remote_bots import RemoteBot
 from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
 from service.eventstore.ports import EventStore, Tokens
 from service.games import registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
+from service.games.kernel.table import REMOTE
 from service.settings import Settings
 
 ARENA_ID = re.compile(r"ar[0-9a-f]{12}")
@@ -42,12 +45,16 @@ Enqueue = Callable[[str, str], None]  # (arena id, job id): queue one step on th
 @dataclass(frozen=True)
 class Entrant:
     name: str
-    strength: str
+    strength: str  # a built-in strength, or ``remote`` for a registered bot
+    remote: str = ""  # the registered bot's id (service/app/remote_bots.py)
 
     @property
     def identity(self) -> str:
         """Who the leaderboard rates: the built-in strength (a registered bot: ``bot:<id>``)."""
-        return self.strength
+        return f"bot:{self.remote}" if self.remote else self.strength
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "strength": self.strength, **({"remote": self.remote} if self.remote else {})}
 
 
 @dataclass(frozen=True)
@@ -70,19 +77,27 @@ class ArenaSpec:
             out["bot_delay_ms"] = {s: [0, 0] for s in defaults["bot_delay_ms"]}
         return out
 
+    @property
+    def duplicate(self) -> bool:
+        """Whether a deal's games share their cards: not when a registered bot plays (it could
+        remember a deal's cards and know the other hands in its next rotation)."""
+        return not any(e.remote for e in self.entrants)
+
     def to_json(self) -> dict[str, Any]:
         return {"variant": self.variant, "options": dict(self.options), "seats": self.seats, "games": self.games,
-                "deals": self.deals, "entrants": [{"name": e.name, "strength": e.strength} for e in self.entrants]}
+                "deals": self.deals, "duplicate": self.duplicate, "entrants": [e.to_json() for e in self.entrants]}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> ArenaSpec:
-        return cls(d["variant"], d["options"], tuple(Entrant(e["name"], e["strength"]) for e in d["entrants"]),
-                   int(d["seats"]), int(d["games"]))
+        entrants = tuple(Entrant(e["name"], e["strength"], e.get("remote", "")) for e in d["entrants"])
+        return cls(d["variant"], d["options"], entrants, int(d["seats"]), int(d["games"]))
 
 
 def make_spec(variant: str, options: Mapping[str, Any], entrants: Sequence[Mapping[str, Any]], seats: int | None,
-              games: int, max_games: int) -> ArenaSpec:
-    """A checked spec (422 ``invalid_request`` / ``invalid_option`` / ``unknown_variant`` otherwise)."""
+              games: int, max_games: int, bots: Mapping[str, RemoteBot] | None = None) -> ArenaSpec:
+    """A checked spec (422 ``invalid_request`` / ``invalid_option`` / ``unknown_variant`` otherwise).
+    An entrant names a built-in ``strength`` or a registered bot (``remote``: its id), found in
+    ``bots`` (the caller looked them up among its key's: another key's is 404 there)."""
     try:
         game = registry.for_variant(variant)
     except RuleViolation as rv:
@@ -91,15 +106,22 @@ def make_spec(variant: str, options: Mapping[str, Any], entrants: Sequence[Mappi
         raise _invalid(f"an arena has 2 to {MAX_ENTRANTS} entrants")
     found: list[Entrant] = []
     for i, e in enumerate(entrants):
-        strength = str(e.get("strength") or "")
-        if strength not in game.bots:
+        strength, remote, default = str(e.get("strength") or ""), str(e.get("remote") or ""), ""
+        if remote:
+            bot = (bots or {}).get(remote)
+            if strength or bot is None:
+                raise _invalid(f"entrant {i}: name a built-in strength or a registered bot of this key, not both")
+            if variant not in bot.games:
+                raise _invalid(f"entrant {i}: bot {bot.id} does not play {variant} (its games: {', '.join(bot.games)})")
+            strength, default = REMOTE, bot.name[:32].strip() if NAME.fullmatch(bot.name[:32].strip()) else bot.id
+        elif strength not in game.bots:
             raise _invalid(f"entrant {i}: {variant} has the built-in strengths {', '.join(game.bots)}")
-        name = str(e.get("name") or strength)
+        name = str(e.get("name") or default or strength)
         if any(f.name == name for f in found):
             name = f"{name}-{i}"
         if not NAME.fullmatch(name):
             raise _invalid(f"entrant {i}: a name is 1-32 letters, digits, spaces, '.', '_' or '-'")
-        found.append(Entrant(name, strength))
+        found.append(Entrant(name, strength, remote))
     lo, hi = _seat_range(variant)
     n = seats if seats is not None else min(max(len(found), lo), hi)
     if not lo <= n <= hi:
@@ -228,7 +250,8 @@ class Arenas:
         game = arena_play.ArenaGame(
             self.games, self.settings, arena_id, secret, spec.variant, spec.table_options(), _names(spec),
             [e.strength for e in spec.entrants], seat, now,
-            cancelled=lambda: self.arenas.status(arena_id) != RUNNING)
+            cancelled=lambda: self.arenas.status(arena_id) != RUNNING, bots=[e.remote for e in spec.entrants],
+            remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate)
         state = game.play()
         if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
             return "cancelled"
