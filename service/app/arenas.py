@@ -2,9 +2,11 @@
 format, run as jobs on the workers' arena lane, ranked with 95 % intervals and ratings.
 
 An arena belongs to the API key that created it. Its spec (``ArenaSpec``) names a variant and
-options, its entrants (built-in strengths), the seats of each table and the number of games, rounded
-up to whole deals: each deal is played once per rotation (``arena_play.seating``), so every entrant
-sits in every seat on the same cards. Its jobs (``step``) each play one game to its end
+options, its entrants (built-in strengths, and registered remote bots of the key, asked from the job
+through ``remote_bots.arena_turn``), the seats of each table and the number of games, rounded up to
+whole deals: each deal is played once per rotation (``arena_play.seating``), so every entrant sits in
+every seat on the same cards (each game has its own cards when a remote bot plays: it could remember
+them). Its jobs (``step``) each play one game to its end
 (service/app/arena_play.py) and queue the next; the last result ends the arena, computes its table
 (service/app/arena_results.py) and feeds the variant's leaderboard. Until an arena has ended, none of
 its games can be read by anyone (``ReadGuard``): a duplicate deal must not leak to the entrant that

@@ -164,3 +164,26 @@ def test_refusals_of_the_bots_api(stack: Stack, key: str) -> None:
     assert rotated["secret"] != made["secret"] and rotated["id"] == made["id"]
     assert httpx.delete(f"{stack.base}/v1/bots/{made['id']}", headers={"Meow-Key": key}).status_code == 204
     assert httpx.get(f"{stack.base}/v1/bots/{made['id']}", headers={"Meow-Key": key}).status_code == 404
+
+
+def test_an_arena_names_only_its_keys_bots_that_play_its_variant(stack: Stack, key: str) -> None:
+    """Registered bots as arena entrants (their games: tests/unit/test_arenas.py): another key's bot is
+    404, a bot that does not play the variant or an entrant naming both a strength and a bot is 422."""
+    store = build_store(Settings(redis_url=stack.env["REDIS_URL"], key_prefix=stack.env["MEOW_KEY_PREFIX"]))
+    other = api_keys.create(store, "another integrator", now_ms=int(time.time() * 1000))[1]
+    mine, theirs = register(stack, key, "arena entrant", "http://127.0.0.1:9/"), register(stack, other, "x", "http://127.0.0.1:9/")
+
+    def arena(entrant: dict[str, Any], variant: str = VARIANT) -> httpx.Response:
+        return httpx.post(f"{stack.base}/v1/arenas", headers={"Meow-Key": key}, json={
+            "variant": variant, "games": 2, "seats": 2, "entrants": [{"strength": "easy"}, entrant]})
+
+    assert arena({"remote": theirs["id"]}).status_code == 404
+    other_variant = next(v for v in ("prsi", "crazy-eights", "uno") if v != VARIANT)
+    assert arena({"remote": mine["id"]}, other_variant).json()["code"] == "invalid_request"
+    assert arena({"remote": mine["id"], "strength": "easy"}).status_code == 422
+    made = arena({"remote": mine["id"]})
+    assert made.status_code == 202, made.text
+    assert made.json()["entrants"][1] == {"name": "arena entrant", "strength": "remote", "remote": mine["id"]}
+    assert made.json()["duplicate"] is False
+    gone = httpx.delete(f"{stack.base}/v1/arenas/{made.json()['id']}", headers={"Meow-Key": key}).json()
+    assert gone["status"] == "cancelled"
