@@ -172,7 +172,7 @@ class FieldError(Schema):
 
 
 class Problem(Answer):
-    OPTIONAL = ('errors', 'legal_actions', 'version', 'variant', 'reason', 'seq', 'limit')
+    OPTIONAL = ('errors', 'legal_actions', 'version', 'variant', 'reason', 'seq', 'arena', 'limit')
     type = fields.String()
     title = fields.String()
     status = fields.Integer()

@@ -297,7 +297,7 @@ class ArenaGame:
             state, played = self.ctx.load(self.game_id), played + 1
             if not any(d.kind == Kind.BOT and d.seat == seat for d in engine.pending_work(state)):
                 break
-        if not played:
-            others = [d.due_at for d in engine.pending_work(state) if fu.job_id(self.game_id, d) != job]
-            self.not_before[job] = (min(others) if others else self.clock.now) + GRACE_MS
+        if not played:  # asked again only once the next timer has fired (as on a table: once per turn)
+            timers = [d.due_at for d in engine.pending_work(state) if d.kind == Kind.TIMER]
+            self.not_before[job] = max(self.clock.now, min(timers)) + 1 if timers else self.clock.now + GRACE_MS
         return state
