@@ -11,13 +11,14 @@ import orjson
 from flask import Flask, Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.api import schemas as s
 from service.api.errors import PROBLEM
 from service.api.http import _per_process, json_response, peer_prefix, service, settings, stream_slots
 from service.api.keys import require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
+from service.app import remote_bots
 from service.app.arenas import MAX_ENTRANTS, Arenas, make_spec
 from service.games import registry
 
@@ -58,11 +59,23 @@ def _errors(*codes: int):
 
 # ---------------------------------------------------------------------- schemas
 class EntrantSpec(s.Strict):
-    strength = fields.String(required=True, metadata={
+    strength = fields.String(metadata={
         "enum": STRENGTHS, "example": "medium",
-        "description": "a built-in strength the variant offers (its `bot_strengths` in GET /v1/variants)"})
+        "description": "a built-in strength the variant offers (its `bot_strengths` in GET /v1/variants); "
+                       "or else `remote`"})
+    remote = fields.String(validate=validate.Length(2, 32), metadata={
+        "example": "b3f9c2a7b1d04",
+        "description": "a registered bot of this key (POST /v1/bots; docs/remote-bots.md) that plays the variant: "
+                       "asked each turn as at a table, within MEOW_REMOTE_BOT_TIMEOUT_MS; another key's bot is 404"})
     name = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,31}$"), metadata={
-        "description": "shown in the result (default: the strength; a repeated name gets `-<index>`)"})
+        "description": "shown in the result (default: the strength, or the bot's name (its id when the name is "
+                       "no valid entrant name); a repeated name gets `-<index>`)"})
+
+    @validates_schema
+    def _one_of(self, data: dict[str, Any], **_: Any) -> None:
+        if ("strength" in data) == ("remote" in data):
+            raise ValidationError("name a built-in strength or a registered bot (remote), one of them",
+                                  field_name="strength")
 
 
 class CreateArena(s.Strict):
@@ -128,7 +141,8 @@ class Progress(s.Schema):
 
 class ArenaEntrant(s.Schema):
     name = fields.String()
-    strength = fields.String()
+    strength = fields.String(metadata={"description": "a built-in strength, or `remote` (a registered bot)"})
+    remote = fields.String(metadata={"description": "the registered bot's id (a `remote` entrant only)"})
 
 
 class ArenaView(s.Schema):
@@ -139,6 +153,9 @@ class ArenaView(s.Schema):
     seats = fields.Integer()
     games = fields.Integer()
     deals = fields.Integer(metadata={"description": "distinct deals: each is played once per seat rotation"})
+    duplicate = fields.Boolean(metadata={
+        "description": "whether the games of a deal share their cards: false when a registered bot plays (it could "
+                       "remember a deal's cards), so each game has its own, the seats still rotated"})
     entrants = fields.List(fields.Nested(ArenaEntrant))
     progress = fields.Nested(Progress)
     created_at = fields.Integer()
@@ -179,7 +196,8 @@ class ArenaLeaderboardQuery(s.Strict):
 
 
 class ArenaLeaderboardRow(s.Schema):
-    entrant = fields.String(metadata={"description": "a built-in strength (`easy`, `medium`, `hard`)"})
+    entrant = fields.String(metadata={"description": "a built-in strength (`easy`, `medium`, `hard`) or a "
+                                                     "registered bot (`bot:<id>`)"})
     games = fields.Integer()
     wins = fields.Float()
     rating = fields.Nested(RatingOut)
@@ -218,16 +236,18 @@ EXAMPLES["createArena"] = _examples()
 class ArenasView(MethodView):
     @blp.arguments(CreateArena, examples=EXAMPLES["createArena"])
     @blp.response(202, ArenaView)
-    @_errors(400, 401, 413, 422, 429)
+    @_errors(400, 401, 404, 413, 422, 429)
     @operation(blp, "createArena")
     def post(self, body: dict[str, Any]):
         """Start an arena (API key): answers at once with its id; its games are played as jobs on the
-        workers' arena lane. Capped per key (MEOW_ARENAS_PER_KEY running at once: 429 `arena_limit`)
+        workers' arena lane. An entrant is a built-in strength or a registered bot of the key (another
+        key's: 404). Capped per key (MEOW_ARENAS_PER_KEY running at once: 429 `arena_limit`)
         and rate limited like table creation."""
         key = require_key()
         cfg = settings()
+        bots = {b: remote_bots.owned(service(), key.id, b) for b in {e["remote"] for e in body["entrants"] if "remote" in e}}
         spec = make_spec(body["variant"], body["options"], body["entrants"], body.get("seats"), body["games"],
-                         cfg.arena_max_games)
+                         cfg.arena_max_games, bots)
         view = arenas().create(key.id, spec)
         return json_response(view, 202, Location=f"/v1/arenas/{view['id']}")
 

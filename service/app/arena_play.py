@@ -26,25 +26,28 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from service.app import followups as fu, jobs
+from service.app.actions import bot_write
 from service.app.auth import SPECTATOR, role_record, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Precondition
+from service.app.remote_bots import BINDING
 from service.app.write_path import WritePlan, write
 from service.eventstore.contract import AppendRequest, AppendResult, FollowUp
 from service.eventstore.ports import EventStore
 from service.games import engine, registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.due import Due, Kind
-from service.games.kernel.model import CreateMatch, JoinSeat, StartMatch
+from service.games.kernel.model import CreateMatch, Event, JoinSeat, StartMatch
 from service.games.kernel.state import TableState
-from service.games.kernel.table import RULES_VERSION
+from service.games.kernel.table import REMOTE, RULES_VERSION, seat_taken
 from service.games.registry import SEAT_ACTIONS
 from service.settings import Settings
 
 ARENA_META = "arena"  # the token-hash field ("meta:arena") naming a game's arena
 GRACE_MS = jobs.GRACE_RETRY_MS  # a bot held back by another seat's announcement grace looks again after this
+MAX_DEFAULTS = 8  # default actions played for one failed call at most (a turn's draw, then its pass)
 MAX_STEPS = 20_000  # follow-ups served in one game before it is given up (a game that never ends)
 PASSED = (Kind.EXPIRE, Kind.COMPACT)  # the follow-ups left to the service's own workers
 
@@ -86,6 +89,15 @@ class DealSeeds:
 
 def _plan(cmd: object) -> WritePlan:
     return WritePlan(lambda s: cmd)
+
+
+def _constant(cmd: object) -> Callable[[TableState | None], object]:
+    return lambda s: cmd
+
+
+def _binding(bot_id: str) -> Callable[[Sequence[Event]], dict[str, bytes]]:
+    """The token written with a registered bot's join: which bot plays the seat (``remote:<seat>``)."""
+    return lambda events: {f"{BINDING}:{seat_taken(events)}": bot_id.encode()}
 
 
 class _Held:
@@ -151,13 +163,27 @@ def policy_for(state: TableState, seat: int) -> Callable[..., dict[str, Any]]:
     return choose
 
 
+RemoteAsk = Callable[[AppContext, str, int, str], tuple[str, "dict[str, Any] | None"]]
+"""How a registered bot's seat is asked (``remote_bots.arena_turn`` bound to the service's context):
+(the game's context, game id, seat, bot id) -> ``("action", action)``, ``("default", None)`` or
+``("autopilot", None)``."""
+
+
 class ArenaGame:
-    """Game ``seat.index`` of an arena, played (or resumed) to its end by ``play``."""
+    """Game ``seat.index`` of an arena, played (or resumed) to its end by ``play``.
+
+    ``bots``: per entrant, the registered bot that plays it ("" for a built-in strength, whose
+    strength is then ``REMOTE``), asked through ``remote``. ``duplicate``: the games of a deal get
+    the same cards (off when a registered bot plays: it could remember the cards it saw and hold the
+    other hands of the deal in its next rotation, so each game then has cards of its own)."""
 
     def __init__(self, store: EventStore, settings: Settings, arena_id: str, secret: bytes, variant: str,
                  options: dict[str, Any], names: Sequence[str], strengths: Sequence[str], seat: Seating,
-                 start_ms: int, cancelled: Callable[[], bool] = lambda: False) -> None:
-        self.seeds = DealSeeds(derive(secret, f"deal/{seat.deal}"))
+                 start_ms: int, cancelled: Callable[[], bool] = lambda: False, bots: Sequence[str] = (),
+                 remote: RemoteAsk | None = None, duplicate: bool = True) -> None:
+        label = f"deal/{seat.deal}" if duplicate else f"deal/{seat.deal}/{seat.rotation}"
+        self.seeds = DealSeeds(derive(secret, label))
+        self.bots, self.remote = tuple(bots) or ("",) * len(strengths), remote
         self.clock = VirtualClock(start_ms)
         held = cast(EventStore, _Held(store))
         self.ctx = AppContext(held, dataclasses.replace(settings, bots_only_min_delay_ms=0),
@@ -192,7 +218,9 @@ class ArenaGame:
             entrant = self.seat.entrants[i]
             join = JoinSeat(self.names[entrant], "bot", self.strengths[entrant], False)
             self.seeds.at(f"join/{i}")
-            state = write(self.ctx, self.game_id, SPECTATOR, _plan(join)).state
+            bot = self.bots[entrant]
+            plan = WritePlan(_constant(join), tokens_from_events=_binding(bot) if bot else None)
+            state = write(self.ctx, self.game_id, SPECTATOR, plan).state
         if state.status == "open":
             self.seeds.at("start")
             state = write(self.ctx, self.game_id, SPECTATOR, _plan(StartMatch())).state
@@ -235,7 +263,13 @@ class ArenaGame:
         if not view.legal_actions:  # another seat's announcement grace holds it back
             self.not_before[job] = now + GRACE_MS
             return state
-        action = dict(policy_for(state, seat)(view, jobs.bot_rng(state, state.version, seat)))
+        bot = self.bots[self.seat.entrants[seat]] if state.seats[seat].strength == REMOTE else ""
+        how, asked = self.remote(self.ctx, self.game_id, seat, bot) if bot and self.remote else ("autopilot", None)
+        if how == "default":
+            return self._default(state, seat, job)
+        if asked is None:  # a built-in strength, or an away bot's autopilot (the game's easy bot)
+            asked = policy_for(state, seat)(view, jobs.bot_rng(state, state.version, seat))
+        action = dict(asked)
         kind = action.pop("type")
         cmd = SEAT_ACTIONS[kind](seat=seat, **action)
         self.seeds.at(f"bot/{seat}-{due.opened_seq}/{state.version}")
@@ -247,3 +281,23 @@ class ArenaGame:
                 self.not_before[job] = now + GRACE_MS
                 return state
             raise
+
+    def _default(self, state: TableState, seat: int, job: str) -> TableState:
+        """A registered bot's failed call: the seat's default actions until its turn ends, as for a
+        timed-out human (RULES §2.7); a game whose defaults only its timers play leaves it to the
+        timer: the bot's turn waits behind the game's other work."""
+        turn, played = getattr(state.rnd, "turn_id", None), 0
+        for _ in range(MAX_DEFAULTS):
+            action = engine.default_action(state, seat)
+            if action is None or getattr(state.rnd, "turn_id", None) != turn:
+                break
+            self.seeds.at(f"default/{seat}/{state.version}")
+            if bot_write(self.ctx, self.game_id, state, seat, action) != "moved":
+                break
+            state, played = self.ctx.load(self.game_id), played + 1
+            if not any(d.kind == Kind.BOT and d.seat == seat for d in engine.pending_work(state)):
+                break
+        if not played:  # asked again only once the next timer has fired (as on a table: once per turn)
+            timers = [d.due_at for d in engine.pending_work(state) if d.kind == Kind.TIMER]
+            self.not_before[job] = max(self.clock.now, min(timers)) + 1 if timers else self.clock.now + GRACE_MS
+        return state

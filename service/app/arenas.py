@@ -2,15 +2,18 @@
 format, run as jobs on the workers' arena lane, ranked with 95 % intervals and ratings.
 
 An arena belongs to the API key that created it. Its spec (``ArenaSpec``) names a variant and
-options, its entrants (built-in strengths), the seats of each table and the number of games, rounded
-up to whole deals: each deal is played once per rotation (``arena_play.seating``), so every entrant
-sits in every seat on the same cards. Its jobs (``step``) each play one game to its end
+options, its entrants (built-in strengths, and registered remote bots of the key, asked from the job
+through ``remote_bots.arena_turn``), the seats of each table and the number of games, rounded up to
+whole deals: each deal is played once per rotation (``arena_play.seating``), so every entrant sits in
+every seat on the same cards (each game has its own cards when a remote bot plays: it could remember
+them). Its jobs (``step``) each play one game to its end
 (service/app/arena_play.py) and queue the next; the last result ends the arena, computes its table
 (service/app/arena_results.py) and feeds the variant's leaderboard. Until an arena has ended, none of
 its games can be read by anyone (``ReadGuard``): a duplicate deal must not leak to the entrant that
 plays it next. ``Arenas`` is the one entry point for the routes and the workers."""
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import threading
@@ -21,15 +24,17 @@ from typing import Any
 
 import orjson
 
-from service.app import arena_play, arena_results
+from service.app import api_keys, arena_play, arena_results, remote_bots, webhooks
 from service.app.codes import AppCode
-from service.app.context import now_ms
+from service.app.context import AppContext, now_ms
 from service.app.errors import AppError, not_found
+from service.app.remote_bots import RemoteBot
 from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
 from service.eventstore.ports import EventStore, Tokens
 from service.games import registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
+from service.games.kernel.table import REMOTE
 from service.settings import Settings
 
 ARENA_ID = re.compile(r"ar[0-9a-f]{12}")
@@ -42,12 +47,16 @@ Enqueue = Callable[[str, str], None]  # (arena id, job id): queue one step on th
 @dataclass(frozen=True)
 class Entrant:
     name: str
-    strength: str
+    strength: str  # a built-in strength, or ``remote`` for a registered bot
+    remote: str = ""  # the registered bot's id (service/app/remote_bots.py)
 
     @property
     def identity(self) -> str:
         """Who the leaderboard rates: the built-in strength (a registered bot: ``bot:<id>``)."""
-        return self.strength
+        return f"bot:{self.remote}" if self.remote else self.strength
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "strength": self.strength, **({"remote": self.remote} if self.remote else {})}
 
 
 @dataclass(frozen=True)
@@ -70,19 +79,27 @@ class ArenaSpec:
             out["bot_delay_ms"] = {s: [0, 0] for s in defaults["bot_delay_ms"]}
         return out
 
+    @property
+    def duplicate(self) -> bool:
+        """Whether a deal's games share their cards: not when a registered bot plays (it could
+        remember a deal's cards and know the other hands in its next rotation)."""
+        return not any(e.remote for e in self.entrants)
+
     def to_json(self) -> dict[str, Any]:
         return {"variant": self.variant, "options": dict(self.options), "seats": self.seats, "games": self.games,
-                "deals": self.deals, "entrants": [{"name": e.name, "strength": e.strength} for e in self.entrants]}
+                "deals": self.deals, "duplicate": self.duplicate, "entrants": [e.to_json() for e in self.entrants]}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> ArenaSpec:
-        return cls(d["variant"], d["options"], tuple(Entrant(e["name"], e["strength"]) for e in d["entrants"]),
-                   int(d["seats"]), int(d["games"]))
+        entrants = tuple(Entrant(e["name"], e["strength"], e.get("remote", "")) for e in d["entrants"])
+        return cls(d["variant"], d["options"], entrants, int(d["seats"]), int(d["games"]))
 
 
 def make_spec(variant: str, options: Mapping[str, Any], entrants: Sequence[Mapping[str, Any]], seats: int | None,
-              games: int, max_games: int) -> ArenaSpec:
-    """A checked spec (422 ``invalid_request`` / ``invalid_option`` / ``unknown_variant`` otherwise)."""
+              games: int, max_games: int, bots: Mapping[str, RemoteBot] | None = None) -> ArenaSpec:
+    """A checked spec (422 ``invalid_request`` / ``invalid_option`` / ``unknown_variant`` otherwise).
+    An entrant names a built-in ``strength`` or a registered bot (``remote``: its id), found in
+    ``bots`` (the caller looked them up among its key's: another key's is 404 there)."""
     try:
         game = registry.for_variant(variant)
     except RuleViolation as rv:
@@ -91,15 +108,22 @@ def make_spec(variant: str, options: Mapping[str, Any], entrants: Sequence[Mappi
         raise _invalid(f"an arena has 2 to {MAX_ENTRANTS} entrants")
     found: list[Entrant] = []
     for i, e in enumerate(entrants):
-        strength = str(e.get("strength") or "")
-        if strength not in game.bots:
+        strength, remote, default = str(e.get("strength") or ""), str(e.get("remote") or ""), ""
+        if remote:
+            bot = (bots or {}).get(remote)
+            if strength or bot is None:
+                raise _invalid(f"entrant {i}: name a built-in strength or a registered bot of this key, not both")
+            if variant not in bot.games:
+                raise _invalid(f"entrant {i}: bot {bot.id} does not play {variant} (its games: {', '.join(bot.games)})")
+            strength, default = REMOTE, bot.name[:32].strip() if NAME.fullmatch(bot.name[:32].strip()) else bot.id
+        elif strength not in game.bots:
             raise _invalid(f"entrant {i}: {variant} has the built-in strengths {', '.join(game.bots)}")
-        name = str(e.get("name") or strength)
+        name = str(e.get("name") or default or strength)
         if any(f.name == name for f in found):
             name = f"{name}-{i}"
         if not NAME.fullmatch(name):
             raise _invalid(f"entrant {i}: a name is 1-32 letters, digits, spaces, '.', '_' or '-'")
-        found.append(Entrant(name, strength))
+        found.append(Entrant(name, strength, remote))
     lo, hi = _seat_range(variant)
     n = seats if seats is not None else min(max(len(found), lo), hi)
     if not lo <= n <= hi:
@@ -134,6 +158,7 @@ class Arenas:
                  clock: Callable[[], int] = now_ms) -> None:
         self.games, self.arenas, self.settings, self.enqueue, self.clock = store, arenas, settings, enqueue, clock
         self.guard = ReadGuard(store, arenas)
+        self.ctx = AppContext(store, settings, clock=clock)  # webhooks and registered bots, on the real clock
 
     # ------------------------------------------------------------------ requests
     def create(self, key_id: str, spec: ArenaSpec) -> dict[str, Any]:
@@ -186,6 +211,7 @@ class Arenas:
             spec = ArenaSpec.from_json(orjson.loads(rec["spec"]))
             done = self.arenas.results(arena_id)
             self.arenas.end(arena_id, CANCELLED, self.clock(), arena_results.summarize(_names(spec), done))
+            self.announce(arena_id)
         return self.view(arena_id, key_id)
 
     def games_of(self, arena_id: str, key_id: str) -> list[dict[str, Any]]:
@@ -226,7 +252,8 @@ class Arenas:
         game = arena_play.ArenaGame(
             self.games, self.settings, arena_id, secret, spec.variant, spec.table_options(), _names(spec),
             [e.strength for e in spec.entrants], seat, now,
-            cancelled=lambda: self.arenas.status(arena_id) != RUNNING)
+            cancelled=lambda: self.arenas.status(arena_id) != RUNNING, bots=[e.remote for e in spec.entrants],
+            remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate)
         state = game.play()
         if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
             return "cancelled"
@@ -246,6 +273,23 @@ class Arenas:
         if self.arenas.end(arena_id, FINISHED, self.clock(), summary):
             self.arenas.update_leaderboard(
                 spec.variant, arena_results.leaderboard_change([e.identity for e in spec.entrants], results))
+        self.announce(arena_id)
+
+    def announce(self, arena_id: str) -> int:
+        """The ``arena.finished`` webhook of an ended arena (finished or cancelled: its ``status``
+        says which) to its key's endpoints that subscribed: the arena as GET /v1/arenas/{id} shows
+        it once ended (nothing secret: its games are public by then). Idempotent: one delivery per
+        endpoint and arena however often the ending step runs; a revoked key's arena sends nothing.
+        How many deliveries are due."""
+        rec = self.arenas.get(arena_id)
+        if rec is None or rec["status"] == RUNNING or not rec.get("key"):
+            return 0
+        key = api_keys.get(self.ctx.api_keys, rec["key"])
+        if key is None or not key.active:
+            return 0  # a revoked key's arenas send nothing (as its tables)
+        body = render(arena_id, rec)
+        return webhooks.deliver(self.ctx, rec["key"], "arena.finished", {"arena": body}, dedup=f"arena/{arena_id}",
+                                route=arena_id[2:], at=int(rec.get("ended_at") or self.clock()))
 
 
 def _names(spec: ArenaSpec) -> list[str]:

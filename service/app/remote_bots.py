@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,7 @@ GRACE_RETRY_MS = 250  # another seat's announcement grace holds the answer back
 MARGIN_MS = 150  # a call ends this long before the table's deadline, so its answer can still be applied
 MIN_CALL_MS = 50  # less time than this to the deadline: no call, the seat's timer answers
 HEALTH_TIMEOUT_MS = 2000
+LEASE_MARGIN_MS = 5000  # a call's place among the bot's and host's calls outlives its budget by this much
 MAX_NAME = 40
 MAX_GAMES = 16
 
@@ -266,7 +268,7 @@ def _slots(ctx: AppContext, bot: RemoteBot, member: str, now: int, budget: int) 
     held: list[tuple[str, str]] = []
     for name, cap in ((ctx.leases.lease_name("rbot", bot.id), ctx.settings.remote_bot_concurrency),
                       (ctx.leases.lease_name("rhost", host), ctx.settings.remote_host_concurrency)):
-        if not ctx.leases.lease_acquire(name, member, cap, now, budget + 5000):
+        if not ctx.leases.lease_acquire(name, member, cap, now, budget + LEASE_MARGIN_MS):
             ctx.leases.lease_release_many(held)
             return None
         held.append((name, member))
@@ -330,6 +332,13 @@ def _apply(ctx: AppContext, bot: RemoteBot | None, game_id: str, seat: int, open
 
 def _failed(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) -> str:
     """Count the failure; the bot goes away after too many in a row; the seat gets its default."""
+    count_failure(ctx, bot, why, game_id, seat)
+    return play_default(ctx, game_id, seat)
+
+
+def count_failure(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) -> None:
+    """Count a failed call; after ``remote_bot_failures`` in a row the bot is away, and its first
+    health check is due (on the service's own due set)."""
     counts = ctx.bot_records.bot_count(bot.id, {"calls": 1, "failures": 1, f"failed_{why}": 1, "consecutive": 1})
     log.info("remote bot %s failed at %s seat %d: %s", bot.id, game_id, seat, why)
     tipping = counts.get("consecutive", 0) >= ctx.settings.remote_bot_failures and not counts.get("away")
@@ -337,7 +346,46 @@ def _failed(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) 
         ctx.bot_records.bot_count(bot.id, {"went_away": 1})
         log.warning("remote bot %s is away after %d failures in a row", bot.id, counts["consecutive"])
         ctx.due_queue.schedule(fu.health_check(bot.id, ctx.clock() + ctx.settings.remote_bot_health_ms))
-    return play_default(ctx, game_id, seat)
+
+
+def arena_turn(ctx: AppContext, game: AppContext, game_id: str, seat: int, bot_id: str, *,
+               arena_id: str) -> tuple[str, dict[str, Any] | None]:
+    """An arena game's remote seat (service/app/arena_play.py), asked synchronously from the arena's
+    job: ``("action", <one of its legal actions>)``; ``("default", None)`` after a failed call,
+    counted as on a table (the caller plays the seat's default action); ``("autopilot", None)`` when
+    the bot is away or gone (the caller plays the game's easy bot). ``ctx``: the service's own
+    context (the real clock signs the call; counts and health checks go to the real store);
+    ``game``: the arena game's (its view, at the game's own clock). The call waits at most
+    ``remote_bot_timeout_ms``: the game's clock is virtual, so its deadline is no bound for the call.
+    A bot or host at its concurrency cap is waited for (at most that long again plus the
+    lease's margin); still busy, the seat plays its default, not counted as the bot's failure."""
+    raw = ctx.bot_records.bot_load(bot_id)
+    bot = RemoteBot.of(raw) if raw is not None else None
+    if bot is None or ctx.bot_records.bot_counts(bot.id).get("away"):
+        return AUTOPILOT, None
+    state, view = queries.view(game, game_id, Caller("seat", seat))
+    legal = list(view.get("you", {}).get("legal_actions") or [])
+    if not legal:
+        return "default", None
+    budget = ctx.settings.remote_bot_timeout_ms
+    member = f"{game_id}-{seat}-{state.version}"
+    give_up = time.monotonic() + (budget + LEASE_MARGIN_MS) / 1000
+    while (held := _slots(ctx, bot, member, ctx.clock(), budget)) is None:
+        if time.monotonic() > give_up:
+            log.info("remote bot %s busy for arena %s game %s seat %d: its default", bot.id, arena_id, game_id, seat)
+            return "default", None
+        time.sleep(BUSY_RETRY_MS / 1000)
+    body = orjson.dumps({"type": "turn", "bot": bot.id, "game": game_id, "variant": state.variant, "arena": arena_id,
+                         "version": state.version, "seat": seat, "deadline": ctx.clock() + budget, "view": view})
+    try:
+        action, why = _ask(ctx, bot, body, member, budget, legal)
+    finally:
+        ctx.leases.lease_release_many(held)
+    if why is not None:
+        count_failure(ctx, bot, why, game_id, seat)
+        return "default", None
+    ctx.bot_records.bot_count(bot.id, {"calls": 1, "answered": 1}, reset={"consecutive": 0})
+    return "action", action
 
 
 def play_default(ctx: AppContext, game_id: str, seat: int) -> str:

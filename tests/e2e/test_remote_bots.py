@@ -51,8 +51,9 @@ BAD: dict[str, Choose] = {"timeout": _sleepy, "malformed": _garbage, "illegal": 
 
 @pytest.fixture(scope="module")
 def stack(redis_url: str) -> Iterator[Stack]:
-    with live_stack(redis_url, MEOW_OUTBOUND_ALLOW_PRIVATE="1", MEOW_REMOTE_BOT_FAILURES="2",
-                    MEOW_REMOTE_BOT_TIMEOUT_MS="1500", MEOW_REMOTE_BOT_HEALTH_MS="2000") as s:
+    with live_stack(redis_url, MEOW_OUTBOUND_ALLOW_PRIVATE="1", MEOW_REMOTE_BOT_FAILURES="2",  # + an arena worker
+                    MEOW_REMOTE_BOT_TIMEOUT_MS="1500", MEOW_REMOTE_BOT_HEALTH_MS="2000",
+                    workers=[[], ["--queues", "arena", "--no-dispatcher"]]) as s:
         yield s
 
 
@@ -164,3 +165,35 @@ def test_refusals_of_the_bots_api(stack: Stack, key: str) -> None:
     assert rotated["secret"] != made["secret"] and rotated["id"] == made["id"]
     assert httpx.delete(f"{stack.base}/v1/bots/{made['id']}", headers={"Meow-Key": key}).status_code == 204
     assert httpx.get(f"{stack.base}/v1/bots/{made['id']}", headers={"Meow-Key": key}).status_code == 404
+
+
+def test_a_registered_bot_plays_an_arena_on_the_arena_worker(stack: Stack, key: str,
+                                                              bot_url: Callable[[Choose, dict[str, str]], str]) -> None:
+    """A registered bot as an arena entrant, asked by the arena lane's worker through the signed call
+    (its failures: tests/unit/test_arenas.py); another key's bot is 404, a bot that does not play the
+    variant or an entrant naming both a strength and a bot is 422."""
+    store = build_store(Settings(redis_url=stack.env["REDIS_URL"], key_prefix=stack.env["MEOW_KEY_PREFIX"]))
+    other = api_keys.create(store, "another integrator", now_ms=int(time.time() * 1000))[1]
+    holder: dict[str, str] = {}
+    mine = register(stack, key, "arena entrant", bot_url(random_legal, holder))
+    holder["secret"] = mine["secret"]
+    theirs = register(stack, other, "x", "http://127.0.0.1:9/")
+
+    def arena(entrant: dict[str, Any], variant: str = VARIANT) -> httpx.Response:
+        return httpx.post(f"{stack.base}/v1/arenas", headers={"Meow-Key": key}, json={
+            "variant": variant, "games": 2, "seats": 2, "entrants": [{"strength": "easy"}, entrant]})
+
+    assert arena({"remote": theirs["id"]}).status_code == 404
+    other_variant = next(v for v in ("prsi", "crazy-eights", "uno") if v != VARIANT)
+    assert arena({"remote": mine["id"]}, other_variant).json()["code"] == "invalid_request"
+    assert arena({"remote": mine["id"], "strength": "easy"}).status_code == 422
+    made = arena({"remote": mine["id"]})
+    assert made.status_code == 202, made.text
+    assert made.json()["entrants"][1] == {"name": "arena entrant", "strength": "remote", "remote": mine["id"]}
+    assert made.json()["duplicate"] is False
+    url = f"{stack.base}/v1/arenas/{made.json()['id']}"
+    wait_for(lambda: httpx.get(url, headers={"Meow-Key": key}).json()["status"] != "running")
+    end = httpx.get(url, headers={"Meow-Key": key}).json()
+    assert end["status"] == "finished" and [e["name"] for e in end["result"]["entrants"]] == ["easy", "arena entrant"]
+    stats = bot(stack, key, mine["id"])["stats"]
+    assert stats["answered"] == stats["calls"] > 0, stats

@@ -6,16 +6,26 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import fakeredis
 import pytest
 
-from service.app import arena_results
+from examples.remote_bot import make_server, random_legal
+from service.app import api_keys, arena_results, remote_bots, webhooks
 from service.app.arena_play import ArenaGame, DealSeeds, deal_size, seating
-from service.app.arenas import make_spec
+from service.app.arenas import Arenas, make_spec
 from service.app.errors import AppError
+from service.app.games import GameService
+from service.eventstore.arenas import RedisArenas
+from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.games.kernel.state import TableState
 from service.settings import Settings
+from tools.webhook_receiver import Receiver
 
 T0 = 1_700_000_000_000
 
@@ -138,11 +148,6 @@ def test_the_result_table_counts_wins_head_to_head_and_rates_the_stronger_higher
 
 
 def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> None:
-    import fakeredis
-
-    from service.app.arenas import Arenas
-    from service.eventstore.arenas import RedisArenas
-
     now = [T0]
     queued: list[str] = []
     store = RedisArenas(fakeredis.FakeRedis(), "t")
@@ -162,3 +167,115 @@ def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> Non
     assert [r["entrant"] for r in arenas.leaderboard("prsi-traditional")] != []
     with pytest.raises(AppError, match="no such arena"):
         arenas.view(arena["id"], "k0000000002")  # another key's arena is not found
+
+
+def _hooked_arenas(clock: list[int], **over: Any) -> tuple[Arenas, GameService, str]:
+    """Arenas on the in-memory store (fakeredis for their records), with an API key whose webhook
+    endpoints may be on loopback: (arenas, a GameService over the same store that serves due work, key id)."""
+    settings = Settings(arena_parallel=1, outbound_allow_private=True, webhook_timeout_s=5.0, **over)
+    games = MemoryEventStore()
+    arenas = Arenas(games, RedisArenas(fakeredis.FakeRedis(), "t"), settings, enqueue=lambda a, j: None,
+                    clock=lambda: clock[0])
+    key, _ = api_keys.create(games, "portal", now_ms=clock[0])
+    return arenas, GameService(games, settings, clock=lambda: clock[0]), key.id
+
+
+def _drain(svc: GameService) -> None:
+    store = svc.store
+    for _ in range(100):
+        batch = [(s, c) for s in SHARDS for c in store.claim_due(s, svc.clock(), 60_000)]
+        if not batch:
+            return
+        for shard, claimed in batch:
+            svc.run_followup(dict(claimed.payload))
+            store.finish_due(shard, claimed.job_id)
+
+
+def test_an_ended_arena_is_announced_once_to_the_endpoints_that_subscribed() -> None:
+    now = [T0]
+    arenas, svc, key = _hooked_arenas(now)
+    with Receiver(clock=lambda: now[0] / 1000) as receiver:
+        made = webhooks.create(arenas.ctx, key, receiver.url, ["arena.finished"])
+        webhooks.create(arenas.ctx, key, receiver.url, ["match.ended"])
+        receiver.set_secret(made["secret"])
+        spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
+        one = arenas.create(key, spec)["id"]
+        while arenas.step(one) != "finished":
+            pass
+        arenas.finish(one, spec)  # the ending step run again: no second delivery
+        two = arenas.create(key, spec)["id"]
+        arenas.cancel(two, key)
+        arenas.cancel(two, key)
+        _drain(svc)
+        kept = receiver.kept()
+        assert all(r.verified for r in kept) and sum(receiver.state.repeats.values()) == 0
+        got = {r.json()["arena"]["id"]: r.json() for r in kept}
+        assert sorted(got) == sorted([one, two]) and len(kept) == 2  # the match.ended endpoint got nothing
+        ended = got[one]
+        assert ended["type"] == "arena.finished" and ended["arena"]["status"] == "finished"
+        assert ended["arena"]["variant"] == "prsi-traditional" and ended["arena"]["progress"]["done"] == 2
+        assert [e["name"] for e in ended["arena"]["result"]["entrants"]] == ["easy", "medium"]
+        assert ended["arena"] == arenas.view(one, key)  # what GET shows, no more
+        assert "secret" not in str(ended) and "owner_token" not in str(ended)
+        assert got[two]["arena"]["status"] == "cancelled" and got[two]["arena"]["result"]["games"] == 0
+
+
+@pytest.fixture
+def reference_bot() -> Iterator[Callable[..., str]]:
+    """The reference remote bot (examples/remote_bot.py) on loopback: ``start(secret, choose)`` -> its URL."""
+    servers = []
+
+    def start(secret: str | Callable[[], str], choose: Callable[[dict[str, Any]], Any] = random_legal) -> str:
+        server = make_server(secret, 0, choose)
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/turn"
+
+    yield start
+    for s in servers:
+        s.shutdown()
+        s.server_close()
+
+
+def _bot_arena(reference_bot: Callable[..., str], choose: Callable[[dict[str, Any]], Any], games: int,
+               **over: Any) -> tuple[Arenas, str, str, dict[str, Any]]:
+    """An arena of ``games`` between ``easy`` and a registered bot answering with ``choose``, played to its
+    end in process on the real clock (the bot checks the signature's timestamp): (arenas, key, bot id, arena)."""
+    now = [int(time.time() * 1000)]
+    arenas, _, key = _hooked_arenas(now, remote_bot_timeout_ms=2000, **over)
+    held: dict[str, str] = {}
+    url = reference_bot(lambda: held["secret"], choose)
+    bot, held["secret"] = remote_bots.register(arenas.ctx, key, "Ref bot", url, ["prsi-traditional"])
+    spec = make_spec("prsi-traditional", {"match_end_mode": "single_round"},
+                     [{"strength": "easy"}, {"remote": bot.id}], 2, games, 100, {bot.id: bot})
+    arena = arenas.create(key, spec)
+    for _ in range(games):
+        arenas.step(arena["id"])
+    return arenas, key, bot.id, arenas.view(arena["id"], key)
+
+
+def test_a_registered_bot_plays_an_arena_against_easy_and_is_rated_by_name(reference_bot: Callable[..., str]) -> None:
+    arenas, key, bot_id, end = _bot_arena(reference_bot, random_legal, 4)
+    assert end["status"] == "finished" and end["result"]["games"] == 4, end
+    assert end["entrants"] == [{"name": "easy", "strength": "easy"},
+                               {"name": "Ref bot", "strength": "remote", "remote": bot_id}]
+    assert end["duplicate"] is False  # a bot that remembers a deal would know the other hand next rotation
+    rows = {r["name"]: r for r in end["result"]["entrants"]}
+    assert rows["Ref bot"]["games"] == 4 and rows["Ref bot"]["rating"]["sigma"] > 0
+    stats = remote_bots.show(arenas.ctx, key, bot_id)["stats"]
+    assert stats["calls"] == stats["answered"] > 4 and stats["failures"] == 0, stats
+    for game in arenas.games_of(end["id"], key):  # the bot's seat says which bot played it, as at a table
+        seat = next(s["seat"] for s in game["seats"] if s["entrant"] == 1)
+        assert remote_bots.bot_of_seat(arenas.ctx, game["game"], seat).id == bot_id  # type: ignore[union-attr]
+    assert f"bot:{bot_id}" in [r["entrant"] for r in arenas.leaderboard("prsi-traditional")]
+
+
+def test_a_failing_bot_gets_the_default_action_counted_then_plays_as_the_autopilot(
+        reference_bot: Callable[..., str]) -> None:
+    arenas, key, bot_id, end = _bot_arena(reference_bot, lambda request: {"type": "play", "card": "XX:9"}, 2,
+                                          remote_bot_failures=3)
+    assert end["status"] == "finished" and end["result"]["games"] == 2
+    shown = remote_bots.show(arenas.ctx, key, bot_id)
+    assert shown["status"] == "away" and shown["stats"]["failed_illegal"] == shown["stats"]["failures"] == 3
+    assert shown["stats"]["went_away"] == 1 and shown["stats"]["answered"] == 0
+    assert any(arenas.ctx.due_queue.next_due(s) is not None for s in SHARDS)  # its health check, on the service's lane
