@@ -288,8 +288,9 @@ class Arenas:
         if key is None or not key.active:
             return 0  # a revoked key's arenas send nothing (as its tables)
         body = render(arena_id, rec)
-        return webhooks.deliver(self.ctx, rec["key"], "arena.finished", {"arena": body}, dedup=f"arena/{arena_id}",
-                                route=arena_id[2:], at=int(rec.get("ended_at") or self.clock()))
+        return len(webhooks.deliver(self.ctx, rec["key"], "arena.finished", {"arena": body},
+                                    dedup=f"arena/{arena_id}", route=arena_id[2:],
+                                    at=int(rec.get("ended_at") or self.clock())))
 
 
 def _names(spec: ArenaSpec) -> list[str]:
