@@ -27,10 +27,10 @@ TOLERANCE_S = 300
 
 def verified(secret: str, body: bytes, timestamp: str, signature: str) -> bool:
     """The signature check every bot needs: HMAC-SHA256 over "<timestamp>." + body, compared in constant time."""
-    if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > TOLERANCE_S:
+    if not (timestamp.isascii() and timestamp.isdigit()) or abs(time.time() - int(timestamp)) > TOLERANCE_S:
         return False
-    expected = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
-    return any(hmac.compare_digest(f"v1={expected}", s.strip()) for s in signature.split(","))
+    expected = b"v1=" + hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest().encode()
+    return any(hmac.compare_digest(expected, s.strip().encode(errors="replace")) for s in signature.split(","))
 
 
 def random_legal(request: dict[str, Any]) -> dict[str, Any]:

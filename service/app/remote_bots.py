@@ -257,7 +257,7 @@ def remote_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, attem
     finally:
         ctx.leases.lease_release_many(held)
     if why is not None:
-        return _failed(ctx, bot, why, game_id, seat)
+        return _failed(ctx, bot, why, game_id, seat, opened_seq)
     assert action is not None
     return _apply(ctx, bot, game_id, seat, opened_seq, action, attempt)
 
@@ -330,10 +330,11 @@ def _apply(ctx: AppContext, bot: RemoteBot | None, game_id: str, seat: int, open
     return "busy"
 
 
-def _failed(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) -> str:
-    """Count the failure; the bot goes away after too many in a row; the seat gets its default."""
+def _failed(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int, opened_seq: int) -> str:
+    """Count the failure; the bot goes away after too many in a row; the seat gets its default
+    (only in the turn it was asked for: a call that outlived it plays nothing on a later one)."""
     count_failure(ctx, bot, why, game_id, seat)
-    return play_default(ctx, game_id, seat)
+    return play_default(ctx, game_id, seat, opened_seq)
 
 
 def count_failure(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat: int) -> None:
@@ -388,12 +389,16 @@ def arena_turn(ctx: AppContext, game: AppContext, game_id: str, seat: int, bot_i
     return "action", action
 
 
-def play_default(ctx: AppContext, game_id: str, seat: int) -> str:
+def play_default(ctx: AppContext, game_id: str, seat: int, opened_seq: int | None = None) -> str:
     """RULES §2.7 as for a timed-out human: the seat's default actions until its turn ends (one
-    failure); a game whose defaults only its timers play (Sakapuss) leaves it to the step's timer."""
+    failure); a game whose defaults only its timers play (Sakapuss) leaves it to the step's timer.
+    ``opened_seq``: the turn the failed call was for; closed already (the turn timer, another
+    seat's move), nothing is played: the seat's next turn is its own job's."""
     played, turn = 0, None
     for _ in range(MAX_ATTEMPTS):
         state = ctx.load(game_id)
+        if turn is None and opened_seq is not None and not _open(state, seat, opened_seq):
+            return "closed"
         now_turn = getattr(state.rnd, "turn_id", None)
         if turn is not None and now_turn != turn:
             break
