@@ -15,8 +15,9 @@ from flask_smorest import Blueprint
 from werkzeug.exceptions import NotFound
 
 from service.api import key_schemas as ks, schemas as s
+from service.api.credential_schemas import CredentialLog
 from service.api.errors import PROBLEM
-from service.api.http import json_response, service, settings
+from service.api.http import json_response, precondition, service, settings
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.app import api_keys
 from service.app.api_keys import ApiKey, Quotas
@@ -84,32 +85,46 @@ class KeyView(MethodView):
     @_errors()
     @operation(blp, "getKey")
     def get(self, key_id: str):
-        """One key; never its secret."""
+        """One key; never its secret. Its ETag is its version."""
         key = api_keys.get(service().api_keys, key_id)
         if key is None:
             raise not_found("key")
-        return json_response(public(key))
+        return json_response(public(key), version=key.version)
 
 
 @blp.route("/keys/<key_id>/rotate")
 class RotateKeyView(MethodView):
     @blp.response(200, ks.KeyCreated)
-    @_errors(409)
+    @_errors(409, 412, 422)
     @operation(blp, "rotateKey")
     def post(self, key_id: str):
         """A new secret for the key (shown this once); the old one is refused from now on. The key
-        keeps its id, quotas and tables. 409 `key_revoked` for a revoked key."""
+        keeps its id, quotas and tables. 409 `key_revoked` for a revoked key; 409 `version_conflict`
+        when another change came first (of concurrent rotations one succeeds), 412 for a stale If-Match."""
         svc = service()
-        key, secret = api_keys.rotate(svc.api_keys, key_id, now_ms=svc.clock(), random_bytes=svc.random_bytes)
-        return json_response({"key": public(key), "secret": secret})
+        key, secret = api_keys.rotate(svc.api_keys, key_id, now_ms=svc.clock(), random_bytes=svc.random_bytes,
+                                      pre=precondition(None))
+        return json_response({"key": public(key), "secret": secret}, version=key.version)
 
 
 @blp.route("/keys/<key_id>/revoke")
 class RevokeKeyView(MethodView):
     @blp.response(200, ks.ApiKey)
-    @_errors()
+    @_errors(409, 412, 422)
     @operation(blp, "revokeKey")
     def post(self, key_id: str):
-        """Refuse the key from now on (401 `key_invalid`); its tables play on. Idempotent."""
+        """Refuse the key from now on (401 `key_invalid`), for good: nothing brings it back. Its
+        tables play on. Idempotent; a rotation racing it is refused or read again, never undoes it."""
         svc = service()
-        return json_response(public(api_keys.revoke(svc.api_keys, key_id, now_ms=svc.clock())))
+        key = api_keys.revoke(svc.api_keys, key_id, now_ms=svc.clock(), pre=precondition(None))
+        return json_response(public(key), version=key.version)
+
+
+@blp.route("/keys/<key_id>/log")
+class KeyLogView(MethodView):
+    @blp.response(200, CredentialLog)
+    @_errors()
+    @operation(blp, "getKeyLog")
+    def get(self, key_id: str):
+        """The key's audit log: its changes (created, rotated, revoked), newest first, with who made them."""
+        return json_response({"entries": api_keys.audit_log(service().api_keys, key_id)})

@@ -14,8 +14,9 @@ from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.api import schemas as s
+from service.api.credential_schemas import version_field
 from service.api.errors import PROBLEM
-from service.api.http import _per_process, json_response, peer_prefix, service, settings, stream_slots
+from service.api.http import _per_process, json_response, peer_prefix, precondition, service, settings, stream_slots
 from service.api.keys import require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.app import remote_bots
@@ -161,6 +162,7 @@ class ArenaView(s.Schema):
     created_at = fields.Integer()
     ended_at = fields.Integer(allow_none=True)
     result = fields.Nested(ArenaResult, allow_none=True, metadata={"description": "null until the arena has ended"})
+    version = version_field()
 
 
 class ArenaList(s.Schema):
@@ -282,21 +284,24 @@ class ArenaOne(MethodView):
         return json_response(arenas().view(arena_id, require_key().id))
 
     @blp.response(200, ArenaView)
-    @_errors(401, 404)
+    @_errors(401, 404, 409, 412, 422)
     @operation(blp, "cancelArena")
     def delete(self, arena_id: str):
-        """Cancel: no game starts after this; the games played so far make its table."""
-        return json_response(arenas().cancel(arena_id, require_key().id))
+        """Cancel: no game starts after this; the games played so far make its table. With If-Match:
+        only if the arena is still at that version (else 412 `version_conflict`)."""
+        out = arenas().cancel(arena_id, require_key().id, precondition(None))
+        return json_response(out, version=out["version"])
 
 
 @blp.route("/arenas/<string(length=14):arena_id>/cancel")
 class ArenaCancel(MethodView):
     @blp.response(200, ArenaView)
-    @_errors(401, 404)
+    @_errors(401, 404, 409, 412, 422)
     @operation(blp, "cancelArenaPost")
     def post(self, arena_id: str):
         """The same as DELETE /v1/arenas/{arena_id}, for clients that cannot send DELETE."""
-        return json_response(arenas().cancel(arena_id, require_key().id))
+        out = arenas().cancel(arena_id, require_key().id, precondition(None))
+        return json_response(out, version=out["version"])
 
 
 @blp.route("/arenas/<string(length=14):arena_id>/games")

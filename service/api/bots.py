@@ -10,8 +10,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from service.api.credential_schemas import CredentialLog, version_field
 from service.api.errors import PROBLEM
-from service.api.http import json_response, service
+from service.api.http import json_response, precondition, service
 from service.api.keys import require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.schemas import DisplayName, Problem, Strict
@@ -53,6 +54,7 @@ class Bot(Schema):
     status = fields.String(metadata={"enum": ["ok", "away"], "description": "away: too many failures in a row; "
                                      "its seats play as the autopilot until a health check finds it answering"})
     stats = fields.Nested(BotStats)
+    version = version_field()
 
 
 class BotWithSecret(Bot):
@@ -85,7 +87,8 @@ class BotsView(MethodView):
         key = require_key()
         svc = service()
         bot, secret = remote_bots.register(svc, key.id, body["name"], body["url"], body["games"])
-        return json_response({**bot.public({}), "secret": secret}, 201, Location=f"/v1/bots/{bot.id}")
+        return json_response({**bot.public({}), "secret": secret}, 201, version=bot.version,
+                             Location=f"/v1/bots/{bot.id}")
 
     @blp.response(200, BotList)
     @_errors()
@@ -104,26 +107,42 @@ class BotView(MethodView):
     def get(self, bot_id: str) -> Response:
         """One of your key's bots: status (`ok`, `away`) and counters."""
         key = require_key()
-        return json_response(remote_bots.show(service(), key.id, bot_id))
+        shown = remote_bots.show(service(), key.id, bot_id)
+        return json_response(shown, version=shown["version"])
 
     @blp.response(204)
-    @_errors(404)
+    @_errors(404, 409, 412, 422)
     @operation(blp, "deleteBot")
     def delete(self, bot_id: str) -> Response:
-        """Unregister one of your key's bots: the seats it holds play as the autopilot from their next turn."""
+        """Unregister one of your key's bots, for good: the seats it holds play as the autopilot from
+        their next turn. A rotation racing it never brings it back."""
         key = require_key()
-        remote_bots.delete(service(), key.id, bot_id)
+        remote_bots.delete(service(), key.id, bot_id, precondition(None))
         return Response(status=204)
 
 
 @blp.route("/bots/<bot_id>/rotate")
 class RotateView(MethodView):
     @blp.response(200, BotWithSecret)
-    @_errors(404)
+    @_errors(404, 409, 412, 422)
     @operation(blp, "rotateBotSecret")
     def post(self, bot_id: str) -> Response:
-        """A new signing secret for one of your key's bots (shown this once); the old one stops at once."""
+        """A new signing secret for one of your key's bots (shown this once); the old one stops at once.
+        409 `version_conflict` when another change came first (of concurrent rotations one succeeds)."""
         key = require_key()
         svc = service()
-        bot, secret = remote_bots.rotate(svc, key.id, bot_id)
-        return json_response({**bot.public(svc.bot_records.bot_counts(bot.id)), "secret": secret})
+        bot, secret = remote_bots.rotate(svc, key.id, bot_id, precondition(None))
+        return json_response({**bot.public(svc.bot_records.bot_counts(bot.id)), "secret": secret},
+                             version=bot.version)
+
+
+@blp.route("/bots/<bot_id>/log")
+class BotLogView(MethodView):
+    @blp.response(200, CredentialLog)
+    @_errors(404)
+    @operation(blp, "getBotLog")
+    def get(self, bot_id: str) -> Response:
+        """The bot's audit log: its changes (created, rotated, deleted), newest first. A deleted bot's
+        log stays readable by its key for 30 days; another key's bot: 404."""
+        key = require_key()
+        return json_response({"entries": remote_bots.audit_log(service(), key.id, bot_id)})

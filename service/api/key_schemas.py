@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.credential_schemas import version_field
 from service.api.schemas import LobbyEntry, Strict
 
 _QUOTA_HELP = {
@@ -62,6 +63,7 @@ class ApiKey(Schema):
     active = fields.Boolean()
     quotas = fields.Nested(Quotas, metadata={"description": "the key's own quotas (null: the server's default)"})
     limits = fields.Nested(Limits, metadata={"description": "the quotas in force, defaults filled in"})
+    version = version_field()
 
 
 class KeyCreated(Schema):

@@ -218,6 +218,10 @@ def _doc(op_id: str) -> dict[str, Any]:
         ok["headers"] = {"ETag": _ETAG, "Preference-Applied": _APPLIED}
     elif op_id in VERSIONED:
         responses.setdefault(200, {})["headers"] = {"ETag": _ETAG}
+    if op_id in RECORD_GUARDED:  # a credential record's change (service/app/credentials.py)
+        params.append(_RECORD_IF_MATCH)
+        if CREATES.get(op_id, 200) != 204:  # a deleted bot has no version left to tag
+            responses.setdefault(CREATES.get(op_id, 200), {})["headers"] = {"ETag": _RECORD_ETAG}
     ok = responses.setdefault(WRITES.get(op_id, CREATES.get(op_id, 200)), {})
     ok["headers"] = {**ok.get("headers", {}), **_answer_headers(op_id)}
     out: dict[str, Any] = {"operationId": op_id, "security": SECURITY[op_id]}
@@ -318,3 +322,18 @@ EXAMPLES["createWebhook"] = {
         "url": "https://portal.example/meow/hooks", "description": "leaderboard",
         "events": ["match.started", "round.scored", "match.ended", "seat.joined", "seat.left", "turn.timed_out"]}),
 }
+
+
+# credential records (service/app/credentials.py): an API key, a remote bot, a webhook endpoint (and an
+# arena, for its cancel) carry a version and change by compare-and-set; each has an audit log
+RECORD_GUARDED = ("rotateKey", "revokeKey", "rotateBotSecret", "deleteBot", "rotateWebhookSecret", "deleteWebhook",
+                  "enableWebhook", "cancelArena", "cancelArenaPost")
+"""Changes of a versioned record: If-Match applies (a stale one: 412 ``version_conflict``)."""
+RECORD_LOGS = ("getKeyLog", "getBotLog", "getWebhookLog")
+SECURITY.update({"getKeyLog": [_ADMIN], "getBotLog": [_KEY], "getWebhookLog": [_KEY]})
+KEYED = KEYED | frozenset(RECORD_LOGS)
+_RECORD_IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
+                    "schema": {"type": "string", "pattern": r'^(\*|(W/)?"?[0-9]{1,16}"?)$'},
+                    "description": "the record's version last seen, as its ETag (\"3\"): 412 `version_conflict` if "
+                                   "it changed since", "example": '"3"'}
+_RECORD_ETAG = {"description": "the record's version after this answer, quoted", "schema": {"type": "string"}}

@@ -11,8 +11,9 @@ from marshmallow import Schema, fields, validate
 from werkzeug.routing import BaseConverter
 
 from service.api import schemas as s
+from service.api.credential_schemas import CredentialLog, version_field
 from service.api.errors import PROBLEM
-from service.api.http import json_response, service
+from service.api.http import json_response, precondition, service
 from service.api.keys import require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.refusals import RESPONSES
@@ -61,6 +62,7 @@ class Webhook(Schema):
                                                                             "current run of failures"})
     failed_deliveries = fields.Integer(metadata={"description": "deliveries given up in a row"})
     notice = fields.Nested(WebhookNotice, allow_none=True)
+    version = version_field()
 
 
 class WebhookWithSecret(Webhook):
@@ -139,31 +141,46 @@ class WebhooksView(MethodView):
 @blp.route("/webhooks/<hook_id:hook_id>")
 class WebhookView(MethodView):
     @blp.response(200, Webhook)
-    @_errors(404)
+    @_errors(404, 409, 412, 422)
     @operation(blp, "deleteWebhook")
     def delete(self, hook_id: str):
-        """Unsubscribe: no more deliveries to it (those still due are dropped). The answer: the webhook as it was."""
-        return json_response(wh.delete(service(), require_key().id, hook_id))
+        """Unsubscribe, for good: no more deliveries to it (those still due are dropped). The answer: the
+        webhook as it was."""
+        return json_response(wh.delete(service(), require_key().id, hook_id, precondition(None)))
 
 
 @blp.route("/webhooks/<hook_id:hook_id>/rotate")
 class RotateView(MethodView):
     @blp.response(200, WebhookWithSecret)
-    @_errors(404)
+    @_errors(404, 409, 412, 422)
     @operation(blp, "rotateWebhookSecret")
     def post(self, hook_id: str):
-        """A new signing secret, shown this once; deliveries carry the old one's signature too for a day."""
-        return json_response(wh.rotate(service(), require_key().id, hook_id))
+        """A new signing secret, shown this once; deliveries carry the old one's signature too for a day.
+        409 `version_conflict` when another change came first (of concurrent rotations one succeeds)."""
+        out = wh.rotate(service(), require_key().id, hook_id, precondition(None))
+        return json_response(out, version=out["version"])
 
 
 @blp.route("/webhooks/<hook_id:hook_id>/enable")
 class EnableView(MethodView):
     @blp.response(200, Webhook)
-    @_errors(404)
+    @_errors(404, 409, 412, 422)
     @operation(blp, "enableWebhook")
     def post(self, hook_id: str):
         """Put a disabled webhook back in service (its failures forgotten)."""
-        return json_response(wh.enable(service(), require_key().id, hook_id))
+        out = wh.enable(service(), require_key().id, hook_id, precondition(None))
+        return json_response(out, version=out["version"])
+
+
+@blp.route("/webhooks/<hook_id:hook_id>/log")
+class WebhookLogView(MethodView):
+    @blp.response(200, CredentialLog)
+    @_errors(404)
+    @operation(blp, "getWebhookLog")
+    def get(self, hook_id: str):
+        """The webhook's audit log: its changes (created, rotated, deleted, enabled, disabled), newest
+        first. A deleted webhook's log stays readable by its key for 30 days; another key's: 404."""
+        return json_response({"entries": wh.audit_log(service(), require_key().id, hook_id)})
 
 
 @blp.route("/webhooks/deliveries")

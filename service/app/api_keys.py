@@ -25,9 +25,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from service.app import credentials
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
+from service.app.idempotency import Precondition
 from service.eventstore.ports import ApiKeys, Tokens
+from service.eventstore.versioned import CONFLICT, MISSING, OK
 
 if TYPE_CHECKING:
     from service.settings import Settings
@@ -67,6 +70,7 @@ class ApiKey:
     quotas: Quotas = field(default_factory=Quotas)
     rotated_at: int | None = None  # ms: when its secret was last replaced
     revoked_at: int | None = None  # ms: revoked keys are refused (their tables stay theirs)
+    version: int = 0  # one more with each change (created: 1; service/app/credentials.py)
 
     @property
     def active(self) -> bool:
@@ -75,7 +79,8 @@ class ApiKey:
     def public(self) -> dict[str, Any]:
         """The key as the admin endpoints and the CLI show it (``quotas``: None for a default)."""
         return {"id": self.id, "name": self.name, "created_at": self.created_at, "rotated_at": self.rotated_at,
-                "revoked_at": self.revoked_at, "active": self.active, "quotas": asdict(self.quotas)}
+                "revoked_at": self.revoked_at, "active": self.active, "quotas": asdict(self.quotas),
+                "version": self.version}
 
 
 # ---------------------------------------------------------------------- records
@@ -90,7 +95,8 @@ def _encode(key: ApiKey, secret_hash: str) -> bytes:
 def _decode(raw: bytes) -> tuple[ApiKey, str]:
     rec = orjson.loads(raw)
     quotas = Quotas(**{k: v for k, v in (rec.get("quotas") or {}).items() if k in Quotas.__dataclass_fields__})
-    key = ApiKey(rec["id"], rec["name"], int(rec["created_at"]), quotas, rec.get("rotated_at"), rec.get("revoked_at"))
+    key = ApiKey(rec["id"], rec["name"], int(rec["created_at"]), quotas, rec.get("rotated_at"), rec.get("revoked_at"),
+                 int(rec.get("version") or 0))
     return key, str(rec["hash"])
 
 
@@ -118,13 +124,15 @@ class TooManyKeys(Exception):
 
 
 def create(store: ApiKeys, name: str, *, now_ms: int, quotas: Quotas | None = None,
-           random_bytes: Callable[[int], bytes] = secrets.token_bytes, cap: int = 0) -> tuple[ApiKey, str]:
+           random_bytes: Callable[[int], bytes] = secrets.token_bytes, cap: int = 0,
+           by: str = credentials.ADMIN) -> tuple[ApiKey, str]:
     """A new key and its secret (shown this once). ``TooManyKeys`` beyond ``cap`` keys (0: no cap)."""
     name = name.strip()[:NAME_MAX]
     for _ in range(8):  # a fresh id (40 bits: a clash is rare; a few tries settle it)
-        key = ApiKey("k" + random_bytes(5).hex(), name, now_ms, quotas or Quotas())
+        key = ApiKey("k" + random_bytes(5).hex(), name, now_ms, quotas or Quotas(), version=1)
         secret = _new_secret(random_bytes)
-        if store.apikey_put(key.id, _encode(key, _secret_hash(secret)), new=True, cap=cap):
+        if store.apikey_create(key.id, _encode(key, _secret_hash(secret)), cap=cap,
+                               entry=credentials.entry(now_ms, "created", key.version, by), keep=credentials.LOG_KEEP):
             return key, _presented(key.id, secret)
         if cap and len(store.apikey_all()) >= cap:
             raise TooManyKeys(f"at most {cap} keys")
@@ -141,32 +149,64 @@ def all_keys(store: ApiKeys) -> list[ApiKey]:
     return sorted((_decode(raw)[0] for raw in store.apikey_all().values()), key=lambda k: (k.created_at, k.id))
 
 
-def rotate(store: ApiKeys, key_id: str, *, now_ms: int,
-           random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> tuple[ApiKey, str]:
+def _revoked(key: ApiKey) -> AppError:
+    return AppError(AppCode.KEY_REVOKED, "a revoked key stays revoked; create another",
+                    headers={"ETag": credentials.etag(key.version)}, version=key.version)
+
+
+def _read(store: ApiKeys, key_id: str) -> tuple[ApiKey, str]:
+    raw = store.apikey_get(key_id) if ID_RE.match(key_id) else None
+    if raw is None:
+        raise not_found("key")
+    return _decode(raw)
+
+
+def rotate(store: ApiKeys, key_id: str, *, now_ms: int, random_bytes: Callable[[int], bytes] = secrets.token_bytes,
+           pre: Precondition | None = None, by: str = credentials.ADMIN) -> tuple[ApiKey, str]:
     """A new secret for an active key (shown this once); the old secret is refused from now on.
-    ``not_found`` for an unknown key, ``key_revoked`` for a revoked one."""
-    raw = store.apikey_get(key_id) if ID_RE.match(key_id) else None
-    if raw is None:
-        raise not_found("key")
-    if not _decode(raw)[0].active:
-        raise AppError(AppCode.KEY_REVOKED, "a revoked key stays revoked; create another")
-    key = replace(_decode(raw)[0], rotated_at=now_ms)
+    ``not_found`` for an unknown key, ``key_revoked`` for a revoked one, ``version_conflict`` when
+    another change came first (compare-and-set on the version read, or on ``pre``, If-Match): of
+    concurrent rotations one succeeds, and its secret is the one the key holds."""
+    key, _ = _read(store, key_id)
+    if not key.active:
+        raise _revoked(key)
+    credentials.expect("key", key.version, pre)
+    new = replace(key, rotated_at=now_ms, version=key.version + 1)
     secret = _new_secret(random_bytes)
-    if not store.apikey_put(key.id, _encode(key, _secret_hash(secret)), new=False):
+    done = store.apikey_change(key.id, key.version, _encode(new, _secret_hash(secret)),
+                               credentials.entry(now_ms, "rotated", new.version, by), credentials.LOG_KEEP)
+    if done.status == MISSING or done.record is None:
         raise not_found("key")
-    return key, _presented(key.id, secret)
+    if done.status == CONFLICT:
+        now = _decode(done.record)[0]
+        raise _revoked(now) if not now.active else credentials.conflict("key", now.version, pre)
+    return new, _presented(key.id, secret)
 
 
-def revoke(store: ApiKeys, key_id: str, *, now_ms: int) -> ApiKey:
-    """Refuse the key from now on (idempotent: a revoked key stays revoked at its first time)."""
-    raw = store.apikey_get(key_id) if ID_RE.match(key_id) else None
-    if raw is None:
-        raise not_found("key")
-    key, digest = _decode(raw)
-    if key.active:
-        key = replace(key, revoked_at=now_ms)
-        store.apikey_put(key.id, _encode(key, digest), new=False)
-    return key
+def revoke(store: ApiKeys, key_id: str, *, now_ms: int, pre: Precondition | None = None,
+           by: str = credentials.ADMIN) -> ApiKey:
+    """Refuse the key from now on, for good (idempotent: a revoked key stays revoked at its first
+    time). Needs only that the key is active: a rotation that came first is read again and the key
+    revoked all the same; with ``pre`` (If-Match) it must still be at that version."""
+    for _ in range(credentials.RETRIES):
+        key, digest = _read(store, key_id)
+        if not key.active:
+            return key
+        credentials.expect("key", key.version, pre)
+        new = replace(key, revoked_at=now_ms, version=key.version + 1)
+        done = store.apikey_change(key.id, key.version, _encode(new, digest),
+                                   credentials.entry(now_ms, "revoked", new.version, by), credentials.LOG_KEEP)
+        if done.status == OK:
+            return new
+        if done.status == MISSING or done.record is None:
+            raise not_found("key")
+    raise credentials.conflict("key", _read(store, key_id)[0].version, pre)
+
+
+def audit_log(store: ApiKeys, key_id: str) -> list[dict[str, Any]]:
+    """The key's audit log, newest first (the last ``credentials.LOG_KEEP`` changes)."""
+    _read(store, key_id)
+    return credentials.log(store.apikey_log(key_id, credentials.LOG_KEEP))
 
 
 def resolve(store: ApiKeys, presented: str) -> ApiKey | None:

@@ -24,10 +24,11 @@ from typing import Any
 
 import orjson
 
-from service.app import api_keys, arena_play, arena_results, remote_bots, webhooks
+from service.app import api_keys, arena_play, arena_results, credentials, remote_bots, webhooks
 from service.app.codes import AppCode
 from service.app.context import AppContext, now_ms
 from service.app.errors import AppError, not_found
+from service.app.idempotency import Precondition
 from service.app.remote_bots import RemoteBot
 from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
 from service.eventstore.ports import EventStore, Tokens
@@ -202,15 +203,20 @@ class Arenas:
                 out.append(render(arena_id, rec, brief=True))
         return out
 
-    def cancel(self, arena_id: str, key_id: str) -> dict[str, Any]:
+    def cancel(self, arena_id: str, key_id: str, pre: Precondition | None = None) -> dict[str, Any]:
         """Stop a running arena: no game starts after this, a game being played stops within a few
         moves (it stays unfinished); the games played so far make its table. Cancelling an ended
-        arena changes nothing."""
+        arena changes nothing. The end is one store call against the state it needs (running): a
+        cancel racing the last game's finish leaves one of them. ``pre`` (If-Match): only if the
+        arena is still at that version (409/412 ``version_conflict`` otherwise)."""
         rec = self.record(arena_id, key_id)
+        credentials.expect("arena", int(rec.get("version") or 0), pre)
         if rec["status"] == RUNNING:
             spec = ArenaSpec.from_json(orjson.loads(rec["spec"]))
             done = self.arenas.results(arena_id)
-            self.arenas.end(arena_id, CANCELLED, self.clock(), arena_results.summarize(_names(spec), done))
+            if not self.arenas.end(arena_id, CANCELLED, self.clock(), arena_results.summarize(_names(spec), done)) \
+                    and pre is not None:
+                raise credentials.conflict("arena", int(self.record(arena_id, key_id).get("version") or 0), pre)
             self.announce(arena_id)
         return self.view(arena_id, key_id)
 
@@ -305,6 +311,7 @@ def render(arena_id: str, rec: Mapping[str, str], brief: bool = False) -> dict[s
         "progress": {"done": int(rec.get("done", 0)), "total": int(spec["games"])},
         "created_at": int(rec["created_at"]),
         "ended_at": int(rec["ended_at"]) if rec.get("ended_at") else None,
+        "version": int(rec.get("version") or 0),
     }
     if not brief:
         out["result"] = orjson.loads(rec["summary"]) if rec.get("summary") else None

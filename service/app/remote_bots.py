@@ -10,6 +10,7 @@ absent seat's autopilot until a health check finds it answering again. Its secre
 module but in the answer that creates or rotates it."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import time
@@ -19,14 +20,15 @@ from typing import Any
 
 import orjson
 
-from service.app import followups as fu, queries
+from service.app import credentials, followups as fu, queries
 from service.app.actions import bot_write
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, not_found
-from service.app.idempotency import Idempotency
+from service.app.idempotency import Idempotency, Precondition
 from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan, write
+from service.eventstore.versioned import CONFLICT, MISSING, OK
 from service.games import engine, registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.due import Kind
@@ -67,23 +69,26 @@ class RemoteBot:
     games: tuple[str, ...]
     created_at: int
     secret: str = field(repr=False, default="")  # signs its calls; never in an answer but the creating one
+    version: int = 0  # one more with each change (registered: 1; service/app/credentials.py)
 
     def public(self, counts: Mapping[str, int]) -> dict[str, Any]:
         """The bot as its owner sees it: everything but the secret, with its counters."""
         stats = {name: int(counts.get(name, 0)) for name in ("calls", "answered", "failures", "consecutive", "went_away")}
         stats.update({f"failed_{why}": int(counts.get(f"failed_{why}", 0)) for why in FAILURES})
         return {"id": self.id, "name": self.name, "url": self.url, "games": list(self.games),
-                "created_at": self.created_at, "status": "away" if counts.get("away") else "ok", "stats": stats}
+                "created_at": self.created_at, "status": "away" if counts.get("away") else "ok", "stats": stats,
+                "version": self.version}
 
     def record(self) -> bytes:
         return orjson.dumps({"id": self.id, "owner": self.owner, "name": self.name, "url": self.url,
-                             "games": list(self.games), "created_at": self.created_at, "secret": self.secret})
+                             "games": list(self.games), "created_at": self.created_at, "secret": self.secret,
+                             "version": self.version})
 
     @staticmethod
     def of(raw: bytes) -> RemoteBot:
         d = orjson.loads(raw)
         return RemoteBot(d["id"], d["owner"], d["name"], d["url"], tuple(d["games"]), int(d["created_at"]),
-                         d["secret"])
+                         d["secret"], int(d.get("version") or 0))
 
 
 # ---------------------------------------------------------------------------- the registry
@@ -93,8 +98,9 @@ def register(ctx: AppContext, owner: str, name: str, url: str, games: list[str])
     """A new bot of ``owner`` (an API key id): its record and its secret, shown this once."""
     _check(ctx, url, games)
     bot = RemoteBot("b" + ctx.random_bytes(6).hex(), owner, name[:MAX_NAME], url, tuple(dict.fromkeys(games)),
-                    ctx.clock(), _new_secret())
-    if not ctx.bot_records.bot_save(owner, bot.id, bot.record(), ctx.settings.remote_bots_per_key):
+                    ctx.clock(), _new_secret(), 1)
+    if not ctx.bot_records.bot_create(owner, bot.id, bot.record(), ctx.settings.remote_bots_per_key,
+                                      credentials.entry(bot.created_at, "created", 1, owner), credentials.LOG_KEEP):
         raise AppError(AppCode.BOT_LIMIT, f"this key has {ctx.settings.remote_bots_per_key} bots: delete one first",
                        limit=ctx.settings.remote_bots_per_key)
     return bot, bot.secret
@@ -123,18 +129,46 @@ def show(ctx: AppContext, owner: str, bot_id: str) -> dict[str, Any]:
     return bot.public(ctx.bot_records.bot_counts(bot.id))
 
 
-def rotate(ctx: AppContext, owner: str, bot_id: str) -> tuple[RemoteBot, str]:
-    """A new secret for ``owner``'s bot (the old one stops signing at once), shown this once."""
+def rotate(ctx: AppContext, owner: str, bot_id: str, pre: Precondition | None = None) -> tuple[RemoteBot, str]:
+    """A new secret for ``owner``'s bot (the old one stops signing at once), shown this once: by
+    compare-and-set on the version read (or ``pre``, If-Match), so of concurrent rotations one
+    succeeds, and a bot deleted meanwhile stays deleted (404)."""
     bot = owned(ctx, owner, bot_id)
-    fresh = RemoteBot(bot.id, bot.owner, bot.name, bot.url, bot.games, bot.created_at, _new_secret())
-    ctx.bot_records.bot_save(owner, bot.id, fresh.record(), ctx.settings.remote_bots_per_key)
+    credentials.expect("bot", bot.version, pre)
+    fresh = dataclasses.replace(bot, secret=_new_secret(), version=bot.version + 1)
+    done = ctx.bot_records.bot_change(owner, bot.id, bot.version, fresh.record(),
+                                      credentials.entry(ctx.clock(), "rotated", fresh.version, owner),
+                                      credentials.LOG_KEEP)
+    if done.status == MISSING or done.record is None:
+        raise not_found("bot")
+    if done.status == CONFLICT:
+        raise credentials.conflict("bot", RemoteBot.of(done.record).version, pre)
     return fresh, fresh.secret
 
 
-def delete(ctx: AppContext, owner: str, bot_id: str) -> None:
-    """Unregister ``owner``'s bot: the seats it held play as the autopilot from their next turn on."""
-    owned(ctx, owner, bot_id)
-    ctx.bot_records.bot_drop(owner, bot_id)
+def delete(ctx: AppContext, owner: str, bot_id: str, pre: Precondition | None = None) -> None:
+    """Unregister ``owner``'s bot, for good: the seats it held play as the autopilot from their next
+    turn on. Needs only that it exists (or, with ``pre``, that it is still at that version)."""
+    for _ in range(credentials.RETRIES):
+        bot = owned(ctx, owner, bot_id)
+        credentials.expect("bot", bot.version, pre)
+        done = ctx.bot_records.bot_change(owner, bot.id, bot.version, None,
+                                          credentials.entry(ctx.clock(), "deleted", bot.version + 1, owner),
+                                          credentials.LOG_KEEP)
+        if done.status == OK:
+            return
+        if done.status == MISSING:
+            raise not_found("bot")
+    raise credentials.conflict("bot", owned(ctx, owner, bot_id).version, pre)
+
+
+def audit_log(ctx: AppContext, owner: str, bot_id: str) -> list[dict[str, Any]]:
+    """The audit log of ``owner``'s bot, newest first; a deleted bot's while it is kept
+    (``LOG_TTL_S``); another key's bot, or none: not found."""
+    raws = ctx.bot_records.bot_log(owner, bot_id, credentials.LOG_KEEP) if _plausible(bot_id) else []
+    if not raws:
+        owned(ctx, owner, bot_id)  # a bot registered before the logs: an empty log
+    return credentials.log(raws)
 
 
 def _new_secret() -> str:

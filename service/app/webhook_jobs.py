@@ -124,8 +124,7 @@ def send(ctx: AppContext, payload: dict[str, Any]) -> str:
     nxt = now + backoff_ms(ctx, attempt + 1)
     if nxt - int(record["window_from"]) > ctx.settings.webhook_retry_for_s * 1000:
         failed = ctx.webhooks.hook_health_add(owner, hook.id, "failed", 1)
-        if failed >= ctx.settings.webhook_disable_after > 0:
-            ctx.webhooks.hook_health_set(owner, hook.id, {"disabled_at": now})
+        if failed >= ctx.settings.webhook_disable_after > 0 and wh.disable(ctx, owner, hook.id, now):  # versioned, logged
             log.warning("webhook %s of key %s disabled after %d deliveries given up in a row", hook.id, owner, failed)
         return _finish(ctx, owner, record, "failed", "given_up")
     record.update(attempts=attempt + 1, next_at=nxt)

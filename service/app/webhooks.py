@@ -10,6 +10,7 @@ for byte the same on every attempt and replay.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -18,12 +19,14 @@ from typing import Any
 
 import orjson
 
-from service.app import api_keys, followups as fu
+from service.app import api_keys, credentials, followups as fu
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, not_found
+from service.app.idempotency import Precondition
 from service.app.redaction import Viewer, project_event, rfc3339
 from service.eventstore.contract import SHARDS, FollowUp
+from service.eventstore.versioned import CONFLICT, MISSING, OK, Changed
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Event
 from service.outbound.http import OutboundRefused, check_url
@@ -104,17 +107,19 @@ class Hook:
     rotated_at: int | None = None
     previous_secret: str | None = None  # still signed with until ``previous_until`` (ms)
     previous_until: int | None = None
+    version: int = 0  # one more with each change (created: 1; service/app/credentials.py)
 
     def encode(self) -> bytes:
         return orjson.dumps({"id": self.id, "url": self.url, "events": list(self.events), "created_at": self.created_at,
                              "secret": self.secret, "description": self.description, "rotated_at": self.rotated_at,
-                             "previous_secret": self.previous_secret, "previous_until": self.previous_until})
+                             "previous_secret": self.previous_secret, "previous_until": self.previous_until,
+                             "version": self.version})
 
     @classmethod
     def decode(cls, raw: bytes) -> Hook:
         d = orjson.loads(raw)
         return cls(d["id"], d["url"], tuple(d["events"]), int(d["created_at"]), d["secret"], d.get("description", ""),
-                   d.get("rotated_at"), d.get("previous_secret"), d.get("previous_until"))
+                   d.get("rotated_at"), d.get("previous_secret"), d.get("previous_until"), int(d.get("version") or 0))
 
     def secrets(self, now: int) -> list[str]:
         """The secrets a delivery is signed with now: the current one, and the previous one during
@@ -130,7 +135,7 @@ def public(hook: Hook, health: Mapping[str, int], secret: bool = False) -> dict[
         "id": hook.id, "url": hook.url, "events": list(hook.events), "description": hook.description,
         "created_at": rfc3339(hook.created_at), "rotated_at": rfc3339(hook.rotated_at) if hook.rotated_at else None,
         "enabled": not disabled, "failing_since": rfc3339(health["failing_since"]) if health.get("failing_since") else None,
-        "failed_deliveries": int(health.get("failed", 0)), "notice": None,
+        "failed_deliveries": int(health.get("failed", 0)), "notice": None, "version": hook.version,
     }
     if disabled:
         out["notice"] = {"code": "endpoint_disabled", "at": rfc3339(disabled),
@@ -161,8 +166,10 @@ def create(ctx: AppContext, owner: str, url: str, events: Sequence[str], descrip
     """A new endpoint of ``owner``, its secret shown this once; ``webhook_limit`` beyond the cap."""
     url, kinds = _checked(ctx, url, events)
     hook = Hook(HOOK_ID_PREFIX + ctx.random_bytes(6).hex(), url, kinds, ctx.clock(), _new_secret(ctx),
-                description.strip()[:DESCRIPTION_MAX])
-    if not ctx.webhooks.hook_put(owner, hook.id, hook.encode(), new=True, cap=ctx.settings.webhooks_per_key):
+                description.strip()[:DESCRIPTION_MAX], version=1)
+    if not ctx.webhooks.hook_create(owner, hook.id, hook.encode(), cap=ctx.settings.webhooks_per_key,
+                                    entry=credentials.entry(hook.created_at, "created", 1, owner),
+                                    keep=credentials.LOG_KEEP):
         raise AppError(AppCode.WEBHOOK_LIMIT, f"a key has at most {ctx.settings.webhooks_per_key} webhooks; "
                                               "delete one first", limit=ctx.settings.webhooks_per_key)
     return public(hook, {}, secret=True)
@@ -181,33 +188,87 @@ def list_hooks(ctx: AppContext, owner: str) -> list[dict[str, Any]]:
     return [public(h, ctx.webhooks.hook_health(owner, h.id)) for h in hooks]
 
 
-def delete(ctx: AppContext, owner: str, hook_id: str) -> dict[str, Any]:
-    """The endpoint goes (as it was, answered); deliveries still due to it are dropped when their turn comes."""
-    hook = get(ctx, owner, hook_id)
-    health = ctx.webhooks.hook_health(owner, hook_id)
-    if not ctx.webhooks.hook_delete(owner, hook_id):
+def _changed(done: Changed, pre: Precondition | None) -> None:
+    """Refuse a change the store did not make: the endpoint is gone (404) or moved on (409/412)."""
+    if done.status == CONFLICT and done.record is not None:
+        raise credentials.conflict("webhook", Hook.decode(done.record).version, pre)
+    if done.status != OK:
         raise not_found("webhook")
-    return public(hook, health)
 
 
-def rotate(ctx: AppContext, owner: str, hook_id: str) -> dict[str, Any]:
-    """A new secret, shown this once; the old one still signs deliveries for the grace period."""
-    for _ in range(4):  # a concurrent rotation: read again
+def delete(ctx: AppContext, owner: str, hook_id: str, pre: Precondition | None = None) -> dict[str, Any]:
+    """The endpoint goes, for good (as it was, answered); deliveries still due to it are dropped when
+    their turn comes. Needs only that it exists (or, with ``pre``, that it is at that version)."""
+    for _ in range(credentials.RETRIES):
         hook = get(ctx, owner, hook_id)
-        now = ctx.clock()
-        new = Hook(hook.id, hook.url, hook.events, hook.created_at, _new_secret(ctx), hook.description, now,
-                   hook.secret, now + ctx.settings.webhook_rotate_grace_s * 1000)
-        if ctx.webhooks.hook_put(owner, hook_id, new.encode(), new=False):
-            return public(new, ctx.webhooks.hook_health(owner, hook_id), secret=True)
-    raise not_found("webhook")
+        credentials.expect("webhook", hook.version, pre)
+        health = ctx.webhooks.hook_health(owner, hook_id)
+        done = ctx.webhooks.hook_change(owner, hook_id, hook.version, None,
+                                        credentials.entry(ctx.clock(), "deleted", hook.version + 1, owner),
+                                        credentials.LOG_KEEP)
+        if done.status == OK:
+            return public(hook, health)
+        if done.status == MISSING:
+            raise not_found("webhook")
+    raise credentials.conflict("webhook", get(ctx, owner, hook_id).version, pre)
 
 
-def enable(ctx: AppContext, owner: str, hook_id: str) -> dict[str, Any]:
-    """A disabled endpoint back in service, its failures forgotten."""
+def rotate(ctx: AppContext, owner: str, hook_id: str, pre: Precondition | None = None) -> dict[str, Any]:
+    """A new secret, shown this once; the old one still signs deliveries for the grace period. By
+    compare-and-set on the version read (or ``pre``): of concurrent rotations one succeeds."""
     hook = get(ctx, owner, hook_id)
-    ctx.webhooks.hook_health_set(owner, hook_id, {"disabled_at": 0, "failed": 0, "streak": 0, "hold_until": 0,
-                                                  "failing_since": 0})
-    return public(hook, ctx.webhooks.hook_health(owner, hook_id))
+    credentials.expect("webhook", hook.version, pre)
+    now = ctx.clock()
+    new = dataclasses.replace(hook, secret=_new_secret(ctx), rotated_at=now, previous_secret=hook.secret,
+                              previous_until=now + ctx.settings.webhook_rotate_grace_s * 1000, version=hook.version + 1)
+    _changed(ctx.webhooks.hook_change(owner, hook_id, hook.version, new.encode(),
+                                      credentials.entry(now, "rotated", new.version, owner), credentials.LOG_KEEP), pre)
+    return public(new, ctx.webhooks.hook_health(owner, hook_id), secret=True)
+
+
+HEALTH_CLEARED = {"disabled_at": 0, "failed": 0, "streak": 0, "hold_until": 0, "failing_since": 0}
+
+
+def enable(ctx: AppContext, owner: str, hook_id: str, pre: Precondition | None = None) -> dict[str, Any]:
+    """A disabled endpoint back in service, its failures forgotten (a change of its version, logged);
+    an enabled one only has its failures forgotten."""
+    hook = get(ctx, owner, hook_id)
+    credentials.expect("webhook", hook.version, pre)
+    if not ctx.webhooks.hook_health(owner, hook_id).get("disabled_at"):
+        ctx.webhooks.hook_health_set(owner, hook_id, HEALTH_CLEARED)
+        return public(hook, ctx.webhooks.hook_health(owner, hook_id))
+    new = dataclasses.replace(hook, version=hook.version + 1)
+    _changed(ctx.webhooks.hook_change(owner, hook_id, hook.version, new.encode(),
+                                      credentials.entry(ctx.clock(), "enabled", new.version, owner),
+                                      credentials.LOG_KEEP, health=HEALTH_CLEARED), pre)
+    return public(new, ctx.webhooks.hook_health(owner, hook_id))
+
+
+def disable(ctx: AppContext, owner: str, hook_id: str, now: int, by: str = credentials.DELIVERIES) -> bool:
+    """Disable an enabled endpoint (after deliveries given up in a row): a change of its version,
+    logged, made against the state it needs (enabled), read again if another change came first.
+    Whether this call disabled it (False: gone, or disabled already)."""
+    for _ in range(credentials.RETRIES):
+        raw = ctx.webhooks.hook_get(owner, hook_id)
+        if raw is None or ctx.webhooks.hook_health(owner, hook_id).get("disabled_at"):
+            return False
+        hook = Hook.decode(raw)
+        new = dataclasses.replace(hook, version=hook.version + 1)
+        done = ctx.webhooks.hook_change(owner, hook_id, hook.version, new.encode(),
+                                        credentials.entry(now, "disabled", new.version, by), credentials.LOG_KEEP,
+                                        health={"disabled_at": now})
+        if done.status != CONFLICT:
+            return done.status == OK
+    return False
+
+
+def audit_log(ctx: AppContext, owner: str, hook_id: str) -> list[dict[str, Any]]:
+    """The endpoint's audit log, newest first; a deleted endpoint's while it is kept (``LOG_TTL_S``);
+    another key's, or none: not found."""
+    raws = ctx.webhooks.hook_log(owner, hook_id, credentials.LOG_KEEP) if hook_id.startswith(HOOK_ID_PREFIX) else []
+    if not raws:
+        get(ctx, owner, hook_id)  # an endpoint created before the logs: an empty log
+    return credentials.log(raws)
 
 
 # ---------------------------------------------------------------------- deliveries

@@ -17,6 +17,14 @@ import orjson
 from redis.exceptions import WatchError
 
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
+_END = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' or redis.call('HEXISTS', KEYS[1], 'ended_at') == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'ended_at', ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[3]) end
+return redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
 
 
 def _s(v: Any) -> str:
@@ -58,7 +66,7 @@ class RedisArenas:
                     continue
         listed = self._g(f"key:{key_id}")
         self.r.hset(self._a(arena_id, "a"), mapping={**fields, "key": key_id, "status": RUNNING,
-                                                    "next": 0, "done": 0, "created_at": now})
+                                                    "next": 0, "done": 0, "created_at": now, "version": 1})
         self.r.zadd(listed, {arena_id: now})
         for old in self.r.zrange(listed, 0, -keep_per_key - 1) if keep_per_key > 0 else ():
             old_id = _s(old)  # a key keeps its newest arenas; the oldest go with their results
@@ -116,16 +124,15 @@ class RedisArenas:
         return {int(_s(k)): orjson.loads(v) for k, v in self.r.hgetall(self._a(arena_id, "r")).items()}
 
     def end(self, arena_id: str, status: str, now: int, summary: Mapping[str, Any] | None = None) -> bool:
-        """Mark a running arena ended (finished or cancelled), once: True for the caller that did."""
+        """Mark a running arena ended (finished or cancelled), once, in one script on its slot: the
+        status, the end time, the summary and one more ``version``. True for the caller that did."""
+        if self.__dict__.get("_end") is None:
+            self._end = self.r.register_script(_END)
         rec = self._a(arena_id, "a")
-        if not self.r.hsetnx(rec, "ended_at", now):
+        if not self._end(keys=[rec], args=[status, now, orjson.dumps(summary) if summary is not None else b""]):
             return False
-        fields: dict[str, Any] = {"status": status}
-        if summary is not None:
-            fields["summary"] = orjson.dumps(summary)
-        self.r.hset(rec, mapping=fields)
         key_id = self.r.hget(rec, "key")
-        if key_id is not None:
+        if key_id is not None:  # the key's running set is another slot: after
             self.r.srem(self._g(f"run:{_s(key_id)}"), arena_id)
         return True
 

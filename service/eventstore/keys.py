@@ -73,6 +73,11 @@ class Keys:
         """The operator's API keys: one hash, key id -> record (service/app/api_keys.py)."""
         return "{" + f"{self.prefix}:keys" + "}:apikeys"
 
+    def apikey_log(self, key_id: str) -> str:
+        """A key's audit log (a list, newest first, capped): in the keys' slot, so a change and its
+        entry are one script."""
+        return "{" + f"{self.prefix}:keys" + "}:apikeys:log:" + key_id
+
     def key_games(self, key_id: str) -> str:
         """A key's tables (its own lobby): a sorted set, score created_at (its own slot per key)."""
         return "{" + f"{self.prefix}:kg:{key_id}" + "}"

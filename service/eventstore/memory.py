@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from service.eventstore import versioned
 from service.eventstore.append_args import AppendArgs
 from service.eventstore.bot_records import MemoryBotRecords
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
@@ -41,6 +42,7 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
         self._compacts = CompactCache()
         self._wakes: set[str] = set()  # shards with due work added since their last wait_wake
         self._apikeys: dict[str, bytes] = {}  # key id -> record
+        self._apikey_logs: dict[str, list[bytes]] = {}  # key id -> its audit log, newest first
         self._key_games: dict[str, dict[str, int]] = defaultdict(dict)  # key id -> {game id: created_at}
 
     def append(self, req: AppendRequest) -> AppendResult:
@@ -255,15 +257,25 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
             else:
                 self._tokens[game_id][f"meta:{name}"] = bytes(value)
 
-    def apikey_put(self, key_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
+    def apikey_create(self, key_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
         with self._lock:
-            exists = key_id in self._apikeys
-            if new and (exists or (cap > 0 and len(self._apikeys) >= cap)):
-                return False
-            if not new and not exists:
+            if key_id in self._apikeys or (cap > 0 and len(self._apikeys) >= cap):
                 return False
             self._apikeys[key_id] = bytes(record)
+            versioned.push(self._apikey_logs.setdefault(key_id, []), entry, keep)
             return True
+
+    def apikey_change(self, key_id: str, expect: int, record: bytes, entry: bytes, keep: int) -> versioned.Changed:
+        with self._lock:
+            status = versioned.check(self._apikeys.get(key_id), expect)
+            if status == versioned.OK:
+                self._apikeys[key_id] = bytes(record)
+                versioned.push(self._apikey_logs.setdefault(key_id, []), entry, keep)
+            return versioned.Changed(status, self._apikeys.get(key_id))
+
+    def apikey_log(self, key_id: str, limit: int) -> list[bytes]:
+        with self._lock:
+            return list(self._apikey_logs.get(key_id, [])[:max(0, limit)])
 
     def apikey_get(self, key_id: str) -> bytes | None:
         with self._lock:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from service.eventstore import versioned
 from service.eventstore.append_args import AppendArgs
 from service.eventstore.bot_records import RedisBotRecords
 from service.eventstore.codec import Stored, decode, decode_stored, game_of_created, to_json
@@ -52,7 +53,8 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         self._evict = client.register_script(_script("evict.lua"))
         self._finish = client.register_script(_script("finish.lua"))
         self._compacts = CompactCache()
-        self._apikey_put = client.register_script(_APIKEY_PUT)
+        self._apikey_create = client.register_script(_APIKEY_CREATE)
+        self._apikey_change = client.register_script(_APIKEY_CHANGE)
 
     # ------------------------------------------------------------------ writes
     def append(self, req: AppendRequest) -> AppendResult:
@@ -255,8 +257,17 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
             self.r.hset(self.keys.tokens(game_id), f"meta:{name}", value)
 
     # ------------------------------------------------------------------ API keys
-    def apikey_put(self, key_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
-        return bool(self._apikey_put(keys=[self.keys.apikeys()], args=[key_id, record, int(new), cap]))
+    def apikey_create(self, key_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
+        keys = [self.keys.apikeys(), self.keys.apikey_log(key_id)]
+        return bool(self._apikey_create(keys=keys, args=[key_id, record, cap, entry, max(1, keep)]))
+
+    def apikey_change(self, key_id: str, expect: int, record: bytes, entry: bytes, keep: int) -> versioned.Changed:
+        keys = [self.keys.apikey_log(key_id), self.keys.apikeys()]
+        return versioned.changed(self._apikey_change(keys=keys, args=versioned.change_args(expect, record, entry, keep,
+                                                                                           key_id)))
+
+    def apikey_log(self, key_id: str, limit: int) -> list[bytes]:
+        return [bytes(x) for x in self.r.lrange(self.keys.apikey_log(key_id), 0, max(0, limit) - 1)] if limit > 0 else []
 
     def apikey_get(self, key_id: str) -> bytes | None:
         out: bytes | None = self.r.hget(self.keys.apikeys(), key_id)
@@ -415,15 +426,16 @@ if TYPE_CHECKING:  # mypy checks that this backend implements every port
     _backend: type[EventStore] = RedisEventStore
 
 
-_APIKEY_PUT = """
-local exists = redis.call("HEXISTS", KEYS[1], ARGV[1]) == 1
-if ARGV[3] == "1" then
-  if exists then return 0 end
-  local cap = tonumber(ARGV[4])
-  if cap > 0 and redis.call("HLEN", KEYS[1]) >= cap then return 0 end
-elseif not exists then
-  return 0
-end
+_APIKEY_CREATE = """
+if redis.call("HEXISTS", KEYS[1], ARGV[1]) == 1 then return 0 end
+local cap = tonumber(ARGV[3])
+if cap > 0 and redis.call("HLEN", KEYS[1]) >= cap then return 0 end
 redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+redis.call("DEL", KEYS[2])
+redis.call("LPUSH", KEYS[2], ARGV[4])
+redis.call("LTRIM", KEYS[2], 0, tonumber(ARGV[5]) - 1)
 return 1
 """
+_APIKEY_CHANGE = versioned.change_lua(get="redis.call('HGET', KEYS[2], ARGV[6])",
+                                      put="redis.call('HSET', KEYS[2], ARGV[6], ARGV[2])",
+                                      drop="return redis.error_reply('an API key is never deleted')")

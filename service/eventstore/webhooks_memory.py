@@ -5,6 +5,8 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from service.eventstore import versioned
+
 
 @dataclass
 class _Owner:
@@ -12,6 +14,7 @@ class _Owner:
     health: dict[str, dict[str, int]] = field(default_factory=dict)
     deliveries: dict[str, tuple[int, bytes]] = field(default_factory=dict)  # id -> (position, record)
     seq: int = 0
+    audit: dict[str, list[bytes]] = field(default_factory=dict)  # hook id -> its audit log, newest first
 
 
 class MemoryWebhooks:
@@ -21,15 +24,39 @@ class MemoryWebhooks:
         owners: dict[str, _Owner] = self.__dict__.setdefault("_wh_owners", {})
         return owners.setdefault(owner, _Owner())
 
-    def hook_put(self, owner: str, hook_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
+    def hook_create(self, owner: str, hook_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
         with self._wh_lock:
             o = self._owner(owner)
-            if new and (hook_id in o.hooks or (cap > 0 and len(o.hooks) >= cap)):
-                return False
-            if not new and hook_id not in o.hooks:
+            if hook_id in o.hooks or hook_id in o.audit or (cap > 0 and len(o.hooks) >= cap):
                 return False
             o.hooks[hook_id] = bytes(record)
+            versioned.push(o.audit.setdefault(hook_id, []), entry, keep)
             return True
+
+    def hook_change(self, owner: str, hook_id: str, expect: int, record: bytes | None, entry: bytes, keep: int,
+                    health: Mapping[str, int] | None = None) -> versioned.Changed:
+        with self._wh_lock:
+            o = self._owner(owner)
+            status = versioned.check(o.hooks.get(hook_id), expect)
+            if status != versioned.OK:
+                return versioned.Changed(status, o.hooks.get(hook_id))
+            if record is None:
+                del o.hooks[hook_id]
+                o.health.pop(hook_id, None)
+            else:
+                o.hooks[hook_id] = bytes(record)
+                h = o.health.setdefault(hook_id, {})
+                for k, v in (health or {}).items():
+                    if v:
+                        h[k] = int(v)
+                    else:
+                        h.pop(k, None)
+            versioned.push(o.audit.setdefault(hook_id, []), entry, keep)
+            return versioned.Changed(status, None if record is None else bytes(record))
+
+    def hook_log(self, owner: str, hook_id: str, limit: int) -> list[bytes]:
+        with self._wh_lock:
+            return list(self._owner(owner).audit.get(hook_id, [])[:max(0, limit)])
 
     def hook_get(self, owner: str, hook_id: str) -> bytes | None:
         with self._wh_lock:
@@ -38,12 +65,6 @@ class MemoryWebhooks:
     def hook_all(self, owner: str) -> dict[str, bytes]:
         with self._wh_lock:
             return dict(self._owner(owner).hooks)
-
-    def hook_delete(self, owner: str, hook_id: str) -> bool:
-        with self._wh_lock:
-            o = self._owner(owner)
-            o.health.pop(hook_id, None)
-            return o.hooks.pop(hook_id, None) is not None
 
     def hook_health(self, owner: str, hook_id: str) -> dict[str, int]:
         with self._wh_lock:

@@ -4,6 +4,7 @@ a Redis Cluster too.
 
 - ``…:hooks``   hash: endpoint id -> record
 - ``…:health:<hook id>`` hash: health counters of one endpoint
+- ``…:audit:<hook id>`` list: its audit log (credential changes), newest first, capped
 - ``…:dlv``     hash: delivery id -> record
 - ``…:log``     sorted set: delivery id by position (``…:seq`` counts positions)
 """
@@ -12,13 +13,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-_PUT_NEW = """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+from service.eventstore import versioned
+
+_CREATE = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 local cap = tonumber(ARGV[3])
 if cap > 0 and redis.call('HLEN', KEYS[1]) >= cap then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('LPUSH', KEYS[2], ARGV[4])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[5]) - 1)
 return 1
 """
+_CHANGE = versioned.change_lua(
+    get="redis.call('HGET', KEYS[2], ARGV[6])",
+    put="""redis.call('HSET', KEYS[2], ARGV[6], ARGV[2])
+  for i = 7, #ARGV, 2 do
+    if ARGV[i + 1] == '0' then redis.call('HDEL', KEYS[3], ARGV[i]) else redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]) end
+  end""",
+    drop="redis.call('HDEL', KEYS[2], ARGV[6])\n  redis.call('DEL', KEYS[3])")
 _PUT_OLD = """
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -62,11 +74,20 @@ class RedisWebhooks:
             cache[name] = self.r.register_script(source)
         return cache[name]
 
-    def hook_put(self, owner: str, hook_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
-        if new:
-            return bool(self._wh_script("put_new", _PUT_NEW)(keys=[self._wh(owner, "hooks")],
-                                                             args=[hook_id, record, cap]))
-        return bool(self._wh_script("put_old", _PUT_OLD)(keys=[self._wh(owner, "hooks")], args=[hook_id, record]))
+    def hook_create(self, owner: str, hook_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
+        keys = [self._wh(owner, "hooks"), self._wh(owner, f"audit:{hook_id}")]
+        return bool(self._wh_script("create", _CREATE)(keys=keys, args=[hook_id, record, cap, entry, max(1, keep)]))
+
+    def hook_change(self, owner: str, hook_id: str, expect: int, record: bytes | None, entry: bytes, keep: int,
+                    health: Mapping[str, int] | None = None) -> versioned.Changed:
+        keys = [self._wh(owner, f"audit:{hook_id}"), self._wh(owner, "hooks"), self._wh(owner, f"health:{hook_id}")]
+        args = versioned.change_args(expect, record, entry, keep, hook_id, *versioned.health_args(health))
+        return versioned.changed(self._wh_script("change", _CHANGE)(keys=keys, args=args))
+
+    def hook_log(self, owner: str, hook_id: str, limit: int) -> list[bytes]:
+        if limit <= 0:
+            return []
+        return [_b(x) for x in self.r.lrange(self._wh(owner, f"audit:{hook_id}"), 0, limit - 1)]
 
     def hook_get(self, owner: str, hook_id: str) -> bytes | None:
         raw = self.r.hget(self._wh(owner, "hooks"), hook_id)
@@ -74,12 +95,6 @@ class RedisWebhooks:
 
     def hook_all(self, owner: str) -> dict[str, bytes]:
         return {_s(k): _b(v) for k, v in self.r.hgetall(self._wh(owner, "hooks")).items()}
-
-    def hook_delete(self, owner: str, hook_id: str) -> bool:
-        pipe = self.r.pipeline(transaction=True)
-        pipe.hdel(self._wh(owner, "hooks"), hook_id)
-        pipe.delete(self._wh(owner, f"health:{hook_id}"))
-        return bool(pipe.execute()[0])
 
     def hook_health(self, owner: str, hook_id: str) -> dict[str, int]:
         return {_s(k): int(v) for k, v in self.r.hgetall(self._wh(owner, f"health:{hook_id}")).items()}

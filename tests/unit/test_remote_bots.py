@@ -95,8 +95,8 @@ def test_a_remote_bot_plays_a_whole_match_with_legal_signed_answers(bot_server: 
     bot, secret = remote_bots.register(svc, KEY, "Felix", "http://127.0.0.1:1/x", ["prsi"])
     secrets.append(secret)
     url = bot_server(secret)
-    svc.bot_records.bot_save(KEY, bot.id, remote_bots.RemoteBot(bot.id, KEY, bot.name, url, bot.games,
-                                                                 bot.created_at, secret).record(), 10)
+    svc.bot_records.bot_change(KEY, bot.id, 1, remote_bots.RemoteBot(bot.id, KEY, bot.name, url, bot.games,
+                                                                     bot.created_at, secret, 1).record(), b"{}", 10)
     gid = table_with(svc, bot.id)
     seen = serve_due(svc, lambda: svc.load(gid).status == "finished")
     assert any(lane == Lane.REMOTE and outcome == "moved" for lane, outcome in seen)
@@ -125,8 +125,8 @@ def test_a_failing_bot_gets_the_default_then_goes_away_then_comes_back(bot_serve
 
     bot, secret = remote_bots.register(svc, KEY, "Felix", "http://127.0.0.1:1/x", ["prsi"])
     url = bot_server(secret, choose)
-    svc.bot_records.bot_save(KEY, bot.id, remote_bots.RemoteBot(bot.id, KEY, bot.name, url, bot.games,
-                                                                 bot.created_at, secret).record(), 10)
+    svc.bot_records.bot_change(KEY, bot.id, 1, remote_bots.RemoteBot(bot.id, KEY, bot.name, url, bot.games,
+                                                                     bot.created_at, secret, 1).record(), b"{}", 10)
     gid = table_with(svc, bot.id)
     seen = serve_due(svc, lambda: remote_bots.show(svc, KEY, bot.id)["status"] == "away")
     assert seen.count((Lane.REMOTE, "default")) == 2  # each failure: the seat's default at once (RULES §2.7)

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from service.eventstore.versioned import Changed
+
 
 class ApiKeys(Protocol):
-    def apikey_put(self, key_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
-        """Store a key's record. ``new``: only if no key has this id and fewer than ``cap`` keys
-        exist (0: no cap), else False; not ``new``: replace the record of an existing key (False
-        when there is none)."""
+    def apikey_create(self, key_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
+        """Store a new key's record and start its audit log with ``entry``: only if no key has this
+        id and fewer than ``cap`` keys exist (0: no cap), else False (nothing written)."""
+        ...
+
+    def apikey_change(self, key_id: str, expect: int, record: bytes, entry: bytes, keep: int) -> Changed:
+        """Replace a key's record if it is still at version ``expect`` (``ANY``: any), appending
+        ``entry`` to its audit log (the last ``keep`` entries kept), in one call
+        (service/eventstore/versioned.py). A key is never deleted: a revoked key stays, revoked."""
+        ...
+
+    def apikey_log(self, key_id: str, limit: int) -> list[bytes]:
+        """The key's audit log, newest first (at most ``limit`` entries)."""
         ...
 
     def apikey_get(self, key_id: str) -> bytes | None:

@@ -7,21 +7,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
+from service.eventstore.versioned import Changed
+
 
 class BotRecords(Protocol):
-    def bot_save(self, owner: str, bot_id: str, record: bytes, cap: int) -> bool:
-        """Write ``bot_id``'s record under ``owner``; False (nothing written) for a new bot when
-        ``owner`` already has ``cap`` bots."""
+    def bot_create(self, owner: str, bot_id: str, record: bytes, cap: int, entry: bytes, keep: int) -> bool:
+        """Write a new bot's record under ``owner`` and start its audit log with ``entry``; False
+        (nothing written) when the id is taken or ``owner`` already has ``cap`` bots."""
+        ...
+
+    def bot_change(self, owner: str, bot_id: str, expect: int, record: bytes | None, entry: bytes,
+                   keep: int) -> Changed:
+        """Replace (``record``) or delete (None: with its counters) ``owner``'s bot if it is still at
+        version ``expect`` (``ANY``: any), appending ``entry`` to its audit log, in one call
+        (service/eventstore/versioned.py). MISSING for another owner's bot, or one deleted: a
+        deleted bot never comes back. A deleted bot's log is kept ``LOG_TTL_S``."""
+        ...
+
+    def bot_log(self, owner: str, bot_id: str, limit: int) -> list[bytes]:
+        """The audit log of ``owner``'s bot (deleted ones too, while kept), newest first."""
         ...
 
     def bot_load(self, bot_id: str) -> bytes | None: ...
 
     def bot_ids(self, owner: str) -> list[str]:
         """The ids of ``owner``'s bots, sorted."""
-        ...
-
-    def bot_drop(self, owner: str, bot_id: str) -> bool:
-        """Delete ``owner``'s bot with its counters; False when ``owner`` has no such bot."""
         ...
 
     def bot_count(self, bot_id: str, deltas: Mapping[str, int], reset: Mapping[str, int] | None = None) -> dict[str, int]:

@@ -6,22 +6,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
+from service.eventstore.versioned import Changed
+
 
 class Webhooks(Protocol):
-    def hook_put(self, owner: str, hook_id: str, record: bytes, *, new: bool, cap: int = 0) -> bool:
-        """Store an endpoint's record. ``new``: only if the owner has no endpoint of this id and
-        fewer than ``cap`` endpoints (0: no cap), else False; not ``new``: replace an existing
-        endpoint's record (False when there is none)."""
+    def hook_create(self, owner: str, hook_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
+        """Store a new endpoint's record and start its audit log with ``entry``: only if the owner
+        has no endpoint of this id and fewer than ``cap`` endpoints (0: no cap), else False."""
+        ...
+
+    def hook_change(self, owner: str, hook_id: str, expect: int, record: bytes | None, entry: bytes, keep: int,
+                    health: Mapping[str, int] | None = None) -> Changed:
+        """Replace (``record``, setting the ``health`` counters given, 0 removing one) or delete
+        (None: with its health) an endpoint still at version ``expect`` (``ANY``: any), appending
+        ``entry`` to its audit log, in one call (service/eventstore/versioned.py). A deleted
+        endpoint never comes back; its log is kept ``LOG_TTL_S``."""
+        ...
+
+    def hook_log(self, owner: str, hook_id: str, limit: int) -> list[bytes]:
+        """An endpoint's audit log (a deleted one's too, while kept), newest first."""
         ...
 
     def hook_get(self, owner: str, hook_id: str) -> bytes | None: ...
 
     def hook_all(self, owner: str) -> dict[str, bytes]:
         """The owner's endpoints' records, by id (at most its cap)."""
-        ...
-
-    def hook_delete(self, owner: str, hook_id: str) -> bool:
-        """Delete an endpoint and its health; whether it existed."""
         ...
 
     def hook_health(self, owner: str, hook_id: str) -> dict[str, int]:
