@@ -77,3 +77,40 @@ def test_a_private_table_is_unlisted_and_unjoinable_without_its_code(stack: Stac
     assert s.get(f"{stack.base}/v1/keys/me", headers={"Meow-Key": new}, timeout=10).status_code == 200
     assert _admin(s, stack, "POST", f"/{made['key']['id']}/revoke").json()["active"] is False
     assert s.get(f"{stack.base}/v1/keys/me", headers={"Meow-Key": new}, timeout=10).json()["code"] == "key_invalid"
+
+
+def test_a_revoke_racing_three_rotations_stays_revoked_over_http(stack: Stack) -> None:
+    """20 trials behind a barrier (issue 37: on main 115 of 200 keys came back): revoke answers 200,
+    the key ends revoked, no secret a rotation handed out works, and no two rotations that answered
+    200 made the same version (the others: 409 ``version_conflict`` or ``key_revoked``)."""
+    import threading
+    from collections import Counter
+
+    seen: Counter[str] = Counter()
+    sessions = [requests.Session() for _ in range(4)]
+    for _ in range(20):
+        kid = _admin(sessions[0], stack, "POST", "", json={"name": "race"}).json()["key"]["id"]
+        barrier = threading.Barrier(4)
+        answers: list[requests.Response | None] = [None] * 4
+
+        def run(i: int, kid: str = kid, barrier: threading.Barrier = barrier,
+                answers: list[requests.Response | None] = answers) -> None:
+            barrier.wait()
+            answers[i] = _admin(sessions[i], stack, "POST", f"/{kid}/{'revoke' if i == 0 else 'rotate'}")
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert answers[0] is not None and answers[0].status_code == 200, answers[0]
+        rotated = [a.json() for a in answers[1:] if a is not None and a.status_code == 200]
+        seen.update(a.json()["code"] for a in answers[1:] if a is not None and a.status_code != 200)
+        seen["rotate_200"] += len(rotated)
+        assert _admin(sessions[0], stack, "GET", f"/{kid}").json()["active"] is False
+        for r in rotated:
+            me = sessions[0].get(f"{stack.base}/v1/keys/me", headers={"Meow-Key": r["secret"]}, timeout=10)
+            assert me.json()["code"] == "key_invalid"
+        assert len({r["key"]["version"] for r in rotated}) == len(rotated)
+    assert set(seen) <= {"rotate_200", "version_conflict", "key_revoked"}, seen
+    print(f"\n20 trials of revoke vs 3 rotates over HTTP: {dict(seen)}; every key stayed revoked")
