@@ -1,14 +1,14 @@
-"""Versioned credential records (the house rule "every changeable record is versioned"): an API key, a remote bot, a webhook endpoint changes by
-compare-and-set inside one store call, and each change is appended to the record's audit log in the
-same call. What the three stores share: the outcome of a change, the check itself (a record's
-``version`` is a field of its JSON; a record without one is at version 0), the Lua that does it
-on Redis, and the capped log in memory.
+"""Versioned credential records (the house rule "every changeable record is versioned"): an API key, a
+remote bot, a webhook endpoint changes by compare-and-set inside one store call, and each change is
+appended to the record's audit log in the same call. What the three stores share: the outcome of a
+change, the check itself (a record's ``version`` is a field of its JSON; a record without one is at
+version 0), the Lua that does it on Redis, and the capped log in memory.
 
-A change names the version it read (``ANY``: none, for a change that needs only the record to
-exist, such as a delete) and the record to write (None: delete it). The store answers ``OK`` (the
-record now held is the one written), ``CONFLICT`` (another change came first: nothing written, the
-record now held is returned) or ``MISSING`` (no such record: nothing written, and nothing is ever
-written for an id that is gone, so a delete or a final state is never undone)."""
+A change names the version it read (``ANY``: none, for a change that needs only the record to exist,
+such as a delete) and the record to write (None: delete it). The store answers ``OK`` (the record
+now held is the one written), ``CONFLICT`` (another change came first: nothing written, the record
+now held is returned) or ``MISSING`` (no such record: nothing written, and nothing is ever written
+for an id that is gone, so a delete or a final state is never undone)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
