@@ -3,10 +3,10 @@
 (service/app/webhooks.py) each carry a ``version`` (1 when created, one more with each change) and
 change by compare-and-set in one store call (service/eventstore/versioned.py): of two concurrent
 changes made from the same version, one succeeds and the other answers 409 ``version_conflict`` with
-the version now held (412 when the caller sent that version as If-Match, as for games: docs/http-
-contract.md). Revoking a key and deleting a bot or an endpoint are final. Every change is appended,
-by the same store call, to the record's audit log: when, what, the version it made, and who
-(``admin`` or the key's id) — never a secret or a hash; the last ``LOG_KEEP`` entries are kept."""
+the version now held (412 when the caller sent that version as If-Match, as for games:
+docs/http-contract.md). Revoking a key and deleting a bot or an endpoint are final. Every change is
+appended, by the same store call, to the record's audit log: when, what, the version it made, and
+who (``admin`` or the key's id) — never a secret or a hash; the last ``LOG_KEEP`` entries are kept."""
 from __future__ import annotations
 
 from collections.abc import Iterable
