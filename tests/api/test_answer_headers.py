@@ -144,6 +144,9 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
     bot = table.client.post("/v1/bots", json={"name": "Felix", "url": PUBLIC_URL, "games": ["prsi"]},
                             headers={"Meow-Key": made["secret"]})
     assert bot.status_code == 201, bot.json
+    hook = table.client.post("/v1/webhooks", json={"url": PUBLIC_URL, "events": ["match.ended"]},
+                             headers={"Meow-Key": made["secret"]})
+    assert hook.status_code == 201, hook.json
     succeeded: set[str] = set()
     gets = [(op_id, path, op) for op_id, method, path, op in _operations(table) if method == "GET"]
     assert {"getGame", "listEvents", "getHistory"} <= {op_id for op_id, _, _ in gets}
@@ -154,7 +157,7 @@ def test_every_read_says_who_may_keep_it(table: Table) -> None:
         for gid, tokens, seated, seat_no in games if "{game_id}" in path else [("", unscoped, set(), 0)]:
             url = path.replace("{game_id}", gid).replace("{seat}", str(seat_no)).replace("{key_id}", made["key"]["id"])
             url = url.replace("{player}", "p-0")
-            url = url.replace("{bot_id}", bot.json["id"])
+            url = url.replace("{bot_id}", bot.json["id"]).replace("{hook_id}", hook.json["id"])
             public = table.client.get(url, query_string=query)
             for scheme in _schemes(op):
                 token = tokens.get(scheme) if scheme else None
