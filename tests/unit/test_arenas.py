@@ -169,6 +169,27 @@ def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> Non
         arenas.view(arena["id"], "k0000000002")  # another key's arena is not found
 
 
+def test_an_arenas_cancel_is_versioned_and_ends_it_once() -> None:
+    """The end is one store call against the state it needs (running): a cancel with a stale If-Match
+    is refused, a cancel ends it at version 2, the last game's finish after it changes nothing."""
+    from service.app.idempotency import Precondition
+
+    store = RedisArenas(fakeredis.FakeRedis(), "t")
+    arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1), enqueue=lambda a, j: None, clock=lambda: T0)
+    spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
+    arena = arenas.create("k0000000001", spec)
+    assert arena["version"] == 1
+    with pytest.raises(AppError) as stale:
+        arenas.cancel(arena["id"], "k0000000001", Precondition(5, "if_match"))
+    assert stale.value.code == "version_conflict" and stale.value.extra["version"] == 1
+    assert arenas.view(arena["id"], "k0000000001")["status"] == "running"
+    done = arenas.cancel(arena["id"], "k0000000001", Precondition(1, "if_match"))
+    assert (done["status"], done["version"]) == ("cancelled", 2)
+    assert not store.end(arena["id"], "finished", T0 + 1, {})  # the finish that lost the race
+    assert arenas.cancel(arena["id"], "k0000000001")["version"] == 2  # an ended arena: nothing changes
+    assert arenas.view(arena["id"], "k0000000001")["status"] == "cancelled"
+
+
 def _hooked_arenas(clock: list[int], **over: Any) -> tuple[Arenas, GameService, str]:
     """Arenas on the in-memory store (fakeredis for their records), with an API key whose webhook
     endpoints may be on loopback: (arenas, a GameService over the same store that serves due work, key id)."""
