@@ -104,6 +104,7 @@ class Settings:
     arena_parallel: int = 2  # an arena's games played at once (one job each, on the arena lane)
     arena_game_timeout_s: int = 900  # one arena game's job: RQ's timeout; a claim older than this is played again
     arena_workers: int = 1  # `meow run`: workers on the arena lane
+    arena_slots: int = 3  # MEOW_ARENA_SLOTS: arena games one arena worker plays at once (threads, shared across keys)
 
     @property
     def queue_url(self) -> str | None:
@@ -204,4 +205,5 @@ class Settings:
             arena_parallel=int(e.get("MEOW_ARENA_PARALLEL", "2")),
             arena_game_timeout_s=int(e.get("MEOW_ARENA_GAME_TIMEOUT_S", "900")),
             arena_workers=int(e.get("MEOW_ARENA_WORKERS", "1")),
+            arena_slots=max(1, int(e.get("MEOW_ARENA_SLOTS", "3"))),
         )
