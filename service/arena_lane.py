@@ -1,7 +1,10 @@
 """The arena lane (docs/arenas.md): its RQ queue, the one task its jobs run, and the composition of
 ``Arenas`` for the API and the workers. Arena jobs are long (one whole game each), so only workers
 started for this lane take them (``meow worker --queues arena``; ``meow run`` starts
-MEOW_ARENA_WORKERS of them): a worker of the other lanes never waits behind an arena game."""
+MEOW_ARENA_WORKERS of them): a worker of the other lanes never waits behind an arena game. Each such
+worker plays ``arena_slots`` games at once on threads (workers/lane_runner.py), shared round robin
+across the arenas' API keys (``key_of``): while another key's arena waits, one key holds at most
+``arena_slots - 1`` of them."""
 from __future__ import annotations
 
 import contextlib
@@ -53,6 +56,12 @@ def build_arenas(settings: Settings, store: Any = None) -> Any:
     games = store if store is not None else build_store(settings)
     return Arenas(games, RedisArenas(redis_client(settings.redis_url, 16, socket_timeout=10), settings.key_prefix),
                   settings, enqueuer(settings))
+
+
+def key_of(arena_id: str, *_: Any, **__: Any) -> str:
+    """The API key an arena step belongs to (its arena's key; "" when the arena is gone)."""
+    rec = worker_arenas().arenas.get(str(arena_id))
+    return rec.get("key", "") if rec else ""
 
 
 @lru_cache(maxsize=1)

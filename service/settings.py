@@ -102,8 +102,9 @@ class Settings:
     arenas_kept_per_key: int = 100  # ended arenas a key keeps (the oldest go)
     arena_max_games: int = 2000  # games of one arena
     arena_parallel: int = 2  # an arena's games played at once (one job each, on the arena lane)
-    arena_game_timeout_s: int = 900  # one arena game's job: RQ's timeout; a claim older than this is played again
+    arena_game_timeout_s: int = 900  # a claim older than this is played again (a game running longer loses its lease)
     arena_workers: int = 1  # `meow run`: workers on the arena lane
+    arena_slots: int = 3  # MEOW_ARENA_SLOTS: arena games one arena worker plays at once (threads, shared across keys)
 
     @property
     def queue_url(self) -> str | None:
@@ -204,4 +205,5 @@ class Settings:
             arena_parallel=int(e.get("MEOW_ARENA_PARALLEL", "2")),
             arena_game_timeout_s=int(e.get("MEOW_ARENA_GAME_TIMEOUT_S", "900")),
             arena_workers=int(e.get("MEOW_ARENA_WORKERS", "1")),
+            arena_slots=max(1, int(e.get("MEOW_ARENA_SLOTS", "3"))),
         )

@@ -3,7 +3,9 @@
 Work has three lanes (docs/architecture.md, "Fair workers"): ``fast`` (scoring, deals, timers, easy
 and medium bots: milliseconds each), ``search`` (hard bots: a search of up to the table's budget) and
 ``remote`` (remote bots' calls, served by threads of their own: workers/remote_lane.py).
-A worker takes its lanes in priority order, so a fast worker never waits behind a search.
+A worker takes its lanes in priority order, so a fast worker never waits behind a search. The remote
+and arena lanes are threaded lanes (workers/lane_runner.py: their threads shared round robin across
+API keys), never this process's RQ worker.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from service.games.kernel.due import Lane
 from service.settings import Settings
 from service.wiring import build_store, queue_client
 from workers.dispatcher import LANES, Dispatcher
+from workers.lane_runner import ThreadedLane
 
 
 def queue_name(settings: Settings, lane: str) -> str:
@@ -30,6 +33,17 @@ def make_queues(settings: Settings) -> dict[str, Queue]:
 
 
 WORKER_LANES = (*LANES, ARENA)  # the arena lane is no follow-up's: a worker takes it only when asked
+
+
+def arena_lane(queue: Queue, settings: Settings) -> ThreadedLane:
+    """The arena lane: one arena step (one whole game) a job, ``arena_slots`` at once, shared across
+    the arenas' keys. A step lost with its process is taken again by the lane (``retake``); a game
+    running past ``arena_game_timeout_s`` is played again by the arena's next step (its stale claim)."""
+    from service.arena_lane import key_of
+    from workers.arena_tasks import run_arena
+
+    return ThreadedLane(queue, settings.arena_slots, run_arena, key_of, name="arena", lease_ms=settings.lease_ms,
+                        max_run_s=settings.arena_game_timeout_s, retake=True)
 
 
 def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tuple[str, ...] = tuple(Lane),
@@ -46,19 +60,21 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
         store.index_lobby()  # games listed before the per-status lobby indexes
         dispatcher = Dispatcher(store, make_queues(settings), settings.lease_ms, settings=settings)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
+    threads: list[threading.Thread] = []
     if Lane.REMOTE in lanes:  # remote bots' calls: threads of their own, never this process's RQ worker
-        from workers.remote_lane import RemoteLane
-        from workers.tasks import run_due
+        from workers.remote_lane import remote_lane
 
-        threads = RemoteLane(queues[Lane.REMOTE], settings.remote_threads, run_due).start(stop)
-        lanes = tuple(lane for lane in lanes if lane != Lane.REMOTE)
-        if not lanes:
-            try:
-                while not burst and all(t.is_alive() for t in threads):
-                    stop.wait(1.0)
-            finally:
-                stop.set()
-            return
+        threads += remote_lane(queues[Lane.REMOTE], settings).start(stop)
+    if ARENA in lanes:  # arena games: ``arena_slots`` threads, shared across the arenas' keys
+        threads += arena_lane(queues[ARENA], settings).start(stop)
+    lanes = tuple(lane for lane in lanes if lane not in (Lane.REMOTE, ARENA))
+    if not lanes:
+        try:
+            while not burst and all(t.is_alive() for t in threads):
+                stop.wait(1.0)
+        finally:
+            stop.set()
+        return
     cls = SimpleWorker if settings.worker_class == "simple" else Worker
     mine = [queues[lane] for lane in lanes]
     worker = cls(mine, connection=mine[0].connection, serializer=JSONSerializer)

@@ -120,3 +120,37 @@ def test_a_running_arenas_games_are_unread_and_cancel_stops_it(stack: Stack, key
     assert after["progress"]["done"] <= cancelled["progress"]["done"] + 2 < 2000
     assert s.get(f"{stack.base}/v1/games/{gid}").status_code == 200  # ended: readable again
     assert len(s.get(f"{url}/games", headers=key).json()["games"]) == after["progress"]["done"]
+
+
+def test_another_keys_arena_keeps_playing_beside_a_hard_one(stack: Stack, key: dict) -> None:
+    """Issue 37: the arena worker's slots are shared across keys. One key's arena of `hard` games (each
+    long) takes two slots; another key's quick arena, created just after, plays all its games on the
+    third while the hard one has finished at most one game (on one RQ worker the quick one waited
+    for two whole hard games before its first). A key still runs at most two arenas at once."""
+    s = requests.Session()
+    settings = Settings(redis_url=stack.env["REDIS_URL"], key_prefix=stack.prefix)
+    _, other = api_keys.create(build_store(settings), "arena tests, another key", now_ms=int(time.time() * 1000))
+    other_key = {"Meow-Key": other}
+    hard = s.post(f"{stack.base}/v1/arenas", headers=key, json={
+        "variant": "prsi-traditional", "options": FAST, "seats": 2, "games": 100,
+        "entrants": [{"strength": "hard"}, {"strength": "easy"}]}).json()
+    quick = s.post(f"{stack.base}/v1/arenas", headers=other_key, json={
+        "variant": "prsi-traditional", "options": FAST, "seats": 2, "games": 4,
+        "entrants": [{"strength": "easy"}, {"strength": "easy"}]}).json()
+    hard_url, quick_url = (f"{stack.base}/v1/arenas/{a['id']}" for a in (hard, quick))
+    second = s.post(f"{stack.base}/v1/arenas", headers=key, json={
+        "variant": "prsi-traditional", "options": FAST, "seats": 2, "games": 2000,
+        "entrants": [{"strength": "easy"}, {"strength": "easy"}]}).json()
+    third = s.post(f"{stack.base}/v1/arenas", headers=key, json={
+        "variant": "prsi-traditional", "options": FAST, "seats": 2, "games": 4,
+        "entrants": [{"strength": "easy"}, {"strength": "easy"}]})
+    assert third.json()["code"] == "arena_limit", third.text  # the per-key cap holds
+    s.post(f"{stack.base}/v1/arenas/{second['id']}/cancel", headers=key)
+    try:
+        _wait(s, quick_url, other_key, lambda v: v["status"] != "running"
+              or s.get(hard_url, headers=key).json()["progress"]["done"] >= 2, timeout_s=120)
+        end, beside = s.get(quick_url, headers=other_key).json(), s.get(hard_url, headers=key).json()
+        assert end["status"] == "finished" and end["result"]["games"] == 4, end
+        assert beside["status"] == "running" and beside["progress"]["done"] <= 1, beside["progress"]
+    finally:
+        s.post(f"{hard_url}/cancel", headers=key)

@@ -197,3 +197,93 @@ def test_a_registered_bot_plays_an_arena_on_the_arena_worker(stack: Stack, key: 
     assert end["status"] == "finished" and [e["name"] for e in end["result"]["entrants"]] == ["easy", "arena entrant"]
     stats = bot(stack, key, mine["id"])["stats"]
     assert stats["answered"] == stats["calls"] > 0, stats
+
+
+class Trickler:
+    """A bot server that answers every request with its headers one byte a second (a whole answer would
+    take five minutes): it never finishes one. ``accepted``: connections made to it."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.accepted = 0
+        self.finished = 0
+        self.stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/meow"
+
+    def _accept(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: Any) -> None:
+        answer = b"HTTP/1.1 200 OK\r\nX-Pad: " + b"p" * 300 + b"\r\nContent-Length: 2\r\n\r\n{}"
+        with conn:
+            try:
+                conn.settimeout(5)
+                conn.recv(65536)
+                for i in range(len(answer)):
+                    if self.stop.wait(1.0):
+                        return
+                    conn.sendall(answer[i:i + 1])
+                self.finished += 1
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.sock.close()
+
+
+def test_a_trickling_bot_holds_back_no_other_key(stack: Stack, bot_url: Callable[[Choose, dict[str, str]], str]) -> None:
+    """Issue 37: one key's two bots trickle their answers (a header byte a second), seated at eight
+    tables (every remote-lane thread: four calls per bot) and in an arena. Another key's bot, seated
+    after, still plays its own moves (not the seat's default) and that key's arena finishes its games,
+    while the trickling bots are still being called and have never finished an answer. (Before the
+    total deadline and the per-key share: each trickled call held its thread for minutes, and the
+    other key's bot got no call at all.)"""
+    store = build_store(Settings(redis_url=stack.env["REDIS_URL"], key_prefix=stack.env["MEOW_KEY_PREFIX"]))
+    slow_key = api_keys.create(store, "trickling integrator", now_ms=int(time.time() * 1000))[1]
+    good_key = api_keys.create(store, "patient integrator", now_ms=int(time.time() * 1000))[1]
+    tricklers = [Trickler(), Trickler()]
+    arena_url = ""
+    try:
+        slow = [register(stack, slow_key, f"trickler {i}", t.url)["id"] for i, t in enumerate(tricklers)]
+        for bot_id in slow:
+            for _ in range(4):
+                table(stack, slow_key, bot_id)
+        made = httpx.post(f"{stack.base}/v1/arenas", headers={"Meow-Key": slow_key}, json={
+            "variant": VARIANT, "games": 4, "seats": 2, "entrants": [{"strength": "easy"}, {"remote": slow[0]}]})
+        assert made.status_code == 202, made.text
+        arena_url = f"{stack.base}/v1/arenas/{made.json()['id']}"
+        wait_for(lambda: sum(t.accepted for t in tricklers) >= 8, 30)
+        holder: dict[str, str] = {}
+        good = register(stack, good_key, "patient", bot_url(random_legal, holder))
+        holder["secret"] = good["secret"]
+        gid = table(stack, good_key, good["id"])
+        theirs = httpx.post(f"{stack.base}/v1/arenas", headers={"Meow-Key": good_key}, json={
+            "variant": VARIANT, "games": 2, "seats": 2, "entrants": [{"strength": "easy"}, {"remote": good["id"]}]})
+        assert theirs.status_code == 202, theirs.text
+        their_url = f"{stack.base}/v1/arenas/{theirs.json()['id']}"
+        wait_for(lambda: bot(stack, good_key, good["id"])["stats"]["answered"] >= 3
+                 and httpx.get(their_url, headers={"Meow-Key": good_key}).json()["status"] != "running", 40)
+        stats = bot(stack, good_key, good["id"])["stats"]
+        assert stats["answered"] >= 3 and stats["failures"] == 0, stats  # its own moves, none a default
+        end = httpx.get(their_url, headers={"Meow-Key": good_key}).json()
+        assert end["status"] == "finished" and end["result"]["games"] == 2, end
+        assert status(stack, gid) in ("running", "finished")
+        assert sum(t.finished for t in tricklers) == 0  # the tricklers never finished an answer
+    finally:
+        if arena_url:
+            httpx.post(f"{arena_url}/cancel", headers={"Meow-Key": slow_key})
+        for t in tricklers:
+            t.close()

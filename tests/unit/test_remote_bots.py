@@ -206,3 +206,16 @@ def test_the_reference_bot_refuses_a_forged_signature(bot_server: Callable[..., 
     assert httpx.post(url, content=body).status_code == 401
     good = sign("whsec_right", body, timestamp=now, delivery_id="d3")
     assert httpx.post(url, content=body, headers=good).status_code == 200
+
+
+def test_a_remote_lane_job_belongs_to_its_bots_owner() -> None:
+    """The remote lane shares its threads by the key owning the bot a job calls (workers/remote_lane.py)."""
+    from service.app import followups as fu
+
+    svc = service()
+    bot, _ = remote_bots.register(svc, KEY, "Felix", "http://127.0.0.1:9/", ["prsi"])
+    gid = table_with(svc, bot.id)
+    seat = next(i for i, s in enumerate(svc.load(gid).seats) if s.strength == remote_bots.KIND)
+    assert remote_bots.owner_of_job(svc, fu.remote_turn(gid, seat, 1, 0).payload) == KEY
+    assert remote_bots.owner_of_job(svc, fu.health_check(bot.id, 0).payload) == KEY
+    assert remote_bots.owner_of_job(svc, fu.health_check("bdeadbeef0000", 0).payload) == ""

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -217,3 +219,138 @@ def test_https_to_a_pinned_address_checks_the_certificate_against_the_name(tmp_p
         finally:
             server.shutdown()
             server.server_close()
+
+
+# ---------------------------------------------------------------------------- the total deadline (issue 37)
+
+
+class Trickler:
+    """A socket server answering every connection one byte at a time, ``every_s`` apart: the response's
+    headers (``part="headers"``), or its body after whole headers (``part="body"``). ``cut`` records
+    each connection the client closed before the last byte was sent."""
+
+    def __init__(self, part: str, every_s: float = 0.25, total_bytes: int = 400) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.part, self.every_s, self.total_bytes = part, every_s, total_bytes
+        self.cut: list[int] = []  # bytes sent before the client went
+        self.finished = 0
+        self.stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/turn"
+
+    def _accept(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        body = b'{"action": {"type": "pass"}}' + b" " * self.total_bytes
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
+        head += b"X-Pad: " + b"p" * self.total_bytes + b"\r\n\r\n"
+        fast, slow = (b"", head + body) if self.part == "headers" else (head, body)
+        sent = 0
+        with conn:
+            conn.settimeout(5)
+            try:
+                conn.recv(65536)
+                conn.sendall(fast)
+                for i in range(len(slow)):
+                    if self.stop.wait(self.every_s):
+                        return
+                    conn.sendall(slow[i:i + 1])
+                    sent += 1
+                self.finished += 1
+            except OSError:
+                self.cut.append(sent)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("part", ["headers", "body"])
+def test_a_trickling_server_is_cut_at_the_total_deadline(part: str) -> None:
+    """A byte every 0.25 s passes any per-read timeout: the call still ends ``timeout`` at its deadline
+    (1 s; the whole answer would take over 100 s), and the server sees its connection closed."""
+    server = Trickler(part)
+    try:
+        began = time.monotonic()
+        assert reason(lambda: post(server.url, timeout_s=1.0)) == "timeout"
+        assert time.monotonic() - began < 1.0 + 2.0  # generous: the deadline plus a margin, never 100 s
+        deadline = time.monotonic() + 5
+        while not server.cut and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.cut and server.finished == 0, (server.cut, server.finished)
+    finally:
+        server.close()
+
+
+def test_a_quick_answer_within_the_deadline_is_read_whole() -> None:
+    server = Trickler("body", every_s=0.0, total_bytes=10)
+    try:
+        reply = post(server.url, timeout_s=5.0)
+        assert reply.status == 200 and reply.body.startswith(b'{"action"')  # type: ignore[attr-defined]
+    finally:
+        server.close()
+
+
+def test_a_slow_name_holds_one_resolver_thread_and_its_callers_time_out() -> None:
+    from service.outbound.http import Resolvers
+
+    hang, asked = threading.Event(), []
+
+    def lookup(host: str, port: int) -> list[str]:
+        asked.append(host)
+        if host == "slow.example":
+            hang.wait(10)
+        return ["203.0.113.7"]
+
+    resolvers = Resolvers(threads=2, lookup=lookup)
+    outcomes: list[str] = []
+
+    def ask() -> None:
+        try:
+            resolvers.resolve("slow.example", 443, 0.3)
+            outcomes.append("answered")
+        except OutboundRefused as refused:
+            outcomes.append(refused.reason)
+
+    callers = [threading.Thread(target=ask) for _ in range(6)]
+    for t in callers:
+        t.start()
+    try:
+        for t in callers:
+            t.join(5)
+        assert outcomes == ["timeout"] * 6  # its own name's lookup is the caller's time
+        assert asked.count("slow.example") == 1  # one thread for the name, however many ask
+        assert resolvers.resolve("fast.example", 443, 0.3)[0] == ["203.0.113.7"]  # the other thread is free
+    finally:
+        hang.set()
+
+
+def test_waiting_for_a_free_resolver_thread_is_not_the_callers_time() -> None:
+    from service.outbound.http import Resolvers
+
+    release = threading.Event()
+
+    def lookup(host: str, port: int) -> list[str]:
+        if host == "busy.example":
+            release.wait(10)
+        return ["203.0.113.8"]
+
+    resolvers = Resolvers(threads=1, lookup=lookup)
+    holder = threading.Thread(target=lambda: resolvers.resolve("busy.example", 443, 5.0))
+    holder.start()
+    threading.Timer(0.6, release.set).start()  # the only thread is free again after 0.6 s
+    try:
+        addresses, waited = resolvers.resolve("mine.example", 443, 0.3)  # waits 0.6 s, answers at once
+        assert addresses == ["203.0.113.8"] and waited > 0.3
+    finally:
+        release.set()
+        holder.join(5)
