@@ -47,10 +47,9 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
         dispatcher = Dispatcher(store, make_queues(settings), settings.lease_ms, settings=settings)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
     if Lane.REMOTE in lanes:  # remote bots' calls: threads of their own, never this process's RQ worker
-        from workers.remote_lane import RemoteLane
-        from workers.tasks import run_due
+        from workers.remote_lane import remote_lane
 
-        threads = RemoteLane(queues[Lane.REMOTE], settings.remote_threads, run_due).start(stop)
+        threads = remote_lane(queues[Lane.REMOTE], settings).start(stop)
         lanes = tuple(lane for lane in lanes if lane != Lane.REMOTE)
         if not lanes:
             try:

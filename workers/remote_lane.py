@@ -1,64 +1,32 @@
 """The remote lane's runner (docs/remote-bots.md): remote bots' turns wait on their authors' servers, so
-they never run on the fast or search lanes' RQ worker. ``threads`` threads of the worker process each
-take one job at a time from the lane's own RQ queue and serve it through the same task as every due job
-(workers/tasks.py ``run_due``: its lease released when done); a slow bot holds at most its own calls
-(capped per bot and per host, service/app/remote_bots.py), never another table's work."""
+they never run on the fast or search lanes' RQ worker. A threaded lane (workers/lane_runner.py):
+``remote_threads`` threads of the worker process run its jobs through the same task as every due job
+(workers/tasks.py ``run_due``: its lease released when done), shared round robin across the API keys
+that own the bots (a bot's turn and its health check belong to its owner's key): while another key's
+bot waits, one key's bots hold at most ``remote_threads - 1`` threads. Each call has a total deadline
+(service/outbound/http.py), and a slow bot holds at most its own calls (capped per bot and per host,
+service/app/remote_bots.py), never another key's work. A job lost with its process comes back through
+its due lease (the dispatcher's watchdog), as any due job."""
 from __future__ import annotations
 
-import logging
-import threading
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from rq import Queue
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
 
-log = logging.getLogger("meow.remote_lane")
+from service.settings import Settings
+from workers.lane_runner import ThreadedLane
 
 
-class RemoteLane:
-    """Threads serving one RQ queue, one job each at a time."""
+def key_of(payload: dict[str, Any], *_: Any, **__: Any) -> str:
+    """The API key owning the bot a remote-lane job calls ("" when the bot is gone)."""
+    from service.app import remote_bots
+    from workers.tasks import _service
 
-    def __init__(self, queue: Queue, threads: int, run: Callable[..., Any]) -> None:
-        self.queue = queue
-        self.threads = max(1, threads)
-        self.run = run  # (payload, shard, job_id) -> outcome: workers.tasks.run_due
+    return remote_bots.owner_of_job(_service(), payload)
 
-    def start(self, stop: threading.Event) -> list[threading.Thread]:
-        out = [threading.Thread(target=self._loop, args=(stop,), name=f"remote-{i}", daemon=True)
-               for i in range(self.threads)]
-        for t in out:
-            t.start()
-        return out
 
-    def _loop(self, stop: threading.Event) -> None:
-        conn = self.queue.connection
-        while not stop.is_set():
-            try:
-                got = conn.blpop([self.queue.key], timeout=1)
-                if got is None:
-                    continue
-                job_id = got[1].decode() if isinstance(got[1], bytes) else str(got[1])
-                self.serve(job_id)
-            except Exception:  # Redis away: look again shortly (the lease brings lost work back)
-                log.warning("remote lane: taking a job failed", exc_info=True)
-                stop.wait(0.5)
-
-    def serve(self, job_id: str) -> None:
-        """Run one job and delete it (its id is free again); a job that died with its process is
-        cleared by the dispatcher once its lease runs out (it looks ``started``)."""
-        try:
-            job = Job.fetch(job_id, connection=self.queue.connection, serializer=self.queue.serializer)
-        except NoSuchJobError:
-            return
-        try:
-            job.started_at = datetime.now(UTC)
-            job.save()
-            job.set_status(JobStatus.STARTED)
-            self.run(*job.args, **job.kwargs)
-        except Exception:  # the lease stays held: the dispatcher sends the work again when it runs out
-            log.exception("remote lane: job %s failed", job_id)
-        finally:
-            job.delete()
+def remote_lane(queue: Queue, settings: Settings, run: Any = None) -> ThreadedLane:
+    """The remote lane over ``queue`` (``run``: workers.tasks.run_due unless given)."""
+    if run is None:
+        from workers.tasks import run_due as run
+    return ThreadedLane(queue, settings.remote_threads, run, key_of, name="remote", lease_ms=settings.lease_ms)

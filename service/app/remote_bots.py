@@ -214,6 +214,17 @@ def run(ctx: AppContext, payload: Mapping[str, Any]) -> str:
                        int(payload.get("attempt", 0)), payload.get("chosen"))
 
 
+def owner_of_job(ctx: AppContext, payload: Mapping[str, Any]) -> str:
+    """The API key that owns the bot a remote-lane job calls ("" when the bot is gone): the remote
+    lane shares its threads across these keys (workers/remote_lane.py)."""
+    if payload.get("kind") == Kind.HEALTH:
+        raw = ctx.bot_records.bot_load(str(payload.get("key", "")))
+        bot = RemoteBot.of(raw) if raw is not None else None
+    else:
+        bot = bot_of_seat(ctx, str(payload.get("game", "")), int(payload.get("seat", 0)))
+    return bot.owner if bot is not None else ""
+
+
 def _open(state: TableState, seat: int, opened_seq: int) -> bool:
     return any(d.kind == Kind.BOT and d.seat == seat and d.opened_seq == opened_seq for d in engine.pending_work(state))
 
