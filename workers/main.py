@@ -2,7 +2,8 @@
 
 Work has three lanes (docs/architecture.md, "Fair workers"): ``fast`` (scoring, deals, timers, easy
 and medium bots: milliseconds each), ``search`` (hard bots: a search of up to the table's budget) and
-``remote`` (remote bots' calls, served by threads of their own: workers/remote_lane.py).
+``remote`` (remote bots' calls, served by threads of their own: workers/remote_lane.py); ``hooks``
+(webhook deliveries) is served by threads of its own as well (workers/hooks_lane.py).
 A worker takes its lanes in priority order, so a fast worker never waits behind a search.
 """
 from __future__ import annotations
@@ -46,11 +47,17 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
         store.index_lobby()  # games listed before the per-status lobby indexes
         dispatcher = Dispatcher(store, make_queues(settings), settings.lease_ms, settings=settings)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
+    threads: list[threading.Thread] = []
     if Lane.REMOTE in lanes:  # remote bots' calls: threads of their own, never this process's RQ worker
         from workers.remote_lane import remote_lane
 
-        threads = remote_lane(queues[Lane.REMOTE], settings).start(stop)
-        lanes = tuple(lane for lane in lanes if lane != Lane.REMOTE)
+        threads += remote_lane(queues[Lane.REMOTE], settings).start(stop)
+    if Lane.HOOKS in lanes:  # webhook deliveries: threads of their own too, shared across keys
+        from workers.hooks_lane import hooks_lane
+
+        threads += hooks_lane(queues[Lane.HOOKS], settings).start(stop)
+    if threads:
+        lanes = tuple(lane for lane in lanes if lane not in (Lane.REMOTE, Lane.HOOKS))
         if not lanes:
             try:
                 while not burst and all(t.is_alive() for t in threads):

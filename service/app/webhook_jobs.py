@@ -23,6 +23,7 @@ it) and, after ``webhook_disable_after`` deliveries given up in a row, disabled 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -33,6 +34,7 @@ from service.app.api_keys import table_key
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.due import Kind
 from service.outbound import signing
 from service.outbound.http import REASONS, OutboundRefused, post_json
 
@@ -76,6 +78,17 @@ def fan_out(ctx: AppContext, payload: dict[str, Any]) -> str:
         wh.deliver(ctx, owner, kind, wh.table_event_data(game_id, variant, event),
                    dedup=f"{game_id}/{event.seq}", route=game_id, at=event.at, hooks=hooks)
     return "fanned"
+
+
+def owner_of_job(ctx: AppContext, payload: Mapping[str, Any]) -> str:
+    """The API key a hooks-lane job belongs to ("" when none): an attempt's endpoint's owner, or the
+    key of the table a fan-out serves. The hooks lane shares its threads across these keys
+    (workers/hooks_lane.py)."""
+    if payload.get("owner"):
+        return str(payload["owner"])
+    if payload.get("kind") == Kind.HOOK:  # (a fan-out scheduled before it named its owner)
+        return wh.owner_of(ctx, str(payload.get("game", ""))) or ""
+    return ""
 
 
 def backoff_ms(ctx: AppContext, n: int) -> int:

@@ -233,7 +233,7 @@ def test_the_fan_out_sends_nothing_itself(keyed: tuple[Table, str, str]) -> None
     """Issue 37: the fan-out job made up to 8 first attempts inline, each allowed the whole webhook
     timeout, under one job timeout; now it reaches no receiver and leaves each delivery's first
     attempt due as a job of its own, whose job timeout is the attempt's deadline plus a margin."""
-    table, _, key = keyed
+    table, key_id, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as one, Receiver(clock=lambda: table.clock.now / 1000) as two:
         gid = bots_match(table, key)  # played before anyone subscribed: its fan-outs found no endpoint
         for receiver in (one, two):
@@ -246,6 +246,8 @@ def test_the_fan_out_sends_nothing_itself(keyed: tuple[Table, str, str]) -> None
         due = [c.payload for s in SHARDS for c in table.service.store.claim_due(s, table.clock.now, 60_000)]
         assert len(due) == 10 and {p["kind"] for p in due} == {"hooksend"}  # 5 events x 2 endpoints
         assert {p["timeout_s"] for p in due} == {HOOKS["webhook_timeout_s"] + wh.JOB_MARGIN_S}
+        # the hooks lane shares its threads by the key owning the endpoint (workers/hooks_lane.py)
+        assert {webhook_jobs.owner_of_job(table.service, p) for p in [payload, *due]} == {key_id}
         assert [webhook_jobs.send(table.service, dict(p)) for p in due] == ["delivered"] * 10
         assert len(one.kept()) == len(two.kept()) == 5
 
