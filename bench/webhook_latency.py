@@ -13,8 +13,8 @@ fails on timing.
     .venv/bin/python bench/webhook_latency.py [--delays 1.5,3] [--tables 12] [--bound 180] [--hook-workers 1] [--hook-threads 8]
 
 ``--beside-hanging`` measures instead another key's deliveries beside a key whose receiver never
-answers (``--tables`` tables each, at once): key B's latency, and how many of the attempts that reached
-key A's receiver key A's log counts.
+answers (``--trickle S``: sends its answer a byte every S seconds) (``--tables`` tables each, at once):
+key B's latency, and how many of the attempts that reached key A's receiver key A's log counts.
 """
 from __future__ import annotations
 
@@ -92,14 +92,16 @@ def run(url: str, delay_s: float, tables: int, bound_s: float, hook_workers: int
               f"{min(waited, bound_s):.0f} s: {expected - len(kept)}")
 
 
-def beside_hanging(url: str, tables: int, bound_s: float, hook_workers: int, hook_threads: int | None) -> None:
-    """Key A's receiver never answers, key B's answers at once: B's latency while A's tables run beside
-    its own, and whether A's log counts the attempts that reached A's receiver."""
+def beside_hanging(url: str, tables: int, bound_s: float, hook_workers: int, hook_threads: int | None,
+                   trickle_s: float = 0.0) -> None:
+    """Key A's receiver never answers (or trickles its answer, a byte every ``trickle_s``), key B's
+    answers at once: B's latency while A's tables run beside its own, and whether A's log counts the
+    attempts that reached A's receiver."""
     workers = [["--queues", "fast,search"]] + [["--queues", "hooks", "--no-dispatcher"]] * hook_workers
     env = {"MEOW_HOOK_THREADS": str(hook_threads)} if hook_threads else {}
     with live_stack(url, workers=workers, tag="bench-hooklat", MEOW_OUTBOUND_ALLOW_PRIVATE="1",
                     MEOW_RATE_LIMITS="off", **env) as stack, \
-            Receiver(script=Script(delay_s=3600)) as hang, Receiver() as good:
+            Receiver(script=Script(delay_s=0 if trickle_s else 3600, trickle_s=trickle_s)) as hang, Receiver() as good:
         store = build_store(Settings.from_env(stack.env))
         keys = []
         for receiver, name in ((hang, "a"), (good, "b")):
@@ -119,7 +121,8 @@ def beside_hanging(url: str, tables: int, bound_s: float, hook_workers: int, hoo
         log = requests.get(f"{stack.base}/v1/webhooks/deliveries", params={"limit": 100},
                            headers={"Meow-Key": keys[0]}, timeout=10).json()["deliveries"]
         [hook] = requests.get(f"{stack.base}/v1/webhooks", headers={"Meow-Key": keys[0]}, timeout=10).json()["webhooks"]
-        print(f"beside a receiver that never answers (key A, {tables} tables; key B {tables} tables, its receiver "
+        how = f"trickles its answer (a byte every {trickle_s:g} s)" if trickle_s else "never answers"
+        print(f"beside a receiver that {how} (key A, {tables} tables; key B {tables} tables, its receiver "
               f"answering at once; MEOW_HOOK_THREADS {hook_threads or 'default'}):")
         print(f"  key B: {len(kept)} of {tables * PER_TABLE} deliveries, latency p50 {pct(lat, 50):.2f} s, "
               f"p95 {pct(lat, 95):.2f} s, max {max(lat, default=float('nan')):.2f} s")
@@ -137,6 +140,8 @@ def main() -> int:
     ap.add_argument("--hook-threads", type=int, default=0, help="MEOW_HOOK_THREADS (0: the service's default)")
     ap.add_argument("--beside-hanging", action="store_true",
                     help="instead: another key's latency beside a key whose receiver never answers")
+    ap.add_argument("--trickle", type=float, default=0.0, help="with --beside-hanging: that receiver trickles "
+                    "its answer, a byte every this many seconds")
     args = ap.parse_args()
     url = os.environ.get("REDIS_URL")
     embedded = None
@@ -147,7 +152,7 @@ def main() -> int:
         url = embedded.url
     try:
         if args.beside_hanging:
-            beside_hanging(url, args.tables, args.bound, args.hook_workers, args.hook_threads)
+            beside_hanging(url, args.tables, args.bound, args.hook_workers, args.hook_threads, args.trickle)
             return 0
         for delay in (float(d) for d in args.delays.split(",")):
             run(url, delay, args.tables, args.bound, args.hook_workers, args.hook_threads)

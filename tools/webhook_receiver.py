@@ -40,6 +40,7 @@ class Script:
     fail_first: int = 0  # this many attempts of each delivery id are answered ``fail_status``
     fail_status: int = 500
     delay_s: float = 0.0  # each attempt is answered this long after it arrived (unless its sender hangs up)
+    trickle_s: float = 0.0  # instead: the answer's status line is sent one byte every this many seconds
 
 
 @dataclass
@@ -79,6 +80,9 @@ class Receiver:
                     state.lock.notify_all()
                 if state.script.delay_s > 0 and not self.hold(state.script.delay_s):
                     return  # its sender gave up: no answer
+                if state.script.trickle_s > 0:
+                    self.trickle(state.script.trickle_s)
+                    return
                 with state.lock:
                     ok = bool(state.secret) and verify(state.secret, body, headers, now=int(clock()))
                     if not ok:
@@ -97,6 +101,23 @@ class Receiver:
                 self.send_header("Content-Length", "2")
                 self.end_headers()
                 self.wfile.write(b"ok")
+
+            def trickle(self, every_s: float) -> None:
+                """Send a 500 one byte every ``every_s`` seconds, until its sender hangs up."""
+                sock = self.connection
+                with state.lock:
+                    state.held.add(sock)
+                try:
+                    for byte in b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n":
+                        sock.sendall(bytes([byte]))
+                        if not _alive(sock, every_s):
+                            return
+                except OSError:
+                    return  # its sender hung up
+                finally:
+                    with state.lock:
+                        state.held.discard(sock)
+                        state.lock.notify_all()
 
             def hold(self, seconds: float) -> bool:
                 """Wait ``seconds`` before answering; False when the sender hung up meanwhile."""
