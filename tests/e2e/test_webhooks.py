@@ -98,7 +98,9 @@ def test_a_receiver_that_never_answers_holds_back_no_other_keys_deliveries(hooke
         hang.wait_attempts(1, timeout_s=30)  # A's receiver holds its first attempt
         _bots_match(s, stack, key_b)
         got = good.wait_for(lambda kept: len(kept) >= 2, timeout_s=60)
-        assert [r.noted > 0 for r in got] == [True, True], [r.noted for r in got]  # A's still held meanwhile
+        # A's receiver still held its connections when B's first delivery arrived (one of B's may fall
+        # between two of A's attempts; a worker serving one job at a time made every one of B's wait)
+        assert min(got, key=lambda r: r.at).noted > 0, [r.noted for r in got]
 
         def hook_a() -> dict:
             [hook] = s.get(f"{stack.base}/v1/webhooks", headers={"Meow-Key": key_a}).json()["webhooks"]
