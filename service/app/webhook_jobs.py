@@ -133,8 +133,9 @@ def send(ctx: AppContext, payload: dict[str, Any]) -> str:
         ctx.due_queue.schedule(wh.send_followup(ctx, owner, record, attempt, hold, tag=f"-h{hold}"))
         return "held"
     mark = {"at": now, "until": now + int(wh.job_timeout_s(ctx.settings) * 1000)}
+    # recorded before it is sent: a run that dies from here on leaves the mark behind
     if not ctx.webhooks.delivery_put(owner, did, orjson.dumps({**record, "sending": mark})):
-        return "closed"  # recorded before it is sent: a run that dies now leaves the mark behind
+        return "closed"  # gone from the bounded log
     status, error, took = _post(ctx, hook, record, now)
     latest = ctx.webhooks.delivery_get(owner, did)
     if latest is None or orjson.loads(latest).get("sending") != mark:
