@@ -97,6 +97,7 @@ class Settings:
     webhook_log_size: int = 1000  # deliveries a key's log keeps (the oldest go)
     webhook_rotate_grace_s: int = 86_400  # after a rotation, deliveries carry the old secret's signature too
     hook_workers: int = 1  # `meow run`: workers that take only webhook deliveries
+    hook_threads: int = 8  # MEOW_HOOK_THREADS: webhook attempts at once in one hooks worker, shared across keys
     # arenas (service/app/arenas.py, docs/arenas.md)
     arenas_per_key: int = 2  # running arenas of one key (0: no cap)
     arenas_kept_per_key: int = 100  # ended arenas a key keeps (the oldest go)
@@ -199,6 +200,7 @@ class Settings:
             webhook_log_size=int(e.get("MEOW_WEBHOOK_LOG_SIZE", "1000")),
             webhook_rotate_grace_s=int(e.get("MEOW_WEBHOOK_ROTATE_GRACE_S", "86400")),
             hook_workers=int(e.get("MEOW_HOOK_WORKERS", "1")),
+            hook_threads=max(1, int(e.get("MEOW_HOOK_THREADS", "8"))),
             arenas_per_key=int(e.get("MEOW_ARENAS_PER_KEY", "2")),
             arenas_kept_per_key=int(e.get("MEOW_ARENAS_KEPT_PER_KEY", "100")),
             arena_max_games=int(e.get("MEOW_ARENA_MAX_GAMES", "2000")),

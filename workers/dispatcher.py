@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -109,10 +110,13 @@ class Dispatcher:
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
         queue = self.queues.get(payload.get("lane", Lane.FAST), self.queue)
+        timeout = max(1, self.lease_ms // 1000)
+        if payload.get("timeout_s"):  # a job that names its own timeout (a webhook attempt's), within its lease
+            timeout = max(1, min(timeout, math.ceil(float(payload["timeout_s"]))))
         for _ in range(2):
             try:
                 queue.enqueue_call(TASK, args=(payload, shard, job_id), job_id=job_id, unique=True,
-                                        result_ttl=0, failure_ttl=3600, timeout=max(1, self.lease_ms // 1000))
+                                        result_ttl=0, failure_ttl=3600, timeout=timeout)
                 return 1
             except DuplicateJobError:
                 if not self._clear_dead(job_id):

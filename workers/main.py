@@ -2,10 +2,11 @@
 
 Work has three lanes (docs/architecture.md, "Fair workers"): ``fast`` (scoring, deals, timers, easy
 and medium bots: milliseconds each), ``search`` (hard bots: a search of up to the table's budget) and
-``remote`` (remote bots' calls, served by threads of their own: workers/remote_lane.py).
-A worker takes its lanes in priority order, so a fast worker never waits behind a search. The remote
-and arena lanes are threaded lanes (workers/lane_runner.py: their threads shared round robin across
-API keys), never this process's RQ worker.
+``remote`` (remote bots' calls), ``hooks`` (webhook deliveries) and ``arena`` (arena games, only when
+asked). A worker takes its RQ lanes in priority order, so a fast worker never waits behind a search. The
+remote, hooks and arena lanes are threaded lanes (workers/lane_runner.py: their threads shared round
+robin across API keys: workers/remote_lane.py, workers/hooks_lane.py, ``arena_lane`` below), never this
+process's RQ worker.
 """
 from __future__ import annotations
 
@@ -65,9 +66,13 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
         from workers.remote_lane import remote_lane
 
         threads += remote_lane(queues[Lane.REMOTE], settings).start(stop)
+    if Lane.HOOKS in lanes:  # webhook deliveries: threads of their own too, shared across keys
+        from workers.hooks_lane import hooks_lane
+
+        threads += hooks_lane(queues[Lane.HOOKS], settings).start(stop)
     if ARENA in lanes:  # arena games: ``arena_slots`` threads, shared across the arenas' keys
         threads += arena_lane(queues[ARENA], settings).start(stop)
-    lanes = tuple(lane for lane in lanes if lane not in (Lane.REMOTE, ARENA))
+    lanes = tuple(lane for lane in lanes if lane not in (Lane.REMOTE, Lane.HOOKS, ARENA))
     if not lanes:
         try:
             while not burst and all(t.is_alive() for t in threads):

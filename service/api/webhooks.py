@@ -80,7 +80,8 @@ class DeliveryTry(Schema):
     status = fields.Integer(allow_none=True, metadata={"description": "the receiver's HTTP status"})
     error = fields.String(allow_none=True, metadata={
         "description": "why the attempt failed: status (not 2xx), timeout, connect_failed, address_refused, "
-                       "redirect, too_large, bad_url, endpoint_deleted, endpoint_disabled"})
+                       "redirect, too_large, bad_url, interrupted (its worker stopped before the answer was recorded: "
+                       "counted as failed), endpoint_deleted, endpoint_disabled"})
     ms = fields.Integer()
 
 
@@ -90,7 +91,7 @@ class Delivery(Schema):
     type = fields.String(validate=validate.OneOf(wh.EVENT_TYPES))
     status = fields.String(validate=validate.OneOf(("pending", "delivered", "failed")))
     created_at = fields.String()
-    attempts = fields.Integer()
+    attempts = fields.Integer(metadata={"description": "attempts made, one under way included"})
     next_attempt_at = fields.String(allow_none=True)
     tries = fields.List(fields.Nested(DeliveryTry), metadata={"description": "the last few attempts"})
     body = fields.Dict(metadata={"description": "the JSON body as it was (and is) sent"})

@@ -155,20 +155,27 @@ def quickplay_job(game_id: str, due_at: int) -> FollowUp:
     return FollowUp(f"{Kind.QUICKPLAY}-{game_id}", due_at, {"kind": Kind.QUICKPLAY, "game": game_id, "key": "wait"})
 
 
-def hook_fan_out(game_id: str, first: int, last: int, due_at: int) -> FollowUp:
+def hook_fan_out(game_id: str, first: int, last: int, due_at: int, owner: str | None = None) -> FollowUp:
     """The webhook deliveries events ``first``..``last`` of a game call for (service/app/webhook_jobs.py),
-    on the hooks lane; written by the append with the events."""
-    return FollowUp(f"{Kind.HOOK}-{game_id}-{first}", due_at,
-                    {"kind": Kind.HOOK, "game": game_id, "key": f"{first}-{last}", "lane": Lane.HOOKS,
-                     "first": first, "last": last})
+    on the hooks lane; written by the append with the events. ``owner``: the table's API key (the hooks
+    lane shares its threads across keys by it)."""
+    payload: dict[str, Any] = {"kind": Kind.HOOK, "game": game_id, "key": f"{first}-{last}", "lane": Lane.HOOKS,
+                               "first": first, "last": last}
+    if owner is not None:
+        payload["owner"] = owner
+    return FollowUp(f"{Kind.HOOK}-{game_id}-{first}", due_at, payload)
 
 
-def hook_send(delivery_id: str, route: str, owner: str, attempt: int, due_at: int, tag: str = "") -> FollowUp:
+def hook_send(delivery_id: str, route: str, owner: str, attempt: int, due_at: int, tag: str = "",
+              timeout_s: float | None = None) -> FollowUp:
     """Attempt ``attempt`` of one webhook delivery of ``owner`` (an API key), on the hooks lane, in the due set
-    of ``route``'s shard; ``tag`` tells apart another job for the same attempt (held back, replayed)."""
-    return FollowUp(f"{Kind.HOOK_SEND}-{delivery_id}-{attempt}{tag}", due_at,
-                    {"kind": Kind.HOOK_SEND, "game": route, "key": delivery_id, "owner": owner, "attempt": attempt,
-                     "lane": Lane.HOOKS})
+    of ``route``'s shard; ``tag`` tells apart another job for the same attempt (held back, replayed);
+    ``timeout_s``: its job timeout (the dispatcher's, when shorter than the lease)."""
+    payload: dict[str, Any] = {"kind": Kind.HOOK_SEND, "game": route, "key": delivery_id, "owner": owner,
+                               "attempt": attempt, "lane": Lane.HOOKS}
+    if timeout_s is not None:
+        payload["timeout_s"] = timeout_s
+    return FollowUp(f"{Kind.HOOK_SEND}-{delivery_id}-{attempt}{tag}", due_at, payload)
 
 
 def remote_turn(game_id: str, seat: int, opened_seq: int, due_at: int, attempt: int = 0,

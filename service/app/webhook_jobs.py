@@ -2,12 +2,19 @@
 
 - ``fan_out`` (``Kind.HOOK``, written by the append with the events): the events a webhook names
   become deliveries to the table's key's endpoints that subscribed to them (service/app/webhooks.py);
+  it sends nothing itself: each attempt is a job of its own;
 - ``send`` (``Kind.HOOK_SEND``): one attempt of one delivery through the safe outbound client
-  (service/outbound/http.py), signed (service/outbound/signing.py).
+  (service/outbound/http.py), signed (service/outbound/signing.py), within ``attempt_timeout_s``; its
+  job's timeout is that plus ``JOB_MARGIN_S`` (the outbound call's own deadline always fires first).
+
+An attempt is recorded before it is sent (the delivery's ``sending`` mark) and its outcome after. An
+attempt whose outcome never came (its worker died, or its job was killed) is found by the next run of
+its job, once it cannot be under way any more, and counted as a failed attempt (``interrupted``), as a
+timeout is: either backs off and counts towards giving up and disabling the endpoint.
 
 At least once: a delivery's record is written before the job of its next attempt is scheduled, and
 the due job of an attempt is finished only after its outcome is recorded, so a worker that dies
-mid-send leaves the attempt due again when its lease runs out; the receiver drops the repeat by its
+mid-send leaves the attempt due again when its lease runs out; the receiver drops a repeat by its
 ``Meow-Delivery`` id. A failed attempt is retried after 1, 2, 4, ... times
 ``webhook_retry_base_ms`` (at most ``webhook_retry_max_ms``) for ``webhook_retry_for_s``, then given
 up. A failing endpoint is held back (its deliveries wait out its own backoff instead of each trying
@@ -16,6 +23,7 @@ it) and, after ``webhook_disable_after`` deliveries given up in a row, disabled 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -26,19 +34,24 @@ from service.app.api_keys import table_key
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.games.kernel.codes import KernelCode
+from service.games.kernel.due import Kind
 from service.outbound import signing
 from service.outbound.http import REASONS, OutboundRefused, post_json
 
 log = logging.getLogger("meow.webhooks")
 OUTCOMES = ("delivered", "retrying", "given_up", "dropped")
 """A delivery's outcomes in /metrics (``meow_webhook_deliveries_total{outcome}``)."""
-RESULTS = ("2xx", "3xx", "4xx", "5xx", *REASONS)
+INTERRUPTED = "interrupted"
+"""An attempt's error when its outcome never came back (its worker died or its job was killed)."""
+RESULTS = ("2xx", "3xx", "4xx", "5xx", *REASONS, INTERRUPTED)
 """An attempt's results in /metrics (``meow_webhook_attempts_total{result}``): a status class or a refusal."""
 USER_AGENT = "meow-webhooks/1"
 
 
 def fan_out(ctx: AppContext, payload: dict[str, Any]) -> str:
-    """The deliveries one append's events call for (idempotent: a re-run makes none twice)."""
+    """The deliveries one append's events call for (idempotent: a re-run makes none twice). It sends
+    nothing: each first attempt is a job of its own, due at once, so one slow receiver never holds
+    this job (nor the deliveries to the key's other endpoints) behind it."""
     game_id, first, last = str(payload["game"]), int(payload["first"]), int(payload["last"])
     owner = table_key(ctx, game_id)
     if owner is None:
@@ -60,27 +73,22 @@ def fan_out(ctx: AppContext, payload: dict[str, Any]) -> str:
         if exc.code == KernelCode.NOT_FOUND:
             return "closed"
         raise
-    # the first attempts of up to INLINE_SENDS deliveries are made here, at once; their due jobs are
-    # only a net for a worker that dies first (due once every inline attempt may have timed out)
-    net = ctx.clock() + int(ctx.settings.webhook_timeout_s * 1000) * INLINE_SENDS + NET_MS
-    inline: list[str] = []
     for event, kind in events:
         assert kind is not None  # (filtered above)
-        here = len(inline) + sum(kind in h.events for h in hooks) <= INLINE_SENDS
-        made = wh.deliver(ctx, owner, kind, wh.table_event_data(game_id, variant, event),
-                          dedup=f"{game_id}/{event.seq}", route=game_id, at=event.at, hooks=hooks,
-                          first_at=net if here else None)
-        inline += made if here else []
-    for did in inline:
-        send(ctx, {"owner": owner, "key": did, "attempt": 0})
+        wh.deliver(ctx, owner, kind, wh.table_event_data(game_id, variant, event),
+                   dedup=f"{game_id}/{event.seq}", route=game_id, at=event.at, hooks=hooks)
     return "fanned"
 
 
-INLINE_SENDS = 8
-"""First attempts a fan-out job makes itself (the rest, and every retry, are jobs of their own): one
-job less between an event and its delivery, and a fan-out job bounded by 8 attempts' timeouts."""
-NET_MS = 2000
-"""How long after its last inline attempt could have timed out a first attempt's own job fires."""
+def owner_of_job(ctx: AppContext, payload: Mapping[str, Any]) -> str:
+    """The API key a hooks-lane job belongs to ("" when none): an attempt's endpoint's owner, or the
+    key of the table a fan-out serves. The hooks lane shares its threads across these keys
+    (workers/hooks_lane.py)."""
+    if payload.get("owner"):
+        return str(payload["owner"])
+    if payload.get("kind") == Kind.HOOK:  # (a fan-out scheduled before it named its owner)
+        return wh.owner_of(ctx, str(payload.get("game", ""))) or ""
+    return ""
 
 
 def backoff_ms(ctx: AppContext, n: int) -> int:
@@ -90,7 +98,8 @@ def backoff_ms(ctx: AppContext, n: int) -> int:
 
 
 def send(ctx: AppContext, payload: dict[str, Any]) -> str:
-    """One attempt of one delivery; a no-op when that attempt was made already."""
+    """One attempt of one delivery, recorded before it is sent and its outcome after; a no-op when
+    that attempt's outcome is recorded already."""
     owner, did, attempt = str(payload["owner"]), str(payload["key"]), int(payload["attempt"])
     raw = ctx.webhooks.delivery_get(owner, did)
     if raw is None:
@@ -99,7 +108,7 @@ def send(ctx: AppContext, payload: dict[str, Any]) -> str:
     if record["status"] != "pending" or int(record["attempts"]) < attempt:
         return "closed"
     if int(record["attempts"]) > attempt:  # recorded, but this job died before it scheduled the next
-        ctx.due_queue.schedule(wh.send_followup(owner, record, int(record["attempts"]), int(record["next_at"])))
+        ctx.due_queue.schedule(wh.send_followup(ctx, owner, record, int(record["attempts"]), int(record["next_at"])))
         return "closed"
     raw_hook = ctx.webhooks.hook_get(owner, record["hook"])
     health = ctx.webhooks.hook_health(owner, record["hook"])
@@ -107,31 +116,68 @@ def send(ctx: AppContext, payload: dict[str, Any]) -> str:
         return _finish(ctx, owner, record, "failed", "dropped", None,
                        "endpoint_deleted" if raw_hook is None else "endpoint_disabled")
     hook, now = wh.Hook.decode(raw_hook), ctx.clock()
+    flight = record.get("sending")
+    if flight is not None:  # this attempt was sent before, and its outcome never recorded
+        if now < int(flight["until"]):  # another run of this job may still be at it: look once it cannot be
+            ctx.due_queue.schedule(wh.send_followup(ctx, owner, record, attempt, int(flight["until"]),
+                                                    tag=f"-s{flight['until']}"))
+            return "in_flight"
+        metrics.WEBHOOK_ATTEMPTS.labels(INTERRUPTED).inc()
+        log.warning("webhook %s of key %s: attempt %d of %s was cut before its outcome came", hook.id, owner,
+                    attempt + 1, did)
+        return _failed(ctx, owner, hook.id, health, record, attempt,
+                       {"at": int(flight["at"]), "status": None, "error": INTERRUPTED,
+                        "ms": max(0, now - int(flight["at"]))})
     hold = int(health.get("hold_until", 0))
     if hold > now:  # the endpoint is failing: wait for its own backoff rather than knock again
-        ctx.due_queue.schedule(wh.send_followup(owner, record, attempt, hold, tag=f"-h{hold}"))
+        ctx.due_queue.schedule(wh.send_followup(ctx, owner, record, attempt, hold, tag=f"-h{hold}"))
         return "held"
+    mark = {"at": now, "until": now + int(wh.job_timeout_s(ctx.settings) * 1000)}
+    # recorded before it is sent: a run that dies from here on leaves the mark behind
+    if not ctx.webhooks.delivery_put(owner, did, orjson.dumps({**record, "sending": mark})):
+        return "closed"  # gone from the bounded log
     status, error, took = _post(ctx, hook, record, now)
+    latest = ctx.webhooks.delivery_get(owner, did)
+    if latest is None or orjson.loads(latest).get("sending") != mark:
+        return "superseded"  # another run of this job took it as cut meanwhile, and went on
     try_ = {"at": now, "status": status, "error": error, "ms": took}
-    record["tries"] = [*record.get("tries", []), try_][-wh.ATTEMPTS_KEPT:]
     if error is None:
+        record["tries"] = [*record.get("tries", []), try_][-wh.ATTEMPTS_KEPT:]
         ctx.webhooks.hook_health_set(owner, hook.id, {"streak": 0, "hold_until": 0, "failed": 0, "failing_since": 0})
         metrics.WEBHOOK_LATENCY.observe(max(0, ctx.clock() - int(record["created_at"])) / 1000)
         return _finish(ctx, owner, record, "delivered", "delivered")
-    streak = ctx.webhooks.hook_health_add(owner, hook.id, "streak", 1)
-    ctx.webhooks.hook_health_set(owner, hook.id, {"hold_until": now + backoff_ms(ctx, streak),
-                                                  "failing_since": health.get("failing_since") or now})
+    return _failed(ctx, owner, hook.id, health, record, attempt, try_)
+
+
+def _failed(ctx: AppContext, owner: str, hook_id: str, health: dict[str, int], record: dict[str, Any],
+            attempt: int, try_: dict[str, Any]) -> str:
+    """A failed attempt (an error status, a refusal, a timeout, or cut): counted in the log, the
+    endpoint held back for its streak's backoff, the next attempt scheduled after the delivery's own
+    backoff, or the delivery given up once that falls beyond its retry window."""
+    record.pop("sending", None)
+    record["tries"] = [*record.get("tries", []), try_][-wh.ATTEMPTS_KEPT:]
+    now = ctx.clock()  # backoffs count from the outcome: a timeout's wait is not part of them
+    streak = ctx.webhooks.hook_health_add(owner, hook_id, "streak", 1)
+    ctx.webhooks.hook_health_set(owner, hook_id, {"hold_until": now + backoff_ms(ctx, streak),
+                                                  "failing_since": health.get("failing_since") or int(try_["at"])})
     nxt = now + backoff_ms(ctx, attempt + 1)
     if nxt - int(record["window_from"]) > ctx.settings.webhook_retry_for_s * 1000:
-        failed = ctx.webhooks.hook_health_add(owner, hook.id, "failed", 1)
-        if failed >= ctx.settings.webhook_disable_after > 0 and wh.disable(ctx, owner, hook.id, now):  # versioned, logged
-            log.warning("webhook %s of key %s disabled after %d deliveries given up in a row", hook.id, owner, failed)
+        failed = ctx.webhooks.hook_health_add(owner, hook_id, "failed", 1)
+        if failed >= ctx.settings.webhook_disable_after > 0:
+            disable(ctx, owner, hook_id, now, failed)
         return _finish(ctx, owner, record, "failed", "given_up")
     record.update(attempts=attempt + 1, next_at=nxt)
-    if ctx.webhooks.delivery_put(owner, did, orjson.dumps(record)):  # recorded first, then scheduled
-        ctx.due_queue.schedule(wh.send_followup(owner, record, attempt + 1, nxt))
+    if ctx.webhooks.delivery_put(owner, record["id"], orjson.dumps(record)):  # recorded first, then scheduled
+        ctx.due_queue.schedule(wh.send_followup(ctx, owner, record, attempt + 1, nxt))
     metrics.WEBHOOK_DELIVERIES.labels("retrying").inc()
     return "retrying"
+
+
+def disable(ctx: AppContext, owner: str, hook_id: str, now: int, failed: int) -> None:
+    """The endpoint out of service after ``failed`` deliveries given up in a row (the one place that
+    disables for failures)."""
+    if wh.disable(ctx, owner, hook_id, now):  # versioned and logged (service/app/webhooks.py)
+        log.warning("webhook %s of key %s disabled after %d deliveries given up in a row", hook_id, owner, failed)
 
 
 def _post(ctx: AppContext, hook: wh.Hook, record: dict[str, Any], now: int) -> tuple[int | None, str | None, int]:
@@ -144,8 +190,8 @@ def _post(ctx: AppContext, hook: wh.Hook, record: dict[str, Any], now: int) -> t
     headers.update({"User-Agent": USER_AGENT, "Meow-Event": record["type"]})
     s = ctx.settings
     try:
-        reply = post_json(hook.url, body, headers, timeout_s=s.webhook_timeout_s, max_bytes=s.webhook_max_response_bytes,
-                          allow_private=s.outbound_allow_private)
+        reply = post_json(hook.url, body, headers, timeout_s=wh.attempt_timeout_s(s),
+                          max_bytes=s.webhook_max_response_bytes, allow_private=s.outbound_allow_private)
     except OutboundRefused as refused:
         metrics.WEBHOOK_ATTEMPTS.labels(refused.reason).inc()
         return None, refused.reason, int(ctx.clock() - now)
@@ -160,6 +206,7 @@ def _finish(ctx: AppContext, owner: str, record: dict[str, Any], status: str, ou
     if error is not None:
         record["tries"] = [*record.get("tries", []), {"at": ctx.clock(), "status": error_try, "error": error,
                                                         "ms": 0}][-wh.ATTEMPTS_KEPT:]
+    record.pop("sending", None)
     record.update(status=status, next_at=None)
     ctx.webhooks.delivery_put(owner, record["id"], orjson.dumps(record))
     metrics.WEBHOOK_DELIVERIES.labels(outcome).inc()

@@ -30,6 +30,7 @@ from service.eventstore.versioned import CONFLICT, MISSING, OK, Changed
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Event
 from service.outbound.http import OutboundRefused, check_url
+from service.settings import Settings
 
 EVENT_TYPES: tuple[str, ...] = ("match.started", "round.scored", "match.ended", "seat.joined", "seat.left",
                                 "turn.timed_out", "arena.finished")
@@ -67,9 +68,10 @@ def fan_out_followup(ctx: AppContext, game_id: str, events: Sequence[Event],
     if not events or not hooked(events):
         return []
     created = (tokens or {}).get(OWNER_FIELD)
-    if created is None and owner_of(ctx, game_id) is None:
+    owner = created.decode() if isinstance(created, bytes) else created if created else owner_of(ctx, game_id)
+    if owner is None:
         return []
-    return [fu.hook_fan_out(game_id, events[0].seq, events[-1].seq, events[-1].at)]
+    return [fu.hook_fan_out(game_id, events[0].seq, events[-1].seq, events[-1].at, owner=owner)]
 
 
 OWNER_FIELD = f"meta:{api_keys.KEY_META}"  # the token-hash field naming a table's key (contract K)
@@ -277,23 +279,40 @@ def delivery_id(hook_id: str, dedup: str) -> str:
     return DELIVERY_PREFIX + hashlib.sha256(f"{hook_id}/{dedup}".encode()).hexdigest()[:24]
 
 
-def send_followup(owner: str, record: Mapping[str, Any], attempt: int, at: int, tag: str = "") -> FollowUp:
-    """The due job of one attempt of a delivery (``tag``: another job for the same attempt)."""
+JOB_MARGIN_S = 2.0
+"""How much longer an attempt's job may run than its outbound call (signing, reading and writing its
+record): the call's own deadline always fires before the job could be taken for dead."""
+
+
+def attempt_timeout_s(settings: Settings) -> float:
+    """One attempt's total outbound deadline: ``webhook_timeout_s``, bounded so that it and the margin
+    fit in the lease of the attempt's due job (a job still within its lease is never run twice)."""
+    return max(0.1, min(settings.webhook_timeout_s, settings.lease_ms / 1000 - JOB_MARGIN_S))
+
+
+def job_timeout_s(settings: Settings) -> float:
+    """An attempt's job timeout: its outbound deadline plus the margin."""
+    return attempt_timeout_s(settings) + JOB_MARGIN_S
+
+
+def send_followup(ctx: AppContext, owner: str, record: Mapping[str, Any], attempt: int, at: int,
+                  tag: str = "") -> FollowUp:
+    """The due job of one attempt of a delivery (``tag``: another job for the same attempt), with
+    its job timeout."""
     did = str(record["id"])
     route = str(record.get("route") or "")
     if route[:1] not in SHARDS:
         route = did[len(DELIVERY_PREFIX)]  # the due set of a shard (any: the delivery id's own hex)
-    return fu.hook_send(did, route, owner, attempt, at, tag)
+    return fu.hook_send(did, route, owner, attempt, at, tag, timeout_s=job_timeout_s(ctx.settings))
 
 
 def deliver(ctx: AppContext, owner: str, kind: str, data: Mapping[str, Any], *, dedup: str, route: str,
-            at: int, hooks: Sequence[Hook] | None = None, first_at: int | None = None) -> list[str]:
+            at: int, hooks: Sequence[Hook] | None = None) -> list[str]:
     """Deliveries of one event of ``kind`` to each of ``owner``'s enabled endpoints that subscribed
     to it: ``data`` (already what a spectator may see) joins the id, type and time in the body.
     Idempotent by ``dedup`` (a re-run makes no second delivery, and schedules a lost first attempt
-    again). ``route``: a game id (its shard's due set), or any id. ``first_at``: when the first
-    attempt's due job fires (default ``at``; later when the caller makes that attempt itself and the
-    job is only there should it die first). The ids of the deliveries whose first attempt is due."""
+    again). ``route``: a game id (its shard's due set), or any id. Each first attempt is a due job of
+    its own, due at ``at`` (nothing is sent here). The ids of the deliveries whose first attempt is due."""
     assert kind in EVENT_TYPES, kind
     due: list[str] = []
     for hook in hooks if hooks is not None else enabled_hooks(ctx, owner):
@@ -308,7 +327,7 @@ def deliver(ctx: AppContext, owner: str, kind: str, data: Mapping[str, Any], *, 
             record = orjson.loads(raw) if raw is not None else {}
             if record.get("status") != "pending" or record.get("attempts") != 0:
                 continue
-        ctx.due_queue.schedule(send_followup(owner, record, 0, at if first_at is None else first_at))
+        ctx.due_queue.schedule(send_followup(ctx, owner, record, 0, at))
         due.append(did)
     return due
 
@@ -328,7 +347,7 @@ def public_delivery(record: Mapping[str, Any]) -> dict[str, Any]:
     """A delivery as the log shows it (its body, which the key's receiver got, included)."""
     return {"id": record["id"], "webhook": record["hook"], "type": record["type"],
             "status": record["status"], "created_at": rfc3339(int(record["created_at"])),
-            "attempts": int(record["attempts"]) + (1 if record["status"] != "pending" else 0),
+            "attempts": int(record["attempts"]) + (1 if record["status"] != "pending" or record.get("sending") else 0),
             "next_attempt_at": rfc3339(int(record["next_at"])) if record["status"] == "pending" else None,
             "tries": [dict(t, at=rfc3339(int(t["at"]))) for t in record.get("tries", [])],
             "body": orjson.loads(record["body"])}
@@ -354,5 +373,5 @@ def replay(ctx: AppContext, owner: str, did: str) -> dict[str, Any]:
         record.update(status="pending", attempts=attempt, window_from=now, next_at=now)
         if not ctx.webhooks.delivery_put(owner, did, orjson.dumps(record)):
             raise not_found("delivery")
-        ctx.due_queue.schedule(send_followup(owner, record, attempt, now, tag="-r"))
+        ctx.due_queue.schedule(send_followup(ctx, owner, record, attempt, now, tag="-r"))
     return public_delivery(record)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
-import orjson
 import pytest
 
 from service import metrics
@@ -229,12 +229,38 @@ def test_the_fan_out_job_is_idempotent(keyed: tuple[Table, str, str]) -> None:
 
 
 
-def work_as_run_due(table: Table) -> int:
+def test_the_fan_out_sends_nothing_itself(keyed: tuple[Table, str, str]) -> None:
+    """Issue 37: the fan-out job made up to 8 first attempts inline, each allowed the whole webhook
+    timeout, under one job timeout; now it reaches no receiver and leaves each delivery's first
+    attempt due as a job of its own, whose job timeout is the attempt's deadline plus a margin."""
+    table, key_id, key = keyed
+    with Receiver(clock=lambda: table.clock.now / 1000) as one, Receiver(clock=lambda: table.clock.now / 1000) as two:
+        gid = bots_match(table, key)  # played before anyone subscribed: its fan-outs found no endpoint
+        for receiver in (one, two):
+            made = subscribe(table, key, receiver.url, ["seat.joined", "match.started", "round.scored", "match.ended"])
+            receiver.set_secret(made["secret"])
+        events = table.service.event_log.read(gid)
+        payload = dict(wh.fan_out_followup(table.service, gid, events)[0].payload)
+        assert webhook_jobs.fan_out(table.service, payload) == "fanned"
+        assert sum(one.state.attempts.values()) + sum(two.state.attempts.values()) == 0  # nothing sent by it
+        due = [c.payload for s in SHARDS for c in table.service.store.claim_due(s, table.clock.now, 60_000)]
+        assert len(due) == 10 and {p["kind"] for p in due} == {"hooksend"}  # 5 events x 2 endpoints
+        assert {p["timeout_s"] for p in due} == {HOOKS["webhook_timeout_s"] + wh.JOB_MARGIN_S}
+        # the hooks lane shares its threads by the key owning the endpoint (workers/hooks_lane.py)
+        assert {webhook_jobs.owner_of_job(table.service, p) for p in [payload, *due]} == {key_id}
+        assert [webhook_jobs.send(table.service, dict(p)) for p in due] == ["delivered"] * 10
+        assert len(one.kept()) == len(two.kept()) == 5
+
+
+LEASE = 10_000  # the workers' (Settings.lease_ms)
+
+
+def work_as_run_due(table: Table, lease_ms: int = LEASE) -> int:
     """Run the due jobs as workers/tasks.run_due does: a job's entry is finished only once it
     returned; one that raised (its worker killed) stays claimed until its lease runs out."""
     store, ran = table.service.store, 0
     while True:
-        batch = [(s, c) for s in SHARDS for c in store.claim_due(s, table.clock.now, 60_000)]
+        batch = [(s, c) for s in SHARDS for c in store.claim_due(s, table.clock.now, lease_ms)]
         if not batch:
             return ran
         for shard, claimed in batch:
@@ -246,25 +272,38 @@ def work_as_run_due(table: Table) -> int:
             ran += 1
 
 
-def test_a_send_whose_worker_died_is_sent_again_under_the_same_id(keyed: tuple[Table, str, str],
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """At least once: a worker that sent an attempt and died before recording it (its due job never
-    finished) leaves the attempt due again once its lease runs out; the receiver drops it by its id."""
+def killed_after_sending(monkeypatch: pytest.MonkeyPatch, times: int = 10**6) -> list[str]:
+    """The first ``times`` attempts reach the receiver, then their job is killed before the answer is
+    recorded (as the job timeout kills one whose receiver trickles); the delivery ids, in order."""
+    real, killed = webhook_jobs.post_json, []
+
+    def post_then_die(url: str, body: bytes, headers: Any, **kw: Any) -> Any:
+        reply = real(url, body, headers, **kw)
+        if len(killed) < times:
+            killed.append(headers["Meow-Delivery"])
+            raise SystemExit("killed after sending, before recording")
+        return reply
+
+    monkeypatch.setattr(webhook_jobs, "post_json", post_then_die)
+    return killed
+
+
+def lease_runs_out(table: Table, lease_ms: int) -> None:
+    table.clock.advance(lease_ms + 1)
+    for shard in SHARDS:
+        table.service.store.recover_expired(shard, table.clock.now)
+
+
+def test_a_send_whose_worker_died_counts_as_failed_and_is_sent_again_under_the_same_id(
+        keyed: tuple[Table, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """At least once: an attempt is recorded before it is sent, so a worker that sent it and died
+    before recording its outcome (its due job never finished) leaves the attempt due again once its
+    lease runs out; that run counts it as failed (``interrupted``) and retries after the backoff;
+    the receiver drops the repeat by its id."""
     table, _, key = keyed
     with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
         receiver.set_secret(subscribe(table, key, receiver.url, ["match.ended"])["secret"])
-        real_send, died = webhook_jobs.send, []
-
-        def dies_after_sending(ctx: Any, payload: dict[str, Any]) -> str:
-            if not died:
-                died.append(payload["key"])
-                wh_record = ctx.webhooks.delivery_get(payload["owner"], payload["key"])
-                webhook_jobs._post(ctx, wh.Hook.decode(ctx.webhooks.hook_get(
-                    payload["owner"], orjson.loads(wh_record)["hook"])), orjson.loads(wh_record), ctx.clock())
-                raise SystemExit("killed after sending, before recording")
-            return real_send(ctx, payload)
-
-        monkeypatch.setattr(webhook_jobs, "send", dies_after_sending)
+        died = killed_after_sending(monkeypatch, times=1)
         g = keyed_table(table, key)
         for _ in range(2):
             table.add_bot(g["id"], g["owner_token"])
@@ -272,18 +311,76 @@ def test_a_send_whose_worker_died_is_sent_again_under_the_same_id(keyed: tuple[T
         for _ in range(200):
             if died:
                 break
-            if not work_as_run_due(table):
+            if not work_as_run_due(table, LEASE):
                 table.clock.advance(1000)
         assert died and len(receiver.kept()) == 1
-        assert work_as_run_due(table) == 0  # the attempt is held by the dead worker's lease
-        table.clock.advance(60_001)
-        for shard in SHARDS:
-            table.service.store.recover_expired(shard, table.clock.now)
-        work_as_run_due(table)
+        assert work_as_run_due(table, LEASE) == 0  # the attempt is held by the dead worker's lease
+        [entry] = table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]
+        assert (entry["status"], entry["attempts"], entry["tries"]) == ("pending", 1, [])  # under way
+        lease_runs_out(table, LEASE)
+        work_as_run_due(table, LEASE)
+        [entry] = table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]
+        assert (entry["status"], entry["attempts"]) == ("pending", 1) and entry["next_attempt_at"]
+        assert [(t["status"], t["error"]) for t in entry["tries"]] == [(None, "interrupted")]
+        table.clock.advance(1000)  # its backoff
+        work_as_run_due(table, LEASE)
         [got] = receiver.kept()
         assert got.delivery_id == died[0] and receiver.state.repeats[got.delivery_id] == 1
         [entry] = table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]
-        assert entry["status"] == "delivered"
+        assert entry["status"] == "delivered" and [t["error"] for t in entry["tries"]] == ["interrupted", None]
+
+
+def test_attempts_killed_before_their_outcome_are_counted_back_off_and_disable_the_endpoint(
+        keyed: tuple[Table, str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37: a trickling receiver had every attempt killed by the job timeout before it was
+    recorded: 41 attempts reached it, its log said 0, it never backed off nor was disabled. Now every
+    attempt that reached it is counted in the log, each delivery backs off and is given up within
+    its retry window, and the endpoint is disabled after ``webhook_disable_after`` of them."""
+    table, _, key = keyed
+    lease = LEASE
+    with Receiver(clock=lambda: table.clock.now / 1000) as receiver:
+        made = subscribe(table, key, receiver.url, ["match.ended"])
+        receiver.set_secret(made["secret"])
+        killed_after_sending(monkeypatch)
+        for _ in range(2):
+            bots_match_as_run_due(table, key, lease)
+
+        def log() -> list[dict]:
+            return table.client.get("/v1/webhooks/deliveries", headers=hdr(key)).json["deliveries"]
+
+        for _ in range(200):
+            if [d["status"] for d in log()] == ["failed", "failed"]:
+                break
+            work_as_run_due(table, lease)
+            lease_runs_out(table, lease)
+        entries = log()
+        assert [d["status"] for d in entries] == ["failed", "failed"]
+        for d in entries:  # every attempt that reached the receiver is in the log, each one failed
+            assert d["attempts"] == receiver.state.attempts[d["id"]] >= 2
+            assert {t["error"] for t in d["tries"]} == {"interrupted"}
+            at = [datetime.fromisoformat(t["at"].replace("Z", "+00:00")).timestamp() for t in d["tries"]]
+            assert all(b - a > lease / 1000 for a, b in pairwise(at))  # backed off
+        [hook] = table.client.get("/v1/webhooks", headers=hdr(key)).json["webhooks"]
+        assert not hook["enabled"] and hook["notice"]["code"] == "endpoint_disabled" and hook["failed_deliveries"] == 2
+        tried = sum(receiver.state.attempts.values())
+        for _ in range(5):  # a disabled endpoint is knocked on no more
+            lease_runs_out(table, lease)
+            work_as_run_due(table, lease)
+        assert sum(receiver.state.attempts.values()) == tried
+
+
+def bots_match_as_run_due(table: Table, key: str, lease_ms: int) -> str:
+    """``bots_match``, its jobs run by ``work_as_run_due`` (a killed one waits for its lease)."""
+    g = keyed_table(table, key)
+    for _ in range(2):
+        table.add_bot(g["id"], g["owner_token"])
+    table.start(g["id"], g["owner_token"])
+    for _ in range(200):
+        if table.service.load(g["id"]).status == "finished":
+            return str(g["id"])
+        if not work_as_run_due(table, lease_ms):
+            table.clock.advance(1000)
+    raise AssertionError("the match did not end")
 
 
 def test_a_revoked_keys_tables_send_nothing_more(keyed: tuple[Table, str, str]) -> None:

@@ -1,11 +1,14 @@
 """Webhooks on the real stack (issue 30 item 3): gunicorn, a `meow worker` for the tables and one
 for the hooks lane only, on a real Redis; receivers on loopback (allowed by MEOW_OUTBOUND_ALLOW_PRIVATE).
 A bots-only match owned by an API key ends: its ``match.ended`` arrives signed, once per delivery id,
-at a receiver, and at another that answers 500 three times first; a forged signature fails ``verify``."""
+at a receiver, and at another that answers 500 three times first; a forged signature fails ``verify``.
+Issue 37: a receiver of one key that never answers holds back no other key's deliveries (the hooks
+lane's threads are shared across keys), and its attempts are counted, backed off and disable it."""
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import datetime
 
 import pytest
 import requests
@@ -19,7 +22,10 @@ from tools.webhook_receiver import Receiver, Script
 
 FAST = {"bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0, "round_intermission_s": 0,
         "match_end_mode": "single_round"}
-HOOK_ENV = {"MEOW_OUTBOUND_ALLOW_PRIVATE": "1", "MEOW_WEBHOOK_RETRY_BASE_MS": "100", "MEOW_WEBHOOK_RETRY_FOR_S": "30"}
+HOOK_ENV = {"MEOW_OUTBOUND_ALLOW_PRIVATE": "1", "MEOW_WEBHOOK_RETRY_BASE_MS": "100", "MEOW_WEBHOOK_RETRY_FOR_S": "4",
+            "MEOW_WEBHOOK_TIMEOUT_S": "3", "MEOW_WEBHOOK_DISABLE_AFTER": "2", "MEOW_HOOK_THREADS": "4"}
+"""Test-sized: an attempt times out after 3 s, a delivery is retried for 4 s (two attempts to a receiver
+that never answers), and two deliveries given up in a row disable the endpoint."""
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +77,44 @@ def test_a_finished_match_is_delivered_signed_once_and_through_three_500s(hooked
         metrics = s.get(f"{stack.base}/metrics").text
         assert 'meow_webhook_deliveries_total{outcome="delivered"}' in metrics
         assert 'meow_webhook_attempts_total{result="5xx"}' in metrics
+
+
+def test_a_receiver_that_never_answers_holds_back_no_other_keys_deliveries(hooked: tuple[Stack, str, str]) -> None:
+    """Issue 37: key A's receiver never answers; key B's deliveries arrive while A's receiver still
+    holds its connections (a hooks worker served one attempt at a time, so B's waited for A's to end),
+    and A's attempts are all in A's log: each counted as a timeout, retried after the last one ended,
+    the deliveries given up within their window and A's endpoint disabled."""
+    stack, _, _ = hooked
+    store = build_store(Settings.from_env(stack.env))
+    key_a, key_b = (api_keys.create(store, name, now_ms=int(time.time() * 1000))[1] for name in ("a", "b"))
+    s = requests.Session()
+    with Receiver(script=Script(delay_s=3600)) as hang, Receiver(on_arrival=hang.holding) as good:
+        for receiver, key in ((hang, key_a), (good, key_b)):
+            made = s.post(f"{stack.base}/v1/webhooks", json={"url": receiver.url, "events": ["seat.joined"]},
+                          headers={"Meow-Key": key})
+            assert made.status_code == 201, made.text
+            receiver.set_secret(made.json()["secret"])
+        _bots_match(s, stack, key_a)
+        hang.wait_attempts(1, timeout_s=30)  # A's receiver holds its first attempt
+        _bots_match(s, stack, key_b)
+        got = good.wait_for(lambda kept: len(kept) >= 2, timeout_s=60)
+        # A's receiver still held its connections when B's first delivery arrived (one of B's may fall
+        # between two of A's attempts; a worker serving one job at a time made every one of B's wait)
+        assert min(got, key=lambda r: r.at).noted > 0, [r.noted for r in got]
+
+        def hook_a() -> dict:
+            [hook] = s.get(f"{stack.base}/v1/webhooks", headers={"Meow-Key": key_a}).json()["webhooks"]
+            return hook
+
+        deadline = time.monotonic() + 60
+        while hook_a()["enabled"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        hook = hook_a()
+        assert not hook["enabled"] and hook["notice"]["code"] == "endpoint_disabled", hook
+        log = s.get(f"{stack.base}/v1/webhooks/deliveries", headers={"Meow-Key": key_a}).json()["deliveries"]
+        assert len(log) == 2 and {d["status"] for d in log} == {"failed"}, log
+        for d in log:  # every attempt that reached the receiver is counted, each a timeout, one after another
+            assert d["attempts"] == hang.state.attempts[d["id"]] >= 2, (d, hang.state.attempts)
+            assert {t["error"] for t in d["tries"]} <= {"timeout", "interrupted"}, d["tries"]
+            at = [datetime.fromisoformat(t["at"].replace("Z", "+00:00")).timestamp() for t in d["tries"]]
+            assert all(b >= a + t["ms"] / 1000 for a, b, t in zip(at, at[1:], d["tries"], strict=False)), d["tries"]
