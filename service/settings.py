@@ -177,8 +177,7 @@ class Settings:
             remote_bot_health_ms=max(100, int(e.get("MEOW_REMOTE_BOT_HEALTH_MS", "5000"))),
             remote_bot_max_bytes=int(e.get("MEOW_REMOTE_BOT_MAX_BYTES", str(64 * 1024))),
             remote_threads=max(1, int(e.get("MEOW_REMOTE_THREADS", "8"))),
-            admin_token_hash=(hashlib.sha256(e["MEOW_ADMIN_TOKEN"].strip().encode()).hexdigest()
-                              if e.get("MEOW_ADMIN_TOKEN", "").strip() else None),
+            admin_token_hash=admin_token_hash(e.get("MEOW_ADMIN_TOKEN", "")),
             max_api_keys=int(e.get("MEOW_MAX_API_KEYS", "1000")),
             key_creates_per_minute=int(e.get("MEOW_KEY_CREATES_PER_MINUTE", "600")),
             key_writes_per_minute=int(e.get("MEOW_KEY_WRITES_PER_MINUTE", "12000")),
@@ -205,3 +204,24 @@ class Settings:
             arena_game_timeout_s=int(e.get("MEOW_ARENA_GAME_TIMEOUT_S", "900")),
             arena_workers=int(e.get("MEOW_ARENA_WORKERS", "1")),
         )
+
+
+ADMIN_TOKEN_MIN = 32  # characters of MEOW_ADMIN_TOKEN: the token hands out API keys, so it must not be guessable
+
+
+class SettingsError(ValueError):
+    """A setting the service refuses to start with; the message names it and says what to do."""
+
+
+def admin_token_hash(raw: str) -> str | None:
+    """MEOW_ADMIN_TOKEN's SHA-256 (unset or blank: None, /v1/admin answers 404); shorter than
+    ``ADMIN_TOKEN_MIN`` characters it is refused (SettingsError) before anything starts."""
+    token = raw.strip()
+    if not token:
+        return None
+    if len(token) < ADMIN_TOKEN_MIN:
+        raise SettingsError(
+            f"MEOW_ADMIN_TOKEN has {len(token)} characters: it needs at least {ADMIN_TOKEN_MIN} (whoever guesses it "
+            "issues API keys). Make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))' "
+            "- or unset MEOW_ADMIN_TOKEN to turn /v1/admin off")
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -43,6 +43,12 @@ class Rematch(Schema):
     id = fields.String(metadata={"description": "the rematch's game id (the old view's `rematch`)",
                                  "example": "9f2c4e1a7b3d5e60"})
     created = fields.Boolean(metadata={"description": "false when an earlier ask made it (the same rematch)"})
+    invite_code = fields.String(metadata={
+        "description": "a private table's rematch: its fresh invite code (the old one admits no one there), "
+                       "only in the answer that made it (`created: true`); rotate it with "
+                       "`POST /v1/games/{id}/invite` if that answer was lost"})
+    spectator_token = fields.String(metadata={
+        "description": "a private table's rematch: its fresh spectator token, as `invite_code`"})
 
 
 class QuickPlay(Strict):
@@ -92,11 +98,12 @@ class RematchView(MethodView):
         """A rematch of a finished table (owner token): a new table with the same variant, options,
         name and seats, linked from this one's view (`rematch`). Asking again gives the same one.
         Tokens carry over: the owner token owns the rematch, each human's seat token holds the same
-        seat there, bots are seated again; the owner starts it as usual."""
+        seat there, bots are seated again; the owner starts it as usual. A private table's rematch is
+        private with a fresh invite code and spectator token, returned once, to the ask that made it."""
         gid = game_id_or_404(game_id)
         caller = authenticate(gid, required=True)
-        rid, made = service().rematch(gid, caller)
-        return json_response({"id": rid, "created": made}, 201 if made else 200, Location=f"/v1/games/{rid}")
+        rid, made, codes = service().rematch(gid, caller)
+        return json_response({"id": rid, "created": made, **codes}, 201 if made else 200, Location=f"/v1/games/{rid}")
 
 
 @blp.route("/quickplay")

@@ -98,6 +98,34 @@ def test_a_rematch_has_the_same_seats_and_tokens_and_is_asked_once(table: Table)
     assert table.view(rid)["status"] == "running"
 
 
+def test_a_private_tables_rematch_has_a_fresh_invite_code_and_spectator_token(table: Table) -> None:
+    key = _key(table)
+    g = table.client.post("/v1/games", json={"variant": "prsi", "options": ONE_ROUND, "private": True},
+                          headers={"Meow-Key": key}).json
+    gid, owner, invite, watch = g["id"], g["owner_token"], g["invite_code"], g["spectator_token"]
+    ann = _seat(table, gid, {"name": "ann", "invite": invite}).json["token"]
+    table.add_bot(gid, owner)
+    table.start(gid, owner)
+    _play_out(table, gid, ann)
+    first = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner))
+    assert first.status_code == 201 and first.json["created"] is True
+    rid, new_invite, new_watch = first.json["id"], first.json["invite_code"], first.json["spectator_token"]
+    assert new_invite not in (invite, "") and new_watch not in (watch, "")
+    again = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner))
+    assert again.status_code == 200 and again.json == {"id": rid, "created": False}  # the codes: once
+    # the seated players carry over without a code; the old code and watcher are no one's there
+    assert table.view(rid, ann)["you"]["seat"] == 0
+    r = _seat(table, rid, {"name": "eve", "invite": invite})
+    assert (r.status_code, r.json["code"]) == (404, "invite_invalid")
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(watch)).status_code == 401
+    assert table.client.get(f"/v1/games/{gid}", headers=auth(watch)).status_code == 200  # the old table's still
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(new_watch)).status_code == 200
+    assert table.client.get(f"/v1/games/{rid}").status_code == 404  # still private
+    assert _seat(table, rid, {"name": "bob", "invite": new_invite}).status_code == 201
+    # a lost answer: the owner rotates the rematch's code as any private table's
+    assert table.client.post(f"/v1/games/{rid}/invite", headers=auth(owner)).status_code == 200
+
+
 def test_quick_play_seats_two_callers_at_one_table_and_bots_fill_it_after_the_wait(table: Table) -> None:
     a = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "ann"})
     b = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "bob"})
@@ -117,7 +145,7 @@ def test_quick_play_seats_two_callers_at_one_table_and_bots_fill_it_after_the_wa
     assert table.client.post("/v1/quickplay", json={"variant": "nope", "name": "x"}).status_code == 422
 
 
-def test_a_private_tables_rematch_is_private_with_the_same_codes_and_the_keys(table: Table) -> None:
+def test_a_private_tables_rematch_is_private_with_fresh_codes_and_the_keys(table: Table) -> None:
     key = _key(table)
     r = table.client.post("/v1/games", json={"variant": "prsi", "options": ONE_ROUND, "private": True},
                           headers={"Meow-Key": key})
@@ -127,9 +155,11 @@ def test_a_private_tables_rematch_is_private_with_the_same_codes_and_the_keys(ta
         table.add_bot(gid, owner)
     table.start(gid, owner)
     table.drain()
-    rid = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).json["id"]
+    made = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).json
+    rid = made["id"]
     assert table.client.get(f"/v1/games/{rid}").status_code == 404  # no table for a stranger
-    assert table.client.get(f"/v1/games/{rid}", headers=auth(watcher)).json["status"] == "open"
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(watcher)).status_code == 401  # the old watcher's not
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(made["spectator_token"])).json["status"] == "open"
     assert rid not in [g["id"] for g in table.client.get("/v1/games").json["games"]]
     mine = table.client.get("/v1/keys/me/games", headers={"Meow-Key": key}).json
     assert rid in [g["id"] for g in mine["games"]]
