@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +135,7 @@ def delete(ctx: AppContext, owner: str, bot_id: str) -> None:
     """Unregister ``owner``'s bot: the seats it held play as the autopilot from their next turn on."""
     owned(ctx, owner, bot_id)
     ctx.bot_records.bot_drop(owner, bot_id)
+    _deleted(ctx, bot_id)
 
 
 def _new_secret() -> str:
@@ -437,3 +438,19 @@ def health(ctx: AppContext, bot_id: str) -> str:
         return "back"
     ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return "away"
+
+
+# ---------------------------------------------------------------------------- hooks
+
+ON_DELETE: dict[str, Callable[[AppContext, str], None]] = {}
+"""What else a deleted bot leaves, by feature (``(ctx, bot id)``): the arenas' leaderboards
+(service/api/arenas.py registers it). Run after the delete; a failure is logged, not raised (the
+delete happened; a leaderboard drops a deleted bot's row when a page meets it)."""
+
+
+def _deleted(ctx: AppContext, bot_id: str) -> None:
+    for name, hook in list(ON_DELETE.items()):
+        try:
+            hook(ctx, bot_id)
+        except Exception:
+            log.warning("bot %s deleted, but its %s hook failed", bot_id, name, exc_info=True)
