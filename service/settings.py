@@ -55,6 +55,8 @@ class Settings:
     open_game_ttl_s: int = 86_400  # a table nobody starts is deleted after this
     compact_after_s: int = 3600  # a finished game is compacted this long after its match ended (<0: never)
     quickplay_wait_ms: int = 20_000  # quick play: a table no second human joined starts with bots after this
+    quickplay_seats_per_address: int = 1  # quick play: seats one address takes at one public table (0: no cap)
+    quickplay_tables: int = 8  # quick play: open public tables of a variant an address's seats are steered across
     players_per_key: int = 100_000  # players with a record per API key and variant (a new one beyond: not recorded)
     rate_limits: str = "on"  # "off" for benchmarks and load tests
     rate_creates_per_address: str = "300/minute"
@@ -159,6 +161,8 @@ class Settings:
             open_game_ttl_s=int(e.get("MEOW_OPEN_GAME_TTL_S", "86400")),
             compact_after_s=int(e.get("MEOW_COMPACT_AFTER", "3600")),
             quickplay_wait_ms=int(e.get("MEOW_QUICKPLAY_WAIT_MS", "20000")),
+            quickplay_seats_per_address=int(e.get("MEOW_QUICKPLAY_SEATS_PER_ADDRESS", "1")),
+            quickplay_tables=max(1, int(e.get("MEOW_QUICKPLAY_TABLES", "8"))),
             players_per_key=int(e.get("MEOW_PLAYERS_PER_KEY", "100000")),
             rate_limits=e.get("MEOW_RATE_LIMITS", "on"),
             rate_creates_per_address=e.get("MEOW_RATE_CREATES_PER_ADDRESS", "300/minute"),

@@ -9,8 +9,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from service.api.client import client_prefix
 from service.api.errors import PROBLEM
-from service.api.http import authenticate, game_id_or_404, json_response, service
+from service.api.http import authenticate, game_id_or_404, json_response, peer, service, settings
 from service.api.keys import current_key, require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.schemas import DisplayName, Problem, SeatTaken, Strict
@@ -116,10 +117,13 @@ class QuickPlayView(MethodView):
         """A seat at once at the open quick-play table of a variant (the key's own with `Meow-Key`,
         else the public one), or at a new table; a table no second human joins starts with bots after
         the server's wait (MEOW_QUICKPLAY_WAIT_MS), one that fills starts at once. Returns the seat's
-        token exactly once (no Idempotency-Key: a retry takes another seat)."""
+        token exactly once (no Idempotency-Key: a retry takes another seat). One address takes at most
+        MEOW_QUICKPLAY_SEATS_PER_ADDRESS (1) seats of one public table: its next seat is steered to
+        another table, 429 `quickplay_limit` only when every open table of the variant holds its share."""
         key = require_key() if body.get("player") is not None else current_key()
         svc = service()
-        out = svc.quick_play(body["variant"], key, body["name"], body.get("player"))
+        address = client_prefix(peer(), 32, settings().prefix_v6)  # an address; an IPv6 host's: its /64
+        out = svc.quick_play(body["variant"], key, body["name"], body.get("player"), address)
         render = svc.render(out, SPECTATOR, False)
         render["id"] = out.game_id
         return json_response(render, 201, render["version"], Location=f"/v1/games/{out.game_id}")
