@@ -3,7 +3,9 @@ lobby (the append writes no lobby row nor index for it), only in its key's own l
 taken with the invite code its owner holds (and can rotate); every read needs a token of the table
 (owner, seat, or the spectator token its owner hands out and can rotate) or an auditor's. For anyone
 else the table does not exist: the same 404 ``not_found`` as an unknown game id, before anything
-about the table is read, so no answer, error detail or feed tells it apart.
+about the table is read, so no answer, error detail or feed tells it apart; and an unknown id
+without a token is refused at that same point (``gate``), before any check a route makes of the
+request, so no route answers the two differently (tests/api/test_private_oracle.py, over the spec).
 
 What makes a table private is recorded store-side with its creation, in its token hash (written by
 the creating append): "meta:private", the SHA-256 of the invite code ("meta:invite") and of the
