@@ -20,11 +20,13 @@ import orjson
 from redis.exceptions import WatchError
 
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
-Score = Callable[[Mapping[str, Any]], float]  # a leaderboard row's place (higher first)
 
 
 def _s(v: Any) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
+
+
+Score = Callable[[Mapping[str, Any]], float]  # a leaderboard row's place (higher first)
 
 
 class RedisArenas:
