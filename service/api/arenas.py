@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import orjson
-from flask import Flask, Response, request
+from flask import Flask, Response, has_app_context, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
@@ -36,8 +36,9 @@ def arenas() -> Arenas:
 
 
 def _forget_bot(ctx: Any, bot_id: str) -> None:
-    """A deleted bot leaves the leaderboards (remote_bots.ON_DELETE; arenas need Redis)."""
-    if settings().redis_url:
+    """A deleted bot leaves the leaderboards (remote_bots.ON_DELETE; arenas need Redis; a delete
+    outside a request of this app has no board to reach: a page drops the row when it meets it)."""
+    if has_app_context() and settings().redis_url:
         arenas().forget_bot(bot_id)
 
 

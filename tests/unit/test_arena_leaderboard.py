@@ -79,7 +79,7 @@ def test_the_board_is_read_a_page_at_a_time_in_its_order(arenas: Arenas) -> None
 
 def test_a_deleted_bot_leaves_the_board_and_a_new_one_is_a_new_row(arenas: Arenas,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(remote_bots.ON_DELETE, "arenas", lambda ctx, bot_id: arenas.forget_bot(bot_id))
+    monkeypatch.setattr(remote_bots, "ON_DELETE", {"arenas": lambda ctx, bot_id: arenas.forget_bot(bot_id)})
     key, _ = api_keys.create(arenas.ctx.api_keys, "portal", now_ms=T0)
     _put(arenas, _rows(3))
     for _ in range(5):  # delete and register again, five times: the board does not grow
@@ -92,14 +92,16 @@ def test_a_deleted_bot_leaves_the_board_and_a_new_one_is_a_new_row(arenas: Arena
         assert sorted(r["entrant"] for r in _all(arenas)) == ["e000", "e001", "e002"]
 
 
-def test_a_row_of_a_bot_deleted_without_its_hook_goes_when_a_page_meets_it(arenas: Arenas) -> None:
+def test_a_row_of_a_bot_deleted_without_its_hook_goes_when_a_page_meets_it(arenas: Arenas,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A delete racing an arena's end (its row written after the delete's hook): the page drops it."""
+    monkeypatch.setattr(remote_bots, "ON_DELETE", {})  # no hook runs
     key, _ = api_keys.create(arenas.ctx.api_keys, "portal", now_ms=T0)
     bots = [remote_bots.register(arenas.ctx, key.id, f"b{i}", "http://127.0.0.1:9/turn", [VARIANT])[0] for i in range(3)]
     _put(arenas, {bot_identity(b.id): {"games": 1, "wins": 1.0, "mu": 40.0 - i, "sigma": 1.0}
                   for i, b in enumerate(bots)} | _rows(4))
     for b in bots[:2]:
-        arenas.ctx.bot_records.bot_drop(key.id, b.id)  # deleted, no hook ran
+        remote_bots.delete(arenas.ctx, key.id, b.id)  # deleted, no hook ran
     page, _ = arenas.leaderboard(VARIANT, 0, 3)
     assert page[0]["entrant"] == bot_identity(bots[2].id) and len(page) == 3
     assert [r["rank"] for r in page] == [1, 2, 3]
