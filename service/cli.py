@@ -14,6 +14,18 @@ from service.games.kernel.due import Lane
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``meow``: a setting it cannot start with (service/settings.py ``SettingsError``) ends it with
+    status 2 and a one-line message, not a traceback."""
+    from service.settings import SettingsError
+
+    try:
+        return _main(argv)
+    except SettingsError as exc:
+        print(f"meow: cannot start: {exc}", file=sys.stderr, flush=True)
+        return 2
+
+
+def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meow")
     sub = parser.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="start Redis (embedded if REDIS_URL is unset), gunicorn and one worker")

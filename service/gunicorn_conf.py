@@ -9,9 +9,12 @@ unless told otherwise; containers set MEOW_HOST=0.0.0.0). Command-line flags ove
 """
 from service.listen import bind_address as _bind_address
 from service.serving import worker_class as _worker_class
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 
-_settings = Settings.from_env()
+try:
+    _settings = Settings.from_env()
+except SettingsError as _refused:  # gunicorn started on its own (compose): the message, not a traceback
+    raise SystemExit(f"meow: cannot start: {_refused}") from None
 bind = [_bind_address(_settings.host, _settings.port)]  # not gunicorn's default of 0.0.0.0:$PORT
 worker_class = _worker_class(_settings.web_worker_class)
 workers = _settings.web_workers

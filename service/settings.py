@@ -55,6 +55,8 @@ class Settings:
     open_game_ttl_s: int = 86_400  # a table nobody starts is deleted after this
     compact_after_s: int = 3600  # a finished game is compacted this long after its match ended (<0: never)
     quickplay_wait_ms: int = 20_000  # quick play: a table no second human joined starts with bots after this
+    quickplay_seats_per_address: int = 1  # quick play: seats one address takes at one public table (0: no cap)
+    quickplay_tables: int = 8  # quick play: open public tables of a variant an address's seats are steered across
     players_per_key: int = 100_000  # players with a record per API key and variant (a new one beyond: not recorded)
     rate_limits: str = "on"  # "off" for benchmarks and load tests
     rate_creates_per_address: str = "300/minute"
@@ -161,6 +163,8 @@ class Settings:
             open_game_ttl_s=int(e.get("MEOW_OPEN_GAME_TTL_S", "86400")),
             compact_after_s=int(e.get("MEOW_COMPACT_AFTER", "3600")),
             quickplay_wait_ms=int(e.get("MEOW_QUICKPLAY_WAIT_MS", "20000")),
+            quickplay_seats_per_address=int(e.get("MEOW_QUICKPLAY_SEATS_PER_ADDRESS", "1")),
+            quickplay_tables=max(1, int(e.get("MEOW_QUICKPLAY_TABLES", "8"))),
             players_per_key=int(e.get("MEOW_PLAYERS_PER_KEY", "100000")),
             rate_limits=e.get("MEOW_RATE_LIMITS", "on"),
             rate_creates_per_address=e.get("MEOW_RATE_CREATES_PER_ADDRESS", "300/minute"),
@@ -179,8 +183,7 @@ class Settings:
             remote_bot_health_ms=max(100, int(e.get("MEOW_REMOTE_BOT_HEALTH_MS", "5000"))),
             remote_bot_max_bytes=int(e.get("MEOW_REMOTE_BOT_MAX_BYTES", str(64 * 1024))),
             remote_threads=max(1, int(e.get("MEOW_REMOTE_THREADS", "8"))),
-            admin_token_hash=(hashlib.sha256(e["MEOW_ADMIN_TOKEN"].strip().encode()).hexdigest()
-                              if e.get("MEOW_ADMIN_TOKEN", "").strip() else None),
+            admin_token_hash=admin_token_hash(e.get("MEOW_ADMIN_TOKEN", "")),
             max_api_keys=int(e.get("MEOW_MAX_API_KEYS", "1000")),
             key_creates_per_minute=int(e.get("MEOW_KEY_CREATES_PER_MINUTE", "600")),
             key_writes_per_minute=int(e.get("MEOW_KEY_WRITES_PER_MINUTE", "12000")),
@@ -209,3 +212,24 @@ class Settings:
             arena_workers=int(e.get("MEOW_ARENA_WORKERS", "1")),
             arena_slots=max(1, int(e.get("MEOW_ARENA_SLOTS", "3"))),
         )
+
+
+ADMIN_TOKEN_MIN = 32  # characters of MEOW_ADMIN_TOKEN: the token hands out API keys, so it must not be guessable
+
+
+class SettingsError(ValueError):
+    """A setting the service refuses to start with; the message names it and says what to do."""
+
+
+def admin_token_hash(raw: str) -> str | None:
+    """MEOW_ADMIN_TOKEN's SHA-256 (unset or blank: None, /v1/admin answers 404); shorter than
+    ``ADMIN_TOKEN_MIN`` characters it is refused (SettingsError) before anything starts."""
+    token = raw.strip()
+    if not token:
+        return None
+    if len(token) < ADMIN_TOKEN_MIN:
+        raise SettingsError(
+            f"MEOW_ADMIN_TOKEN has {len(token)} characters: it needs at least {ADMIN_TOKEN_MIN} (whoever guesses it "
+            "issues API keys). Make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))' "
+            "- or unset MEOW_ADMIN_TOKEN to turn /v1/admin off")
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import orjson
-from flask import Flask, Response, request
+from flask import Flask, Response, has_app_context, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
@@ -20,7 +20,7 @@ from service.api.http import _per_process, json_response, peer_prefix, precondit
 from service.api.keys import require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.app import remote_bots
-from service.app.arenas import MAX_ENTRANTS, Arenas, make_spec
+from service.app.arenas import BOARD_PAGE, BOARD_PAGE_MAX, MAX_ENTRANTS, Arenas, make_spec
 from service.games import registry
 
 blp = Blueprint("arenas", __name__, url_prefix="/v1", description="Arenas: many bots-only games, ranked")
@@ -36,9 +36,18 @@ def arenas() -> Arenas:
     return _per_process("meow.arenas", lambda: build_arenas(settings(), service().store))
 
 
+def _forget_bot(ctx: Any, bot_id: str) -> None:
+    """A deleted bot leaves the leaderboards (remote_bots.ON_DELETE; arenas need Redis; a delete
+    outside a request of this app has no board to reach: a page drops the row when it meets it)."""
+    if has_app_context() and settings().redis_url:
+        arenas().forget_bot(bot_id)
+
+
 def install(app: Flask) -> None:
     """The read guard on every route of one game (/v1/games/<game_id>...): 409 ``arena_running``
-    while the game's arena runs (service/app/arenas.py ``ReadGuard``)."""
+    while the game's arena runs (service/app/arenas.py ``ReadGuard``); a deleted bot's leaderboard
+    rows go with it (``_forget_bot``)."""
+    remote_bots.ON_DELETE["arenas"] = _forget_bot
 
     @app.before_request
     def _arena_guard() -> None:
@@ -195,6 +204,10 @@ class ArenaGames(s.Schema):
 
 class ArenaLeaderboardQuery(s.Strict):
     variant = fields.String(required=True, metadata={"enum": list(registry.BY_VARIANT)})
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 1_000_000),
+                            metadata={"description": "rows to skip (a page's `next_offset`)"})
+    limit = fields.Integer(load_default=BOARD_PAGE, validate=validate.Range(1, BOARD_PAGE_MAX),
+                           metadata={"description": f"rows of this page (default: the top {BOARD_PAGE})"})
 
 
 class ArenaLeaderboardRow(s.Schema):
@@ -203,11 +216,13 @@ class ArenaLeaderboardRow(s.Schema):
     games = fields.Integer()
     wins = fields.Float()
     rating = fields.Nested(RatingOut)
+    rank = fields.Integer(metadata={"description": "the place on the board, from 1"})
 
 
 class ArenaLeaderboard(s.Schema):
     variant = fields.String()
-    entrants = fields.List(fields.Nested(ArenaLeaderboardRow))
+    entrants = fields.List(fields.Nested(ArenaLeaderboardRow), metadata={"description": "one page, best first"})
+    next_offset = fields.Integer(allow_none=True, metadata={"description": "the next page's `offset`; null on the last"})
 
 
 def _examples() -> dict[str, dict[str, Any]]:
@@ -269,9 +284,11 @@ class LeaderboardView(MethodView):
     @_errors(422)
     @operation(blp, "getArenaLeaderboard")
     def get(self, query: dict[str, Any]):
-        """Every entrant of a variant's finished arenas, rated over all their games (openskill
-        Plackett-Luce), best conservative rating first. No key needed."""
-        return json_response({"variant": query["variant"], "entrants": arenas().leaderboard(query["variant"])})
+        """The entrants of a variant's finished arenas, rated over all their games (openskill
+        Plackett-Luce), best conservative rating first, a page at a time (the top 20 by default, at
+        most 100 a page: `offset` and `next_offset` for the rest). A deleted bot leaves it. No key needed."""
+        rows, nxt = arenas().leaderboard(query["variant"], query["offset"], query["limit"])
+        return json_response({"variant": query["variant"], "entrants": rows, "next_offset": nxt})
 
 
 @blp.route("/arenas/<string(length=14):arena_id>")

@@ -66,7 +66,7 @@ _BY_STATUS: dict[int, tuple[str, ...]] = {  # the kernel's, the app's, the edge'
         "invalid_action", "invalid_option", "invalid_request", "invalid_suit",
         "must_choose_suit", "unknown_variant", "weak_idempotency_key", "webhook_url_refused", "url_refused",
     ),
-    429: ("rate_limited", "too_many_connections", "bots_only_limit", "arena_limit"),
+    429: ("rate_limited", "too_many_connections", "bots_only_limit", "arena_limit", "quickplay_limit"),
     431: ("headers_too_large",),
     500: ("internal_error", "game_corrupted", "http_error"),
     501: ("not_implemented",),
@@ -83,7 +83,7 @@ STORE_RETRY_AFTER_S = 1
 # refusals answered 429 that carry no Retry-After, because no delay is true for them: a connection
 # over the cap may retry as soon as one of its own connections closes, and a bots-only table over
 # its cap when one of the owner's bots-only matches ends (docs/reliability.md)
-NO_RETRY_AFTER: frozenset[str] = frozenset(("too_many_connections", "bots_only_limit", "arena_limit"))
+NO_RETRY_AFTER: frozenset[str] = frozenset(("too_many_connections", "bots_only_limit", "arena_limit", "quickplay_limit"))
 """``Retry-After`` of the 503s (``store_unavailable``, ``not_ready``): Redis is away, try again soon."""
 PRECONDITION_FAILED = 412  # a stale If-Match (RFC 9110 §13.1.1); the same code from a body is 409
 

@@ -9,8 +9,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from service.api.client import client_prefix
 from service.api.errors import PROBLEM
-from service.api.http import authenticate, game_id_or_404, json_response, service
+from service.api.http import authenticate, game_id_or_404, json_response, peer, service, settings
 from service.api.keys import current_key, require_key
 from service.api.operations import EXAMPLES, operation, problem_headers
 from service.api.schemas import DisplayName, Problem, SeatTaken, Strict
@@ -43,6 +44,12 @@ class Rematch(Schema):
     id = fields.String(metadata={"description": "the rematch's game id (the old view's `rematch`)",
                                  "example": "9f2c4e1a7b3d5e60"})
     created = fields.Boolean(metadata={"description": "false when an earlier ask made it (the same rematch)"})
+    invite_code = fields.String(metadata={
+        "description": "a private table's rematch: its fresh invite code (the old one admits no one there), "
+                       "only in the answer that made it (`created: true`); rotate it with "
+                       "`POST /v1/games/{id}/invite` if that answer was lost"})
+    spectator_token = fields.String(metadata={
+        "description": "a private table's rematch: its fresh spectator token, as `invite_code`"})
 
 
 class QuickPlay(Strict):
@@ -92,11 +99,12 @@ class RematchView(MethodView):
         """A rematch of a finished table (owner token): a new table with the same variant, options,
         name and seats, linked from this one's view (`rematch`). Asking again gives the same one.
         Tokens carry over: the owner token owns the rematch, each human's seat token holds the same
-        seat there, bots are seated again; the owner starts it as usual."""
+        seat there, bots are seated again; the owner starts it as usual. A private table's rematch is
+        private with a fresh invite code and spectator token, returned once, to the ask that made it."""
         gid = game_id_or_404(game_id)
         caller = authenticate(gid, required=True)
-        rid, made = service().rematch(gid, caller)
-        return json_response({"id": rid, "created": made}, 201 if made else 200, Location=f"/v1/games/{rid}")
+        rid, made, codes = service().rematch(gid, caller)
+        return json_response({"id": rid, "created": made, **codes}, 201 if made else 200, Location=f"/v1/games/{rid}")
 
 
 @blp.route("/quickplay")
@@ -109,10 +117,13 @@ class QuickPlayView(MethodView):
         """A seat at once at the open quick-play table of a variant (the key's own with `Meow-Key`,
         else the public one), or at a new table; a table no second human joins starts with bots after
         the server's wait (MEOW_QUICKPLAY_WAIT_MS), one that fills starts at once. Returns the seat's
-        token exactly once (no Idempotency-Key: a retry takes another seat)."""
+        token exactly once (no Idempotency-Key: a retry takes another seat). One address takes at most
+        MEOW_QUICKPLAY_SEATS_PER_ADDRESS (1) seats of one public table: its next seat is steered to
+        another table, 429 `quickplay_limit` only when every open table of the variant holds its share."""
         key = require_key() if body.get("player") is not None else current_key()
         svc = service()
-        out = svc.quick_play(body["variant"], key, body["name"], body.get("player"))
+        address = client_prefix(peer(), 32, settings().prefix_v6)  # an address; an IPv6 host's: its /64
+        out = svc.quick_play(body["variant"], key, body["name"], body.get("player"), address)
         render = svc.render(out, SPECTATOR, False)
         render["id"] = out.game_id
         return json_response(render, 201, render["version"], Location=f"/v1/games/{out.game_id}")

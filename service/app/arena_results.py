@@ -120,13 +120,24 @@ def leaderboard_change(identities: Sequence[str], results: Mapping[int, Mapping[
     return change
 
 
+def board_score(row: Mapping[str, Any]) -> float:
+    """A leaderboard row's place, higher first: its conservative rating as shown (rounded, so equal
+    shown ratings tie, and a tie goes by entrant)."""
+    return _r(ratings.display(ratings.from_json(row)))
+
+
+def board_row(ident: str, row: Mapping[str, Any], rank: int | None = None) -> dict[str, Any]:
+    """One leaderboard row as the API shows it (``rank``: its place on the board, from 1)."""
+    r = ratings.from_json(row)
+    lo, hi = ratings.interval95(r)
+    out = {"entrant": ident, "games": int(row["games"]), "wins": _r(float(row["wins"])),
+           "rating": {"mu": _r(r.mu), "sigma": _r(r.sigma), "interval_95": [_r(lo), _r(hi)],
+                      "display": _r(ratings.display(r))}}
+    if rank is not None:
+        out["rank"] = rank
+    return out
+
+
 def leaderboard_rows(board: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The board, best conservative rating first."""
-    rows = []
-    for ident, row in board.items():
-        r = ratings.from_json(row)
-        lo, hi = ratings.interval95(r)
-        rows.append({"entrant": ident, "games": int(row["games"]), "wins": _r(float(row["wins"])),
-                     "rating": {"mu": _r(r.mu), "sigma": _r(r.sigma), "interval_95": [_r(lo), _r(hi)],
-                                "display": _r(ratings.display(r))}})
-    return sorted(rows, key=lambda x: (-x["rating"]["display"], x["entrant"]))
+    """A whole board, best conservative rating first (the order of its pages)."""
+    return sorted((board_row(i, row) for i, row in board.items()), key=lambda x: (-x["rating"]["display"], x["entrant"]))

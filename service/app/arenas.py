@@ -45,6 +45,14 @@ ARENA_OPTIONS = {"allow_join_between_rounds": False}  # nobody but the arena's b
 Enqueue = Callable[[str, str], None]  # (arena id, job id): queue one step on the arena lane
 
 
+BOT_IDENTITY = "bot:"  # a registered bot's identity on the leaderboards: ``bot:<id>``
+BOARD_PAGE, BOARD_PAGE_MAX = 20, 100  # the leaderboard's rows per page: by default, at most
+
+
+def bot_identity(bot_id: str) -> str:
+    return BOT_IDENTITY + bot_id
+
+
 @dataclass(frozen=True)
 class Entrant:
     name: str
@@ -54,7 +62,7 @@ class Entrant:
     @property
     def identity(self) -> str:
         """Who the leaderboard rates: the built-in strength (a registered bot: ``bot:<id>``)."""
-        return f"bot:{self.remote}" if self.remote else self.strength
+        return bot_identity(self.remote) if self.remote else self.strength
 
     def to_json(self) -> dict[str, str]:
         return {"name": self.name, "strength": self.strength, **({"remote": self.remote} if self.remote else {})}
@@ -232,12 +240,29 @@ class Arenas:
             out.append({**res, "owner_token": arena_play.owner_token(secret, index)})
         return out
 
-    def leaderboard(self, variant: str) -> list[dict[str, Any]]:
+    def leaderboard(self, variant: str, offset: int = 0, limit: int = BOARD_PAGE) -> tuple[list[dict[str, Any]], int | None]:
+        """A page of the variant's leaderboard, best first, and the next page's offset (None: the
+        last). A row of a bot deleted meanwhile (its delete's hook not run: a race with an arena's
+        end, a failure) is dropped from the board as the page meets it."""
         try:
             registry.for_variant(variant)
         except RuleViolation as rv:
             raise AppError(rv.code, rv.detail, **rv.extra) from rv
-        return arena_results.leaderboard_rows(self.arenas.leaderboard(variant))
+        limit = max(1, min(limit, BOARD_PAGE_MAX))
+        for _ in range(3):  # a page that met deleted bots is read again (they are gone from it now)
+            page, total = self.arenas.leaderboard_page(variant, offset, limit, arena_results.board_score)
+            gone = [i for i, _ in page if i.startswith(BOT_IDENTITY)
+                    and self.ctx.bot_records.bot_load(i[len(BOT_IDENTITY):]) is None]
+            for ident in gone:
+                self.arenas.forget(ident, [variant])
+            if not gone:
+                break
+        rows = [arena_results.board_row(i, row, offset + n + 1) for n, (i, row) in enumerate(page)]
+        return rows, (offset + limit if offset + limit < total else None)
+
+    def forget_bot(self, bot_id: str) -> None:
+        """A deleted bot leaves every variant's leaderboard (remote_bots.ON_DELETE)."""
+        self.arenas.forget(bot_identity(bot_id), list(registry.BY_VARIANT))
 
     # ------------------------------------------------------------------ the arena lane
     def step(self, arena_id: str) -> str:
@@ -277,8 +302,10 @@ class Arenas:
         results = self.arenas.results(arena_id)
         summary = arena_results.summarize(_names(spec), results)
         if self.arenas.end(arena_id, FINISHED, self.clock(), summary):
-            self.arenas.update_leaderboard(
-                spec.variant, arena_results.leaderboard_change([e.identity for e in spec.entrants], results))
+            identities = [e.identity for e in spec.entrants]
+            self.arenas.update_leaderboard(spec.variant, identities,
+                                           arena_results.leaderboard_change(identities, results),
+                                           arena_results.board_score)
         self.announce(arena_id)
 
     def announce(self, arena_id: str) -> int:

@@ -29,3 +29,4 @@ class AppCode(DomainCode):
     VERSION_CONFLICT = "version_conflict"
     ARENA_LIMIT = "arena_limit"  # this key runs as many arenas as allowed (docs/arenas.md)
     ARENA_RUNNING = "arena_running"  # an arena's games are read only once the arena has ended
+    QUICKPLAY_LIMIT = "quickplay_limit"  # this address holds its seats at every open public quick-play table

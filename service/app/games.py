@@ -109,13 +109,16 @@ class GameService(AppContext):
         return actions.act(self, game_id, caller, action, pre, idem)
 
     # ------------------------------------------------------------------ players, rematch, quick play
-    def rematch(self, game_id: str, caller: Caller) -> tuple[str, bool]:
-        """The finished table's rematch (owner only): its id, and whether this ask made it."""
+    def rematch(self, game_id: str, caller: Caller) -> tuple[str, bool, dict[str, str]]:
+        """The finished table's rematch (owner only): its id, whether this ask made it, and a private
+        table's fresh invite code and spectator token (to the ask that made it)."""
         return rematch.rematch(self, game_id, caller)
 
-    def quick_play(self, variant: str, key: ApiKey | None, name: str | None, ref: str | None) -> Outcome:
-        """A seat at the open quick-play table of a variant (the key's, or the public one)."""
-        return quickplay.quick_play(self, variant, key, name, ref)
+    def quick_play(self, variant: str, key: ApiKey | None, name: str | None, ref: str | None,
+                   address: str | None = None) -> Outcome:
+        """A seat at the open quick-play table of a variant (the key's, or the public one; ``address``:
+        the caller's, whose seats at one public table are capped)."""
+        return quickplay.quick_play(self, variant, key, name, ref, address)
 
     def player(self, key_id: str, variant: str, ref: str) -> dict[str, Any] | None:
         return players.player(self, key_id, variant, ref)

@@ -3,7 +3,9 @@ lobby (the append writes no lobby row nor index for it), only in its key's own l
 taken with the invite code its owner holds (and can rotate); every read needs a token of the table
 (owner, seat, or the spectator token its owner hands out and can rotate) or an auditor's. For anyone
 else the table does not exist: the same 404 ``not_found`` as an unknown game id, before anything
-about the table is read, so no answer, error detail or feed tells it apart.
+about the table is read, so no answer, error detail or feed tells it apart; and an unknown id
+without a token is refused at that same point (``gate``), before any check a route makes of the
+request, so no route answers the two differently (tests/api/test_private_oracle.py, over the spec).
 
 What makes a table private is recorded store-side with its creation, in its token hash (written by
 the creating append): "meta:private", the SHA-256 of the invite code ("meta:invite") and of the
@@ -18,6 +20,7 @@ from service.app.auth import Caller, new_token, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, forbidden, not_found
+from service.games.kernel.codes import KernelCode
 
 PRIVATE, INVITE, WATCH = "private", "invite", "watch"  # the token-hash fields "meta:<name>"
 
@@ -60,8 +63,14 @@ def gate(ctx: AppContext, game_id: str, caller: Caller, invite: str | None = Non
     """A caller without a token of the table (nor an auditor's) meets a private table as no table
     at all (404 ``not_found``); ``invite``: a join that carries a code, let in when it is the
     table's, else 404 ``invite_invalid``."""
-    if caller.token_hash is not None or not is_private(ctx, game_id):
+    if caller.token_hash is not None:
         return
+    if not is_private(ctx, game_id):
+        if ctx.privacy.get(game_id) is not None or _exists(ctx, game_id):
+            return  # a public table
+        # an unknown id is refused here too, before any check of the request (the owner's, the key's):
+        # it answers as a private table does, whatever the route (tests/api/test_private_oracle.py)
+        raise not_found() if invite is None else invite_invalid()
     if invite is None:
         _as_unknown(ctx, game_id)
         raise not_found()
@@ -69,6 +78,18 @@ def gate(ctx: AppContext, game_id: str, caller: Caller, invite: str | None = Non
     if stored is None or not hmac.compare_digest(stored.decode(), invite_hash(invite)):
         _as_unknown(ctx, game_id)
         raise invite_invalid()
+
+
+def _exists(ctx: AppContext, game_id: str) -> bool:
+    """Whether the (public) table is there: loaded, so the route's own load finds it cached; an
+    unknown id costs the reads ``_as_unknown`` repeats for a private table."""
+    try:
+        ctx.load(game_id)
+    except AppError as exc:
+        if exc.code == KernelCode.NOT_FOUND:
+            return False
+        raise
+    return True
 
 
 def _as_unknown(ctx: AppContext, game_id: str) -> None:

@@ -5,7 +5,11 @@ the old table's view names it (``rematch``) once it exists. Every token carries 
 token owns the rematch, each human's seat token holds the same seat there (no new secret to hand
 out; a human who does not want to play again leaves that seat), bots are seated again, and the
 seats' players (service/app/players.py) stay theirs. The rematch belongs to the same API key, and a
-private table's rematch is private with the same invite code and spectator token."""
+private table's rematch is private with a fresh invite code and spectator token (issue 37): the
+seated players carry over without them, the old table's code admits no one to the rematch and its
+spectator token watches only the old table. The ask that makes the rematch returns the new code and
+token to the owner (once, as a private create does); a later ask does not (the owner rotates them
+with ``POST /v1/games/{id}/invite`` and ``/spectator-token`` if that answer was lost)."""
 from __future__ import annotations
 
 import hashlib
@@ -14,7 +18,7 @@ import orjson
 
 from service.app import players, private_tables, seats
 from service.app.api_keys import KEY_META
-from service.app.auth import SPECTATOR, Caller, role_record
+from service.app.auth import SPECTATOR, Caller, new_token, role_record
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, forbidden
@@ -23,8 +27,9 @@ from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan, write
 from service.games.kernel.model import JoinSeat
 from service.games.kernel.state import Seat, TableState
 
-CARRIED = (f"meta:{KEY_META}", *(f"meta:{f}" for f in (private_tables.PRIVATE, private_tables.INVITE, private_tables.WATCH)))
-"""The old table's store-side fields its rematch keeps: its key, its privacy, invite code and spectator token."""
+CARRIED = (f"meta:{KEY_META}",)
+"""The old table's store-side fields its rematch keeps: its key (a private table's privacy is kept
+with fresh codes: ``_private``)."""
 
 
 def rematch_id(game_id: str) -> str:
@@ -40,8 +45,9 @@ def link(ctx: AppContext, state: TableState) -> str | None:
     return rid if ctx.event_log.version(rid) > 0 else None
 
 
-def rematch(ctx: AppContext, game_id: str, caller: Caller) -> tuple[str, bool]:
-    """The rematch of a finished table (the owner only): its id, and whether this ask made it."""
+def rematch(ctx: AppContext, game_id: str, caller: Caller) -> tuple[str, bool, dict[str, str]]:
+    """The rematch of a finished table (the owner only): its id, whether this ask made it, and a
+    private table's fresh ``invite_code`` and ``spectator_token`` (only to the ask that made it)."""
     if not caller.is_owner:
         raise forbidden("only the owner asks for a rematch")
     old = ctx.load(game_id)
@@ -49,17 +55,20 @@ def rematch(ctx: AppContext, game_id: str, caller: Caller) -> tuple[str, bool]:
         raise AppError(AppCode.GAME_RUNNING, "a rematch is for a finished table")
     rid = rematch_id(game_id)
     carried = [s for s in old.seats if s.state != "left"]
-    made = False
+    made, codes = False, {}
     if ctx.event_log.version(rid) == 0:
         owner_hash = _get(ctx, game_id, "owner")
         owner_seat = next((i for i, s in enumerate(carried) if s.creator), None)
         tokens: dict[str, bytes] = {}
         if owner_hash:
             tokens = {owner_hash: role_record("owner", owner_seat), "owner": owner_hash.encode()}
-        for field in CARRIED:  # the same key's; a private table's rematch is private, same code and watcher
+        for field in CARRIED:  # the same key's
             value = _get(ctx, game_id, field)
             if value is not None:
                 tokens[field] = value.encode()
+        codes = _private(ctx, game_id)
+        if codes:
+            tokens.update(private_tables.private_tokens(codes["invite_code"], codes["spectator_token"]))
         key = _get(ctx, game_id, f"meta:{KEY_META}")
         if key:  # listed in the key's own lobby (first, as a keyed create does)
             ctx.api_keys.key_game_add(key, rid, ctx.clock(), ctx.settings.key_games_max)
@@ -71,7 +80,15 @@ def rematch(ctx: AppContext, game_id: str, caller: Caller) -> tuple[str, bool]:
             if exc.code != AppCode.GAME_EXISTS:
                 raise
     _seat_all(ctx, game_id, rid, carried)
-    return rid, made
+    return rid, made, codes if made else {}
+
+
+def _private(ctx: AppContext, game_id: str) -> dict[str, str]:
+    """A private table's rematch is private with a fresh invite code and spectator token (none of
+    the old table's: whoever holds those is not let in); a public table's: nothing."""
+    if not private_tables.is_private(ctx, game_id, exists=True):
+        return {}
+    return {"invite_code": private_tables.new_invite_code(ctx), "spectator_token": new_token(ctx.random_bytes)}
 
 
 def _seat_all(ctx: AppContext, old_id: str, rid: str, carried: list[Seat]) -> None:

@@ -14,7 +14,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,6 +156,7 @@ def delete(ctx: AppContext, owner: str, bot_id: str, pre: Precondition | None = 
                                           credentials.entry(ctx.clock(), "deleted", bot.version + 1, owner),
                                           credentials.LOG_KEEP)
         if done.status == OK:
+            _deleted(ctx, bot.id)
             return
         if done.status == MISSING:
             raise not_found("bot")
@@ -482,3 +483,19 @@ def health(ctx: AppContext, bot_id: str) -> str:
         return "back"
     ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return "away"
+
+
+# ---------------------------------------------------------------------------- hooks
+
+ON_DELETE: dict[str, Callable[[AppContext, str], None]] = {}
+"""What else a deleted bot leaves, by feature (``(ctx, bot id)``): the arenas' leaderboards
+(service/api/arenas.py registers it). Run after the delete; a failure is logged, not raised (the
+delete happened; a leaderboard drops a deleted bot's row when a page meets it)."""
+
+
+def _deleted(ctx: AppContext, bot_id: str) -> None:
+    for name, hook in list(ON_DELETE.items()):
+        try:
+            hook(ctx, bot_id)
+        except Exception:
+            log.warning("bot %s deleted, but its %s hook failed", bot_id, name, exc_info=True)

@@ -6,7 +6,7 @@ shows them again; each of these is one ``WritePlan`` on the write path."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -88,13 +88,16 @@ def create(ctx: AppContext, variant: str, options: dict[str, Any], max_players: 
 
 
 def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-         idem: Idempotency | None, invite: str | None = None, player: tuple[str, str] | None = None) -> Outcome:
-    """A seat for a human or a bot; ``player`` (key id, ref): the seat carries that key's player."""
+         idem: Idempotency | None, invite: str | None = None, player: tuple[str, str] | None = None,
+         held: tuple[Mapping[str, bytes], Precondition] | None = None) -> Outcome:
+    """A seat for a human or a bot; ``player`` (key id, ref): the seat carries that key's player;
+    ``held``: a human's join writes these token-hash fields too, at the version it saw (quick play's
+    seats per address, service/app/quickplay.py)."""
     if caller.role == "spectator" and caller.token_hash is not None:  # a private table's spectator token:
         private_tables.gate(ctx, game_id, SPECTATOR, invite)  # a seat needs the invite code all the same
         caller = SPECTATOR
     if invite is None or caller.token_hash is not None:
-        return _join(ctx, game_id, caller, name, bot, idem, player)
+        return _join(ctx, game_id, caller, name, bot, idem, player, held)
     try:  # a join with an invite code: an unknown game answers as a private table's wrong code would
         return _join(ctx, game_id, caller, name, bot, idem, player)
     except AppError as exc:
@@ -104,7 +107,8 @@ def join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: d
 
 
 def _join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: dict[str, Any] | None,
-          idem: Idempotency | None, player: tuple[str, str] | None = None) -> Outcome:
+          idem: Idempotency | None, player: tuple[str, str] | None = None,
+          held: tuple[Mapping[str, bytes], Precondition] | None = None) -> Outcome:
     with_player = players.tokens_for_join(*(player or (None, None)))
     if bot is not None:
         if not caller.is_owner:
@@ -125,11 +129,12 @@ def _join(ctx: AppContext, game_id: str, caller: Caller, name: str | None, bot: 
         out = {thash: role_record("seat", seat), f"seat:{seat}": thash.encode()}
         if creator and caller.token_hash:
             out[caller.token_hash] = role_record("owner", seat)
-        return {**out, **(with_player(events) if with_player else {})}
+        return {**out, **(with_player(events) if with_player else {}), **(held[0] if held else {})}
 
     out = write(ctx, game_id, caller, WritePlan(
         lambda s: JoinSeat(name or "", "human", None, creator), idempotency=idem, status=201,
-        tokens_from_events=tokens_for, extra_from_events=_seat_extra, sealed={"token": token}))
+        tokens_from_events=tokens_for, extra_from_events=_seat_extra, sealed={"token": token},
+        precondition=held[1] if held else None))
     out.extra.setdefault("token", token)
     return out
 

@@ -154,7 +154,7 @@ def _new_secret(ctx: AppContext) -> str:
 
 def _checked(ctx: AppContext, url: str, events: Sequence[str]) -> tuple[str, tuple[str, ...]]:
     try:
-        check_url(url, allow_private=ctx.settings.outbound_allow_private, resolve=False)
+        check_url(url, allow_private=ctx.settings.outbound_allow_private)  # resolved, as a bot's URL is
     except OutboundRefused as refused:
         raise AppError(AppCode.WEBHOOK_URL_REFUSED, f"this URL cannot be a webhook ({refused.reason})",
                        reason=refused.reason) from None

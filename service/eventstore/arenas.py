@@ -7,10 +7,13 @@ Keys (``p`` is the service's key prefix), each arena's under its own hash tag:
 ``created_at``, ``ended_at``, ``summary``) · ``{p:arena:<id>}:r`` each game's result by index ·
 ``{p:arena:<id>}:c`` each claimed game's claim time · ``{p:arenas}:key:<key>`` a key's arenas by
 creation time (at most ``keep_per_key``) · ``{p:arenas}:run:<key>`` its running ones (the cap) ·
-``{p:arenas}:lb:<variant>`` the leaderboard (entrant -> rating JSON)."""
+``{p:arenas}:lb:<variant>`` the leaderboard's rows (entrant -> rating JSON) · ``{p:arenas}:lbz:<variant>``
+its order (a sorted set: entrant -> minus its conservative rating, so a page is one ZRANGE; equal
+ratings by entrant). A board's two keys share the ``{p:arenas}`` hash tag and change in one
+transaction (one slot: cluster-safe)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -29,6 +32,9 @@ return redis.call('HINCRBY', KEYS[1], 'version', 1)
 
 def _s(v: Any) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
+
+
+Score = Callable[[Mapping[str, Any]], float]  # a leaderboard row's place (higher first)
 
 
 class RedisArenas:
@@ -137,24 +143,75 @@ class RedisArenas:
         return True
 
     # ------------------------------------------------------------------ leaderboard
-    def leaderboard(self, variant: str) -> dict[str, dict[str, Any]]:
-        return {_s(k): orjson.loads(v) for k, v in self.r.hgetall(self._g(f"lb:{variant}")).items()}
+    def _board(self, variant: str) -> tuple[str, str]:
+        return self._g(f"lb:{variant}"), self._g(f"lbz:{variant}")
 
-    def update_leaderboard(self, variant: str,
-                           change: Callable[[dict[str, dict[str, Any]]], dict[str, dict[str, Any]]]) -> None:
-        """Apply ``change`` to the variant's leaderboard as one optimistic transaction (retried
-        when another arena's end changed it meanwhile)."""
-        board = self._g(f"lb:{variant}")
+    def leaderboard_page(self, variant: str, offset: int, limit: int,
+                         score: Score) -> tuple[list[tuple[str, dict[str, Any]]], int]:
+        """``limit`` rows of the board from ``offset``, best first ((entrant, row) pairs), and how
+        many rows it has: one ZRANGE and one HMGET, whatever the board's size."""
+        board, order = self._board(variant)
+        self._index(variant, score)
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.zrange(order, offset, offset + max(1, limit) - 1)
+            pipe.zcard(order)
+            ids, total = pipe.execute()
+        names = [_s(i) for i in ids]
+        raws = self.r.hmget(board, names) if names else []
+        return [(n, orjson.loads(raw)) for n, raw in zip(names, raws, strict=True) if raw is not None], int(total)
+
+    def update_leaderboard(self, variant: str, identities: Sequence[str],
+                           change: Callable[[dict[str, dict[str, Any]]], dict[str, dict[str, Any]]],
+                           score: Score) -> None:
+        """Apply ``change`` to the rows of ``identities`` (the only rows it reads) and re-rank them
+        (``score``: the row's place, higher first), as one optimistic transaction (retried when
+        another arena's end changed the board meanwhile)."""
+        board, order = self._board(variant)
+        names = list(dict.fromkeys(identities))
+        self._index(variant, score)
         with self.r.pipeline() as pipe:
             while True:
                 try:
                     pipe.watch(board)
-                    now = {_s(k): orjson.loads(v) for k, v in pipe.hgetall(board).items()}
+                    raws = pipe.hmget(board, names) if names else []
+                    now = {n: orjson.loads(raw) for n, raw in zip(names, raws, strict=True) if raw is not None}
                     new = change(now)
                     pipe.multi()
                     if new:
                         pipe.hset(board, mapping={k: orjson.dumps(v) for k, v in new.items()})
+                        pipe.zadd(order, {k: -score(v) for k, v in new.items()})
                     pipe.execute()
                     return
                 except WatchError:  # another arena's end changed it: read it again
+                    continue
+
+    def forget(self, identity: str, variants: Sequence[str]) -> None:
+        """``identity`` leaves every variant's board (a deleted bot)."""
+        with self.r.pipeline(transaction=False) as pipe:
+            for variant in variants:
+                board, order = self._board(variant)
+                pipe.hdel(board, identity)
+                pipe.zrem(order, identity)
+            pipe.execute()
+
+    def _index(self, variant: str, score: Score) -> None:
+        """A board written before it had its order (rows, no sorted set): ranked once, in one
+        transaction with a check that its rows did not change meanwhile."""
+        board, order = self._board(variant)
+        if self.r.exists(order) or not self.r.exists(board):
+            return
+        with self.r.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(board, order)
+                    if pipe.exists(order):
+                        pipe.unwatch()
+                        return
+                    rows = {_s(k): orjson.loads(v) for k, v in pipe.hgetall(board).items()}
+                    pipe.multi()
+                    if rows:
+                        pipe.zadd(order, {k: -score(v) for k, v in rows.items()})
+                    pipe.execute()
+                    return
+                except WatchError:
                     continue

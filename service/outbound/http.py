@@ -207,7 +207,8 @@ def check_url(url: str, *, allow_private: bool, resolve: bool = True, timeout_s:
         if not address_allowed(literal, allow_private=allow_private):
             raise OutboundRefused("address_refused")
         return
-    if not allow_private and (host == "localhost" or host.endswith(".localhost")):
+    name = host.rstrip(".").lower()  # "localhost." is localhost (a fully qualified name)
+    if not allow_private and (name == "localhost" or name.endswith(".localhost")):
         raise OutboundRefused("address_refused")
     if resolve:
         _pin(parsed, allow_private=allow_private, timeout_s=timeout_s, resolver=resolver)

@@ -137,7 +137,7 @@ class Table:
         return ran
 
 
-ADMIN = "admin-secret"  # the table fixture's operator admin token (/v1/admin)
+ADMIN = "admin-secret-0123456789abcdefghijklm"  # the operator admin token (/v1/admin): 32+ characters
 
 
 def auth(token: str | None) -> dict[str, str]:

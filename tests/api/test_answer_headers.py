@@ -212,7 +212,7 @@ def test_every_write_answer_is_no_store(table: Table) -> None:
     call("rematchGame", done_owner, game_id=done)
     call("quickPlay", None, {"variant": "prsi", "name": "dan"})
     hooked, key = api_keys.create(table.service.api_keys, "portal", now_ms=table.clock.now)
-    hook = call("createWebhook", key, {"url": "https://hooks.example/meow", "events": ["match.ended"]}, scheme="apiKey")
+    hook = call("createWebhook", key, {"url": PUBLIC_URL, "events": ["match.ended"]}, scheme="apiKey")
     call("rotateWebhookSecret", key, scheme="apiKey", hook_id=hook["id"])
     call("enableWebhook", key, scheme="apiKey", hook_id=hook["id"])
     wh.deliver(table.service, hooked.id, "match.ended", {}, dedup="d", route=gid, at=table.clock.now)

@@ -10,6 +10,7 @@ from service.app.rematch import rematch_id
 
 from .conftest import Table, auth
 
+OTHER = {"REMOTE_ADDR": "203.0.113.77"}  # a second caller's address (quick play steers one address's second seat)
 ONE_ROUND = {"match_end_mode": "single_round", "bot_delay_ms": {"easy": [0, 0], "medium": [0, 0]},
              "announce_grace_ms": 0, "round_intermission_s": 0, "hand_size": 4, "max_turns_per_round": 50,
              "turn_timeout_s": None}
@@ -98,9 +99,37 @@ def test_a_rematch_has_the_same_seats_and_tokens_and_is_asked_once(table: Table)
     assert table.view(rid)["status"] == "running"
 
 
+def test_a_private_tables_rematch_has_a_fresh_invite_code_and_spectator_token(table: Table) -> None:
+    key = _key(table)
+    g = table.client.post("/v1/games", json={"variant": "prsi", "options": ONE_ROUND, "private": True},
+                          headers={"Meow-Key": key}).json
+    gid, owner, invite, watch = g["id"], g["owner_token"], g["invite_code"], g["spectator_token"]
+    ann = _seat(table, gid, {"name": "ann", "invite": invite}).json["token"]
+    table.add_bot(gid, owner)
+    table.start(gid, owner)
+    _play_out(table, gid, ann)
+    first = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner))
+    assert first.status_code == 201 and first.json["created"] is True
+    rid, new_invite, new_watch = first.json["id"], first.json["invite_code"], first.json["spectator_token"]
+    assert new_invite not in (invite, "") and new_watch not in (watch, "")
+    again = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner))
+    assert again.status_code == 200 and again.json == {"id": rid, "created": False}  # the codes: once
+    # the seated players carry over without a code; the old code and watcher are no one's there
+    assert table.view(rid, ann)["you"]["seat"] == 0
+    r = _seat(table, rid, {"name": "eve", "invite": invite})
+    assert (r.status_code, r.json["code"]) == (404, "invite_invalid")
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(watch)).status_code == 401
+    assert table.client.get(f"/v1/games/{gid}", headers=auth(watch)).status_code == 200  # the old table's still
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(new_watch)).status_code == 200
+    assert table.client.get(f"/v1/games/{rid}").status_code == 404  # still private
+    assert _seat(table, rid, {"name": "bob", "invite": new_invite}).status_code == 201
+    # a lost answer: the owner rotates the rematch's code as any private table's
+    assert table.client.post(f"/v1/games/{rid}/invite", headers=auth(owner)).status_code == 200
+
+
 def test_quick_play_seats_two_callers_at_one_table_and_bots_fill_it_after_the_wait(table: Table) -> None:
     a = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "ann"})
-    b = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "bob"})
+    b = table.client.post("/v1/quickplay", json={"variant": "prsi", "name": "bob"}, environ_base=OTHER)
     assert a.status_code == b.status_code == 201 and a.json["id"] == b.json["id"]
     assert (a.json["seat"], b.json["seat"]) == (0, 1) and a.json["token"] != b.json["token"]
     gid = a.json["id"]
@@ -117,7 +146,79 @@ def test_quick_play_seats_two_callers_at_one_table_and_bots_fill_it_after_the_wa
     assert table.client.post("/v1/quickplay", json={"variant": "nope", "name": "x"}).status_code == 422
 
 
-def test_a_private_tables_rematch_is_private_with_the_same_codes_and_the_keys(table: Table) -> None:
+def _quick(table: Table, name: str, address: str, key: str | None = None) -> Any:
+    return table.client.post("/v1/quickplay", json={"variant": "prsi", "name": name},
+                             environ_base={"REMOTE_ADDR": address}, headers={"Meow-Key": key} if key else {})
+
+
+def test_one_addresss_second_quick_play_seat_is_steered_to_another_table(table: Table) -> None:
+    """Issue 37 item 4: one address takes one seat of a public table (the default cap); its next seat
+    goes to another table, and others still fill the first; a refusal only when every table is taken."""
+    tables = table.service.settings.quickplay_tables
+    first = _quick(table, "ann", "198.51.100.7")
+    again = _quick(table, "ann2", "198.51.100.7")
+    assert first.status_code == again.status_code == 201 and again.json["id"] != first.json["id"]
+    other = _quick(table, "bob", "203.0.113.5")  # another address: the first table, beside ann
+    assert other.status_code == 201 and (other.json["id"], other.json["seat"]) == (first.json["id"], 1)
+    assert _quick(table, "bob2", "203.0.113.5").json["id"] == again.json["id"]  # steered, beside ann2
+    seated = {first.json["id"], again.json["id"]}
+    for n in range(2, tables):  # ann's address: one seat at each of the variant's open tables
+        r = _quick(table, f"ann{n + 1}", "198.51.100.7")
+        assert r.status_code == 201 and r.json["id"] not in seated
+        seated.add(r.json["id"])
+    refused = _quick(table, "ann-too-many", "198.51.100.7")
+    assert (refused.status_code, refused.json["code"]) == (429, "quickplay_limit")
+    assert "Retry-After" not in refused.headers
+    v6 = [_quick(table, f"v6-{n}", f"2001:db8:1:2::{n + 1}") for n in range(2)]  # one /64 is one host
+    assert v6[0].json["id"] != v6[1].json["id"]
+    for gid in seated:
+        view = table.view(gid)
+        assert sum(s["name"].startswith("ann") for s in view["seats"]) == 1, view["seats"]
+    # a key's own tables are not steered: its users all come through it
+    key = _key(table)
+    keyed = [_quick(table, f"k{n}", "198.51.100.7", key) for n in range(2)]
+    assert keyed[0].json["id"] == keyed[1].json["id"]
+
+
+def test_one_addresss_seats_at_once_land_at_different_tables(table: Table) -> None:
+    """Two joins from one address that both read "no seat of theirs here" at the same version (the
+    store pauses each after that read until the other has read too): the count is written by the
+    join's own append at that version, so one of them conflicts, counts again and is steered."""
+    import contextlib
+    import threading
+
+    store, reads = table.service.tokens, threading.Barrier(2, timeout=10)
+
+    class Paused:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(store, name)
+
+        def token_get(self, game_id: str, field: str) -> Any:
+            got = store.token_get(game_id, field)
+            if field.startswith("meta:qp:") and not reads.broken:
+                with contextlib.suppress(threading.BrokenBarrierError):
+                    reads.wait()
+            return got
+
+    table.service.tokens = Paused()
+    got, errors = [], []
+
+    def ask(n: int) -> None:
+        try:
+            got.append(table.service.quick_play("prsi", None, f"p{n}", None, "198.51.100.9").game_id)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            reads.abort()  # the later reads of the one that conflicted do not wait
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(got) == len(set(got)) == 2, (got, errors)
+
+
+def test_a_private_tables_rematch_is_private_with_fresh_codes_and_the_keys(table: Table) -> None:
     key = _key(table)
     r = table.client.post("/v1/games", json={"variant": "prsi", "options": ONE_ROUND, "private": True},
                           headers={"Meow-Key": key})
@@ -127,9 +228,11 @@ def test_a_private_tables_rematch_is_private_with_the_same_codes_and_the_keys(ta
         table.add_bot(gid, owner)
     table.start(gid, owner)
     table.drain()
-    rid = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).json["id"]
+    made = table.client.post(f"/v1/games/{gid}/rematch", headers=auth(owner)).json
+    rid = made["id"]
     assert table.client.get(f"/v1/games/{rid}").status_code == 404  # no table for a stranger
-    assert table.client.get(f"/v1/games/{rid}", headers=auth(watcher)).json["status"] == "open"
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(watcher)).status_code == 401  # the old watcher's not
+    assert table.client.get(f"/v1/games/{rid}", headers=auth(made["spectator_token"])).json["status"] == "open"
     assert rid not in [g["id"] for g in table.client.get("/v1/games").json["games"]]
     mine = table.client.get("/v1/keys/me/games", headers={"Meow-Key": key}).json
     assert rid in [g["id"] for g in mine["games"]]

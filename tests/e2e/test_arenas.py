@@ -154,3 +154,35 @@ def test_another_keys_arena_keeps_playing_beside_a_hard_one(stack: Stack, key: d
         assert beside["status"] == "running" and beside["progress"]["done"] <= 1, beside["progress"]
     finally:
         s.post(f"{hard_url}/cancel", headers=key)
+
+
+BOARD_VARIANT = "prsi"  # the leaderboard test's board (the arenas above play prsi-traditional)
+
+
+def test_the_leaderboard_is_paged_and_a_deleted_bot_leaves_it(stack: Stack, key: dict) -> None:
+    """Issue 37 item 4 over HTTP: the public board answers a page (``limit`` at most 100, ``next_offset``),
+    and ``DELETE /v1/bots/{id}`` takes the bot's row off it at once (no page read needed). A variant no
+    other test's arena plays, so the other tests' boards are theirs alone."""
+    from service.app import arena_results
+
+    s, board = requests.Session(), f"{stack.base}/v1/arenas/leaderboard"
+    made = s.post(f"{stack.base}/v1/bots", headers=key,
+                  json={"name": "churn", "url": "http://93.184.216.34/turn", "games": [BOARD_VARIANT]})
+    assert made.status_code == 201, made.text
+    ident = f"bot:{made.json()['id']}"
+    rows = {f"z{i:02d}": {"games": 1, "wins": 0.0, "mu": 20.0 + i / 10, "sigma": 5.0} for i in range(25)}
+    rows[ident] = {"games": 9, "wins": 9.0, "mu": 80.0, "sigma": 1.0}
+    store = _arenas(stack)
+    store.update_leaderboard(BOARD_VARIANT, list(rows), lambda now: rows, arena_results.board_score)
+    top = s.get(board, params={"variant": BOARD_VARIANT, "limit": 3}).json()
+    assert top["entrants"][0]["entrant"] == ident and top["next_offset"] == 3
+    assert [r["rank"] for r in top["entrants"]] == [1, 2, 3]
+    assert len(s.get(board, params={"variant": BOARD_VARIANT}).json()["entrants"]) == 20  # the top 20
+    too_many = s.get(board, params={"variant": BOARD_VARIANT, "limit": 101})
+    assert (too_many.status_code, too_many.json()["code"]) == (422, "invalid_request")
+    _, before = store.leaderboard_page(BOARD_VARIANT, 0, 1, arena_results.board_score)
+    assert s.delete(f"{stack.base}/v1/bots/{made.json()['id']}", headers=key).status_code == 204
+    _, after = store.leaderboard_page(BOARD_VARIANT, 0, 1, arena_results.board_score)
+    assert after == before - 1
+    page = s.get(board, params={"variant": BOARD_VARIANT, "limit": 100}).json()
+    assert ident not in [r["entrant"] for r in page["entrants"]] and page["next_offset"] is None

@@ -11,7 +11,7 @@ import requests
 
 from tools.stack import Stack, live_stack
 
-ADMIN = "e2e-admin-token"
+ADMIN = "e2e-admin-token-0123456789abcdefghij"  # MEOW_ADMIN_TOKEN: at least 32 characters
 
 
 @pytest.fixture(scope="module")

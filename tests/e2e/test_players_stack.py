@@ -20,13 +20,16 @@ from service.eventstore.redis_store import RedisEventStore
 from tests.e2e.conftest import Stack, live_stack
 
 WAIT_MS = 1000
+ADDRESSES = {"ann": "198.51.100.1", "bob": "203.0.113.9"}  # two quick-play callers, two addresses
 ONE_ROUND = {"match_end_mode": "single_round", "bot_delay_ms": {"easy": [0, 0]}, "announce_grace_ms": 0,
              "round_intermission_s": 0, "hand_size": 4, "max_turns_per_round": 50, "turn_timeout_s": None}
 
 
 @pytest.fixture(scope="module")
 def stack(redis_url: str) -> Iterator[Stack]:
-    with live_stack(redis_url, MEOW_QUICKPLAY_WAIT_MS=str(WAIT_MS)) as s:
+    # behind a trusted proxy (loopback) the quick-play callers come from addresses of their own: one
+    # address's second seat would be steered to another table (service/app/quickplay.py)
+    with live_stack(redis_url, MEOW_QUICKPLAY_WAIT_MS=str(WAIT_MS), MEOW_TRUSTED_PROXIES="127.0.0.0/8") as s:
         yield s
 
 
@@ -111,7 +114,8 @@ def _quick_play_asked(stack: Stack, store: RedisEventStore) -> tuple[list[dict],
 
     def ask(name: str) -> None:
         barrier.wait()
-        r = requests.post(f"{stack.base}/v1/quickplay", json={"variant": "prsi", "name": name})
+        r = requests.post(f"{stack.base}/v1/quickplay", json={"variant": "prsi", "name": name},
+                          headers={"X-Forwarded-For": ADDRESSES[name]})
         assert r.status_code == 201, r.text
         got.append(r.json())
     threads = [threading.Thread(target=ask, args=(n,)) for n in ("ann", "bob")]

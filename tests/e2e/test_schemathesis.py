@@ -28,7 +28,7 @@ from tests.e2e.schemathesis_hooks import (
 )
 
 SPEC = os.path.join(ROOT, "openapi.yaml")
-ADMIN = "e2e-admin-token"
+ADMIN = "e2e-admin-token-0123456789abcdefghij"  # MEOW_ADMIN_TOKEN: at least 32 characters
 SEED = int(os.environ.get("MEOW_SCHEMATHESIS_SEED", "20260101"))
 EXAMPLES = int(os.environ.get("MEOW_SCHEMATHESIS_EXAMPLES", "50"))
 SCENARIOS = int(os.environ.get("MEOW_SCHEMATHESIS_SCENARIOS", "80"))
