@@ -206,3 +206,34 @@ def test_the_reference_bot_refuses_a_forged_signature(bot_server: Callable[..., 
     assert httpx.post(url, content=body).status_code == 401
     good = sign("whsec_right", body, timestamp=now, delivery_id="d3")
     assert httpx.post(url, content=body, headers=good).status_code == 200
+
+
+def test_a_bot_that_answers_pings_but_not_turns_stays_away(bot_server: Callable[..., str]) -> None:
+    """The health check is a signed probe turn (issue 37 item 6): a bot broken for turns but answering
+    anything with a 2xx stays away (before: every check brought it back, to fail three more turns);
+    a legal answer to the probe brings it back."""
+    svc = service()
+    broken = {"on": True}
+    asked: list[dict[str, Any]] = []
+
+    def choose(request: dict[str, Any]) -> Any:
+        asked.append(request)
+        return "a card, please" if broken["on"] else random_legal(request)
+
+    bot, secret = remote_bots.register(svc, KEY, "Felix", "http://127.0.0.1:1/x", ["prsi", "sakapuss"])
+    url = bot_server(secret, choose)
+    svc.bot_records.bot_save(KEY, bot.id, remote_bots.RemoteBot(bot.id, KEY, bot.name, url, bot.games,
+                                                                 bot.created_at, secret).record(), 10)
+    gid = table_with(svc, bot.id)
+    serve_due(svc, lambda: remote_bots.show(svc, KEY, bot.id)["status"] == "away")
+    asked.clear()
+    checks = [remote_bots.health(svc, bot.id) for _ in range(4)]
+    assert checks == ["away"] * 4 and remote_bots.show(svc, KEY, bot.id)["status"] == "away"
+    assert len(asked) == 4
+    for probe in asked:  # a real turn of a variant it plays, of a game no table has
+        assert probe["type"] == "turn" and probe["probe"] is True and probe["variant"] in ("prsi", "sakapuss")
+        assert probe["view"]["you"]["legal_actions"] and probe["game"] != gid
+        assert probe["view"]["you"]["seat"] == probe["seat"]
+    broken["on"] = False
+    assert remote_bots.health(svc, bot.id) == "back"
+    assert remote_bots.show(svc, KEY, bot.id)["status"] == "ok"
