@@ -12,6 +12,10 @@ import time
 
 from service.games.kernel.due import Lane
 
+STORE_COMMANDS = ("keys", "worker", "compact", "archive")
+"""Commands that work on the service's store: with no REDIS_URL they use the running `meow run`'s
+(service/run_file.py)."""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meow")
@@ -58,6 +62,13 @@ def main(argv: list[str] | None = None) -> int:
 
     add_keys(sub)
     args = parser.parse_args(argv)
+    if args.cmd in STORE_COMMANDS:
+        from service import run_file
+
+        run_file.adopt(os.environ)  # beside a running `meow run`: its store, prefix and queues
+        if not os.environ.get("REDIS_URL"):
+            print(f"meow {args.cmd}: {run_file.missing(os.environ)}", file=sys.stderr, flush=True)
+            return 2
     if args.cmd == "play":
         from service.tui.cli import run as play
 
@@ -168,6 +179,7 @@ def run(host: str | None = None, port: int | None = None) -> int:
     that stops on its own, ends it with status 1 and says why."""
     from dataclasses import replace
 
+    from service import run_file
     from service.embedded_redis import EmbeddedRedis
     from service.listen import bind_address, browse_host, port_in_use
     from service.settings import Settings
@@ -205,12 +217,15 @@ def run(host: str | None = None, port: int | None = None) -> int:
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "arena",
                                   "--no-dispatcher"], env=env) for _ in range(settings.arena_workers)]
     shown = browse_host(settings.host)
+    written = run_file.write(settings.data_dir, env, f"http://{shown}:{settings.port}")
     print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
     print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
     print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
           f"webhook + {settings.arena_workers} arena worker(s); "
           "Ctrl-C stops everything", flush=True)
+    print(f"meow: `meow keys`, `meow worker`, `meow compact` and `meow archive` run from this folder (or with this "
+          f"MEOW_DATA_DIR) use this service: its settings are in {written} while it runs", flush=True)
     stopping = False
     status = 0
 
@@ -236,6 +251,7 @@ def run(host: str | None = None, port: int | None = None) -> int:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        run_file.remove(settings.data_dir)
         if redis_server:
             redis_server.stop()
         print("meow: stopped", flush=True)
