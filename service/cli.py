@@ -173,6 +173,15 @@ def raise_open_files_limit() -> None:
         pass
 
 
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
 def run(host: str | None = None, port: int | None = None) -> int:
     """The launcher: owns every process it starts and stops them all on Ctrl-C. It listens on
     127.0.0.1 unless MEOW_HOST or ``host`` says otherwise; a port already taken, or a web server
@@ -220,6 +229,10 @@ def run(host: str | None = None, port: int | None = None) -> int:
     written = run_file.write(settings.data_dir, env, f"http://{shown}:{settings.port}")
     print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
     print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
+    if not _loopback(settings.host):
+        print("meow: reachable beyond this machine with gunicorn alone: it holds 1,000 slow clients (bench/slow_clients.py), "
+              "but on the internet put the bundled nginx in front (deploy/nginx/meow.conf; docs/scaling.md, "
+              "\"nginx in front of meow run\")", flush=True)
     print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
           f"webhook + {settings.arena_workers} arena worker(s); "
