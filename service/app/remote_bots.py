@@ -436,9 +436,10 @@ def _probe_answered(ctx: AppContext, bot: RemoteBot) -> bool:
     from service.app import remote_probe
 
     now = ctx.clock()
-    variant = bot.games[ctx.random_bytes(1)[0] % len(bot.games)] if bot.games else ""
-    turn = remote_probe.position(variant, now, ctx.random_bytes) if variant in registry.BY_VARIANT else None
+    known = [g for g in bot.games if g in registry.BY_VARIANT]
+    turn = remote_probe.position(known[ctx.random_bytes(1)[0] % len(known)], now, ctx.random_bytes) if known else None
     if turn is None:
+        log.warning("remote bot %s: no probe turn for its variants %s", bot.id, list(bot.games))
         return False
     deadline = now + HEALTH_TIMEOUT_MS
     body = orjson.dumps({"type": "turn", "probe": True, "bot": bot.id, "game": turn.game, "variant": turn.variant,

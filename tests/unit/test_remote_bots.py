@@ -237,3 +237,16 @@ def test_a_bot_that_answers_pings_but_not_turns_stays_away(bot_server: Callable[
     broken["on"] = False
     assert remote_bots.health(svc, bot.id) == "back"
     assert remote_bots.show(svc, KEY, bot.id)["status"] == "ok"
+
+
+def test_every_variant_has_a_probe_turn(random_bytes: Callable[[int], bytes]) -> None:
+    """The health check's turn (service/app/remote_probe.py) exists for every registered variant: a
+    seat with legal actions, its view the seat's own (from the registry, not a list)."""
+    from service.app import remote_probe
+    from service.games import registry
+
+    for variant in registry.BY_VARIANT:
+        turn = remote_probe.position(variant, int(time.time() * 1000), random_bytes)
+        assert turn is not None, variant
+        assert turn.legal and turn.view["you"]["legal_actions"] == turn.legal and turn.view["you"]["seat"] == turn.seat
+        assert turn.view["variant"] == variant and turn.view["id"] == turn.game and len(turn.game) == 16
