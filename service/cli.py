@@ -230,9 +230,9 @@ def run(host: str | None = None, port: int | None = None) -> int:
     print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
     print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
     if not _loopback(settings.host):
-        print("meow: reachable beyond this machine with gunicorn alone: it holds 1,000 slow clients (bench/slow_clients.py), "
-              "but on the internet put the bundled nginx in front (deploy/nginx/meow.conf; docs/scaling.md, "
-              "\"nginx in front of meow run\")", flush=True)
+        print("meow: reachable beyond this machine with gunicorn alone: on the internet put the bundled nginx in "
+              "front, it holds slow clients and floods of connections the API's own guards only just hold "
+              "(deploy/nginx/meow.conf; docs/scaling.md, \"nginx in front of meow run\")", flush=True)
     print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
           f"webhook + {settings.arena_workers} arena worker(s); "
