@@ -413,24 +413,6 @@ def play_default(ctx: AppContext, game_id: str, seat: int, opened_seq: int | Non
     return "default" if played else "default_by_timer"
 
 
-def health(ctx: AppContext, bot_id: str) -> str:
-    """An away bot's health check: a signed turn of a probe game (service/app/remote_probe.py, marked
-    ``"probe": true``) of a variant it registered; only one of that turn's legal actions brings it
-    back (a bot that answers pings but not turns stays away), else the next check is due."""
-    raw = ctx.bot_records.bot_load(bot_id)
-    if raw is None:
-        return "closed"
-    bot = RemoteBot.of(raw)
-    if not ctx.bot_records.bot_counts(bot_id).get("away"):
-        return "closed"
-    if _probe_answered(ctx, bot):
-        ctx.bot_records.bot_count(bot_id, {}, reset={"away": 0, "consecutive": 0})
-        log.warning("remote bot %s answers again", bot_id)
-        return "back"
-    ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
-    return "away"
-
-
 def _probe_answered(ctx: AppContext, bot: RemoteBot) -> bool:
     """Whether the bot answers a probe turn (the body a table's turn has, plus ``probe``) legally."""
     from service.app import remote_probe
@@ -448,3 +430,22 @@ def _probe_answered(ctx: AppContext, bot: RemoteBot) -> bool:
     if why is not None:
         log.info("remote bot %s failed its health check: %s", bot.id, why)
     return why is None
+
+
+def health(ctx: AppContext, bot_id: str) -> str:
+    """An away bot's health check: a signed turn of a probe game (service/app/remote_probe.py, marked
+    ``"probe": true``) of a variant it registered; only one of that turn's legal actions brings it
+    back (a bot that answers pings but not turns stays away), else the next check is due."""
+    raw = ctx.bot_records.bot_load(bot_id)
+    if raw is None:
+        return "closed"
+    bot = RemoteBot.of(raw)
+    if not ctx.bot_records.bot_counts(bot_id).get("away"):
+        return "closed"
+    if _probe_answered(ctx, bot):
+        ctx.bot_records.bot_count(bot_id, {}, reset={"away": 0, "consecutive": 0})
+        log.warning("remote bot %s answers again", bot_id)
+        return "back"
+    ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
+    return "away"
+
