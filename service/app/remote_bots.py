@@ -448,4 +448,3 @@ def health(ctx: AppContext, bot_id: str) -> str:
         return "back"
     ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return "away"
-
