@@ -12,6 +12,10 @@ import time
 
 from service.games.kernel.due import Lane
 
+STORE_COMMANDS = ("keys", "worker", "compact", "archive")
+"""Commands that work on the service's store: with no REDIS_URL they use the running `meow run`'s
+(service/run_file.py)."""
+
 
 def main(argv: list[str] | None = None) -> int:
     """``meow``: a setting it cannot start with (service/settings.py ``SettingsError``) ends it with
@@ -70,6 +74,13 @@ def _main(argv: list[str] | None = None) -> int:
 
     add_keys(sub)
     args = parser.parse_args(argv)
+    if args.cmd in STORE_COMMANDS:
+        from service import run_file
+
+        run_file.adopt(os.environ)  # beside a running `meow run`: its store, prefix and queues
+        if not os.environ.get("REDIS_URL"):
+            print(f"meow {args.cmd}: {run_file.missing(os.environ)}", file=sys.stderr, flush=True)
+            return 2
     if args.cmd == "play":
         from service.tui.cli import run as play
 
@@ -174,12 +185,22 @@ def raise_open_files_limit() -> None:
         pass
 
 
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
 def run(host: str | None = None, port: int | None = None) -> int:
     """The launcher: owns every process it starts and stops them all on Ctrl-C. It listens on
     127.0.0.1 unless MEOW_HOST or ``host`` says otherwise; a port already taken, or a web server
     that stops on its own, ends it with status 1 and says why."""
     from dataclasses import replace
 
+    from service import run_file
     from service.embedded_redis import EmbeddedRedis
     from service.listen import bind_address, browse_host, port_in_use
     from service.settings import Settings
@@ -217,12 +238,19 @@ def run(host: str | None = None, port: int | None = None) -> int:
     workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "arena",
                                   "--no-dispatcher"], env=env) for _ in range(settings.arena_workers)]
     shown = browse_host(settings.host)
+    written = run_file.write(settings.data_dir, env, f"http://{shown}:{settings.port}")
     print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
     print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
+    if not _loopback(settings.host):
+        print("meow: reachable beyond this machine with gunicorn alone: on the internet put the bundled nginx in "
+              "front, it holds slow clients and floods of connections the API's own guards only just hold "
+              "(deploy/nginx/meow.conf; docs/scaling.md, \"nginx in front of meow run\")", flush=True)
     print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
           f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
           f"webhook + {settings.arena_workers} arena worker(s); "
           "Ctrl-C stops everything", flush=True)
+    print(f"meow: `meow keys`, `meow worker`, `meow compact` and `meow archive` run from this folder (or with this "
+          f"MEOW_DATA_DIR) use this service: its settings are in {written} while it runs", flush=True)
     stopping = False
     status = 0
 
@@ -248,6 +276,7 @@ def run(host: str | None = None, port: int | None = None) -> int:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        run_file.remove(settings.data_dir)
         if redis_server:
             redis_server.stop()
         print("meow: stopped", flush=True)

@@ -1,6 +1,7 @@
 """`meow keys create|list|rotate|revoke`: the operator's API keys (service/app/api_keys.py), straight
-in the store of REDIS_URL (the same as /v1/admin/keys, without the admin token: whoever can reach
-the store is the operator). A secret is printed once, by create and rotate."""
+in the store of REDIS_URL, or with none set the store of the `meow run` running from this folder
+(service/run_file.py) — the same as /v1/admin/keys, without the admin token: whoever can reach the
+store is the operator. A secret is printed once, by create and rotate."""
 from __future__ import annotations
 
 import argparse

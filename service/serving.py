@@ -39,6 +39,7 @@ from service.settings import Settings
 
 LINGER_S = 1.0  # after a refusal, how long to read what the client still sends before closing
 LINGER_BYTES = 64 * 1024  # and how much of it at most
+LOG_EVERY_S = 1.0  # connections refused at accept: one log line a second at most, per process
 CAP_LINGER_S = 0.5  # the same after a connection over the caps is refused (it holds a slot meanwhile)
 _INTERNAL = Refusal(ApiCode.INTERNAL_ERROR, "the server failed to answer this request")
 
@@ -190,8 +191,17 @@ class Guards(ProblemRefusals):
         unreader.sock = _Deadline(sock, time.monotonic() + seconds, seconds)
         return unreader, sock
 
+    quiet_until = 0.0  # refusals at accept are logged once a LOG_EVERY_S, with the count since
+    quiet = 0
+
     def refuse_at_accept(self, client: Any, addr: Any, refused: Refusal) -> None:
-        self.log.warning("refused a connection from ip=%s: %s", addr[0], refused.code)
+        now = time.monotonic()
+        if now < self.quiet_until:  # a flood of connections must not become a flood of log lines
+            self.quiet += 1
+        else:
+            more = f" (and {self.quiet} more connections refused at accept since the last line)" if self.quiet else ""
+            self.log.warning("refused a connection from ip=%s: %s%s", addr[0], refused.code, more)
+            self.quiet_until, self.quiet = now + LOG_EVERY_S, 0
         try:
             util.write_nonblock(client, answer(refused))
             linger(client, CAP_LINGER_S)

@@ -32,6 +32,8 @@ def queue_client(settings: Settings, **kw: Any) -> Any:
     """RQ's Redis: MEOW_QUEUE_URL, else REDIS_URL when that is one server. RQ cannot run on a
     cluster (its commands span keys of many slots), so a cluster's games need a queue Redis."""
     url = settings.queue_url
+    if not url and not settings.redis_url:
+        raise RuntimeError("REDIS_URL is not set: start the service with `meow run` (embedded Redis) or set REDIS_URL")
     if not url:
         raise RuntimeError("REDIS_URL names a Redis Cluster: set MEOW_QUEUE_URL to a single Redis for RQ's queues")
     return redis_client(url, **kw)

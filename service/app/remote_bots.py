@@ -459,25 +459,36 @@ def play_default(ctx: AppContext, game_id: str, seat: int, opened_seq: int | Non
     return "default" if played else "default_by_timer"
 
 
+def _probe_answered(ctx: AppContext, bot: RemoteBot) -> bool:
+    """Whether the bot answers a probe turn (the body a table's turn has, plus ``probe``) legally."""
+    from service.app import remote_probe
+
+    now = ctx.clock()
+    known = [g for g in bot.games if g in registry.BY_VARIANT]
+    turn = remote_probe.position(known[ctx.random_bytes(1)[0] % len(known)], now, ctx.random_bytes) if known else None
+    if turn is None:
+        log.warning("remote bot %s: no probe turn for its variants %s", bot.id, list(bot.games))
+        return False
+    deadline = now + HEALTH_TIMEOUT_MS
+    body = orjson.dumps({"type": "turn", "probe": True, "bot": bot.id, "game": turn.game, "variant": turn.variant,
+                         "version": turn.version, "seat": turn.seat, "deadline": deadline, "view": turn.view})
+    _, why = _ask(ctx, bot, body, f"{turn.game}-{turn.seat}-{turn.version}", HEALTH_TIMEOUT_MS, turn.legal)
+    if why is not None:
+        log.info("remote bot %s failed its health check: %s", bot.id, why)
+    return why is None
+
+
 def health(ctx: AppContext, bot_id: str) -> str:
-    """An away bot's health check: a signed ping; an answer brings it back, else the next check."""
+    """An away bot's health check: a signed turn of a probe game (service/app/remote_probe.py, marked
+    ``"probe": true``) of a variant it registered; only one of that turn's legal actions brings it
+    back (a bot that answers pings but not turns stays away), else the next check is due."""
     raw = ctx.bot_records.bot_load(bot_id)
     if raw is None:
         return "closed"
     bot = RemoteBot.of(raw)
     if not ctx.bot_records.bot_counts(bot_id).get("away"):
         return "closed"
-    body = orjson.dumps({"type": "ping", "bot": bot.id})
-    now = ctx.clock()
-    headers = sign(bot.secret, body, timestamp=now // 1000, delivery_id=f"ping-{bot.id}-{now}")
-    try:
-        reply = outbound.post_json(bot.url, body, headers, timeout_s=HEALTH_TIMEOUT_MS / 1000,
-                                   max_bytes=ctx.settings.remote_bot_max_bytes,
-                                   allow_private=ctx.settings.outbound_allow_private)
-        ok = 200 <= reply.status < 300
-    except outbound.OutboundRefused:
-        ok = False
-    if ok:
+    if _probe_answered(ctx, bot):
         ctx.bot_records.bot_count(bot_id, {}, reset={"away": 0, "consecutive": 0})
         log.warning("remote bot %s answers again", bot_id)
         return "back"

@@ -42,3 +42,33 @@ def test_a_read_timeout_is_408_request_timeout_in_problem_json() -> None:
     assert head.startswith(b"HTTP/1.1 408 ") and b"Connection: close" in head
     problem = orjson.loads(body)
     assert problem["code"] == "request_timeout" and "2.5 s" in problem["detail"]
+
+
+def test_a_flood_of_refused_connections_is_not_a_flood_of_log_lines() -> None:
+    """Issue 37 item 8: 1,000 slow connections from one address, re-opened as soon as refused, were
+    hundreds of thousands of log lines (one a refusal); now one line a second per process, with the
+    count since the last."""
+    import socket
+
+    from service.api.codes import ApiCode
+    from service.serving import Guards
+
+    class Log:
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def warning(self, msg: str, *args: object) -> None:
+            self.lines.append(msg % args)
+
+        def debug(self, *args: object) -> None:
+            pass
+
+    guards = Guards()
+    guards.log = Log()
+    refused = Refusal(ApiCode.TOO_MANY_CONNECTIONS, "too many open connections from this address (128)")
+    for _ in range(200):
+        server, client = socket.socketpair()
+        client.close()  # the client is gone: the refusal's linger ends at once
+        guards.refuse_at_accept(server, ("198.51.100.1", 4000), refused)
+    assert len(guards.log.lines) < 5, guards.log.lines[:3]  # (200 before)
+    assert "198.51.100.1" in guards.log.lines[0]
