@@ -24,7 +24,7 @@ class Settings:
     web_workers: int = 2
     web_threads: int = 16
     worker_class: str = "simple"  # "simple" (no fork per job) or "fork"
-    lease_ms: int = 10_000
+    lease_ms: int = 10_000  # MEOW_LEASE_MS: a job's lease (due work, lane jobs, arena games): retaken once unrenewed this long
     wait_replicas: int = 0  # MEOW_WAIT_REPLICAS: an append answers once this many replicas hold it
     wait_timeout_ms: int = 1000  # MEOW_WAIT_TIMEOUT_MS: else 503 store_unavailable after this long
     redis_pool_size: int = 64  # connections per process (a bounded, blocking pool)
@@ -134,6 +134,7 @@ class Settings:
             web_workers=int(e.get("WEB_CONCURRENCY", "2")),
             web_threads=int(e.get("MEOW_WEB_THREADS", "16")),
             worker_class=e.get("MEOW_WORKER_CLASS", "simple"),
+            lease_ms=int(e.get("MEOW_LEASE_MS", "10000")),
             redis_pool_size=int(e.get("MEOW_REDIS_POOL", "64")),
             wait_replicas=int(e.get("MEOW_WAIT_REPLICAS", "0")),
             wait_timeout_ms=int(e.get("MEOW_WAIT_TIMEOUT_MS", "1000")),

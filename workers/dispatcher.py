@@ -7,7 +7,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Protocol
 
 from rq import Queue
@@ -124,19 +124,42 @@ class Dispatcher:
         return 0
 
     def _clear_dead(self, job_id: str) -> bool:
-        """A job that died (its work-horse killed, or it failed) blocks its id: remove it to re-run."""
+        """A job that died (its work-horse killed, or it failed) blocks its id: remove it to re-run.
+
+        Dead: failed, stopped or cancelled; ``started`` longer ago than its lease (its runner refreshes
+        ``started_at`` while it runs, RQ's own workers run it within its lease); or ``queued`` in no
+        queue for longer than its lease (a worker SIGKILLed between taking it and starting it leaves it
+        in RQ's intermediate queue, which RQ's own clean-up empties only after two passes minutes apart).
+        Only called once the job's due lease ran out unrenewed, so a live job is never taken."""
+        conn = self.queue.connection
         try:
-            job = Job.fetch(job_id, connection=self.queue.connection, serializer=self.queue.serializer)
+            job = Job.fetch(job_id, connection=conn, serializer=self.queue.serializer)
         except NoSuchJobError:
             return True
         status = job.get_status(refresh=True)
-        stale = status == JobStatus.STARTED and job.started_at is not None and \
-            (self.clock() - job.started_at.replace(tzinfo=UTC).timestamp() * 1000) > self.lease_ms
-        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED) or stale:
-            # a job "started" longer ago than its lease (and its own timeout) died with its worker
-            job.delete()
+        dead = status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED) \
+            or (status == JobStatus.STARTED and self._older(job.started_at)) \
+            or (status == JobStatus.QUEUED and self._stranded(job))
+        if dead:
+            job.delete()  # (also takes it out of its queue and registries)
+            log.warning("job %s (%s) lost with its worker: dispatched again", job_id, status)
             return True
         return False
+
+    def _older(self, at: datetime | None) -> bool:
+        """Whether ``at`` (RQ's naive UTC) lies more than a lease ago."""
+        return at is not None and (self.clock() - at.replace(tzinfo=UTC).timestamp() * 1000) > self.lease_ms
+
+    def _stranded(self, job: Job) -> bool:
+        """A ``queued`` job in no queue (its queue's list, nor being started) enqueued more than a lease
+        ago: taken from its queue by a process that died before it started it."""
+        if not self._older(job.enqueued_at):
+            return False
+        conn, queue_key = self.queue.connection, f"{Queue.redis_queue_namespace_prefix}{job.origin}"
+        if conn.lpos(queue_key, job.id) is not None:
+            return False
+        conn.lrem(f"{queue_key}:intermediate", 0, job.id)
+        return True
 
     def seconds_to_next(self) -> float:
         nexts = [n for n in (self._next_due(s) for s in SHARDS) if n is not None]

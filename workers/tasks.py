@@ -12,6 +12,7 @@ from service.app.errors import AppError
 from service.app.games import GameService
 from service.games.kernel.due import Kind
 from service.settings import Settings
+from workers.leases import Renewals
 
 log = logging.getLogger("meow.worker")
 
@@ -23,6 +24,11 @@ def _service() -> GameService:
     return build_service(Settings.from_env())
 
 
+@lru_cache(maxsize=1)
+def _renewals() -> Renewals:
+    return Renewals(_service().due_queue, Settings.from_env().lease_ms)
+
+
 def run_due(payload: dict, shard: str, job_id: str) -> str:
     """Run a bot turn, a round's scoring or the next deal; a no-op once what it serves closed.
 
@@ -31,14 +37,15 @@ def run_due(payload: dict, shard: str, job_id: str) -> str:
     dispatcher's watchdog dispatches it again when the lease runs out.
     """
     svc = _service()
-    _fault_injection(payload)
-    try:
-        outcome = svc.run_followup(payload)
-    except AppError as exc:
-        if exc.code != AppCode.GAME_CORRUPTED:
-            raise
-        log.error("%s: game corrupted, dropping the job: %s", job_id, exc.detail)
-        outcome = "corrupted"
+    with _renewals().held(shard, job_id):  # its lease renewed while it runs (workers/leases.py)
+        _fault_injection(payload)
+        try:
+            outcome = svc.run_followup(payload)
+        except AppError as exc:
+            if exc.code != AppCode.GAME_CORRUPTED:
+                raise
+            log.error("%s: game corrupted, dropping the job: %s", job_id, exc.detail)
+            outcome = "corrupted"
     metrics.FOLLOWUPS.labels(payload.get("kind", "?"), outcome).inc()
     svc.due_queue.finish_due(shard, job_id)
     log.debug("%s: %s", job_id, outcome)
