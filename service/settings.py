@@ -105,7 +105,7 @@ class Settings:
     arenas_kept_per_key: int = 100  # ended arenas a key keeps (the oldest go)
     arena_max_games: int = 2000  # games of one arena
     arena_parallel: int = 2  # an arena's games played at once (one job each, on the arena lane)
-    arena_game_timeout_s: int = 900  # a claim older than this is played again (a game running longer loses its lease)
+    arena_game_timeout_s: int = 900  # an arena step's job timeout (a game's claim: a lease of lease_ms / 2)
     arena_workers: int = 1  # `meow run`: workers on the arena lane
     arena_slots: int = 3  # MEOW_ARENA_SLOTS: arena games one arena worker plays at once (threads, shared across keys)
 

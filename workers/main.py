@@ -38,8 +38,9 @@ WORKER_LANES = (*LANES, ARENA)  # the arena lane is no follow-up's: a worker tak
 
 def arena_lane(queue: Queue, settings: Settings) -> ThreadedLane:
     """The arena lane: one arena step (one whole game) a job, ``arena_slots`` at once, shared across
-    the arenas' keys. A step lost with its process is taken again by the lane (``retake``); a game
-    running past ``arena_game_timeout_s`` is played again by the arena's next step (its stale claim)."""
+    the arenas' keys. A step lost with its process is taken again by the lane (``retake``, once its
+    lease runs out) and first resumes the game whose claim ran out unrenewed (service/app/arenas.py
+    ``claim_lease_ms``)."""
     from service.arena_lane import key_of
     from workers.arena_tasks import run_arena
 

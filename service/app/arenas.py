@@ -13,12 +13,13 @@ its games can be read by anyone (``ReadGuard``): a duplicate deal must not leak 
 plays it next. ``Arenas`` is the one entry point for the routes and the workers."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,19 +190,9 @@ class Arenas:
         return rec
 
     def view(self, arena_id: str, key_id: str) -> dict[str, Any]:
-        rec = self.record(arena_id, key_id)
-        self._revive(arena_id, rec)
-        return render(arena_id, rec)
-
-    def _revive(self, arena_id: str, rec: Mapping[str, str]) -> None:
-        """A running arena whose every game is claimed but one claim is older than a game's timeout
-        (its job died, and with it that chain of steps): queue a step, which plays it again."""
-        if rec["status"] != RUNNING or int(rec.get("next", 0)) < int(orjson.loads(rec["spec"])["games"]):
-            return
-        timeout = self.settings.arena_game_timeout_s * 1000
-        oldest = self.arenas.oldest_open_claim(arena_id)
-        if oldest is not None and self.clock() - oldest > timeout:
-            self.enqueue(arena_id, f"arena-{arena_id}-r{self.clock() // timeout}")
+        """The arena as it stands (a read changes nothing: a game whose job died is taken again by the
+        arena lane, ``step``)."""
+        return render(arena_id, self.record(arena_id, key_id))
 
     def of_key(self, key_id: str, limit: int) -> list[dict[str, Any]]:
         out = []
@@ -273,9 +264,9 @@ class Arenas:
             return "closed"
         spec = ArenaSpec.from_json(orjson.loads(rec["spec"]))
         now = self.clock()
-        index = self.arenas.claim(arena_id, spec.games, now)
+        index = self.arenas.stale_claim(arena_id, now - self.claim_lease_ms(), now)  # a game whose job died first
         if index is None:
-            index = self.arenas.stale_claim(arena_id, now - self.settings.arena_game_timeout_s * 1000, now)
+            index = self.arenas.claim(arena_id, spec.games, now)
         if index is None:
             return "idle"
         secret = bytes.fromhex(rec["secret"])
@@ -285,7 +276,8 @@ class Arenas:
             [e.strength for e in spec.entrants], seat, now,
             cancelled=lambda: self.arenas.status(arena_id) != RUNNING, bots=[e.remote for e in spec.entrants],
             remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate)
-        state = game.play()
+        with self._claim_kept(arena_id, index):
+            state = game.play()
         if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
             return "cancelled"
         result = {"index": index, "game": game.game_id, "deal": seat.deal, "rotation": seat.rotation,
@@ -297,6 +289,29 @@ class Arenas:
             return "finished"
         self.enqueue(arena_id, f"arena-{arena_id}-g{index}")  # the next game (or "idle": this chain ends)
         return "played"
+
+    def claim_lease_ms(self) -> int:
+        """A game's claim is its lease: renewed every sixth of ``lease_ms`` while its job plays it, taken
+        again by the arena's next step once unrenewed for half of ``lease_ms`` (5 s by default). A step
+        lost with its process is itself taken again by the arena lane once its own lease (``lease_ms``)
+        runs out (workers/lane_runner.py ``retake``), and resumes that game first."""
+        return max(100, self.settings.lease_ms // 2)
+
+    @contextlib.contextmanager
+    def _claim_kept(self, arena_id: str, index: int) -> Iterator[None]:
+        """Renew the claim of game ``index`` while the block plays it."""
+        done = threading.Event()
+
+        def renew() -> None:
+            while not done.wait(self.claim_lease_ms() / 3000):
+                with contextlib.suppress(Exception):  # Redis away: the claim may run out, the game is resumed
+                    self.arenas.renew(arena_id, index, self.clock())
+
+        threading.Thread(target=renew, name=f"claim-{arena_id}-{index}", daemon=True).start()
+        try:
+            yield
+        finally:
+            done.set()
 
     def finish(self, arena_id: str, spec: ArenaSpec) -> None:
         results = self.arenas.results(arena_id)

@@ -113,6 +113,10 @@ class RedisArenas:
                 return int(_s(k))
         return None
 
+    def renew(self, arena_id: str, index: int, now: int) -> None:
+        """The job playing game ``index`` still does (its claim's time moves to ``now``)."""
+        self.r.hset(self._a(arena_id, "c"), str(index), now)
+
     def oldest_open_claim(self, arena_id: str) -> int | None:
         """When the oldest claimed game with no result was claimed (None: none open)."""
         claims = self.r.hgetall(self._a(arena_id, "c"))

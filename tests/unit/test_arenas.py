@@ -148,10 +148,13 @@ def test_the_result_table_counts_wins_head_to_head_and_rates_the_stronger_higher
 
 
 def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> None:
+    """Issue 39 item 4: a claim is a lease (half of MEOW_LEASE_MS, renewed while its game plays); once
+    it runs out the arena's next step (the lane retakes a step lost with its process) plays that game
+    first. A read changes nothing."""
     now = [T0]
     queued: list[str] = []
     store = RedisArenas(fakeredis.FakeRedis(), "t")
-    arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1, arena_game_timeout_s=60),
+    arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1, lease_ms=10_000),
                     enqueue=lambda arena_id, job: queued.append(job), clock=lambda: now[0])
     spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
     arena = arenas.create("k0000000001", spec)
@@ -159,8 +162,8 @@ def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> Non
     assert arenas.step(arena["id"]) == "played"  # another plays game 1
     assert arenas.step(arena["id"]) == "idle"  # game 0's claim is fresh: nothing to do
     assert arenas.view(arena["id"], "k0000000001")["status"] == "running" and len(queued) == 2
-    now[0] += 61_000
-    assert arenas.view(arena["id"], "k0000000001")["progress"]["done"] == 1 and len(queued) == 3  # revived
+    now[0] += 5_001  # game 0's claim ran out, unrenewed
+    assert arenas.view(arena["id"], "k0000000001")["progress"]["done"] == 1 and len(queued) == 2  # a read: nothing
     assert arenas.step(arena["id"]) == "finished"
     end = arenas.view(arena["id"], "k0000000001")
     assert end["status"] == "finished" and end["result"]["games"] == 2
