@@ -6,11 +6,14 @@ import argparse
 import os
 import shutil
 import signal
-import subprocess
 import sys
-import time
+from typing import TYPE_CHECKING
 
 from service.games.kernel.due import Lane
+from service.supervisor import Child, Supervisor
+
+if TYPE_CHECKING:
+    from service.settings import Settings
 
 STORE_COMMANDS = ("keys", "worker", "compact", "archive")
 """Commands that work on the service's store: with no REDIS_URL they use the running `meow run`'s
@@ -195,9 +198,9 @@ def _loopback(host: str) -> bool:
 
 
 def run(host: str | None = None, port: int | None = None) -> int:
-    """The launcher: owns every process it starts and stops them all on Ctrl-C. It listens on
-    127.0.0.1 unless MEOW_HOST or ``host`` says otherwise; a port already taken, or a web server
-    that stops on its own, ends it with status 1 and says why."""
+    """The launcher: owns every process it starts, starts again any that dies (service/supervisor.py)
+    and stops them all on Ctrl-C. It listens on 127.0.0.1 unless MEOW_HOST or ``host`` says otherwise;
+    a port already taken, or a process that keeps stopping, ends it with status 1 and says why."""
     from dataclasses import replace
 
     from service import run_file
@@ -216,7 +219,8 @@ def run(host: str | None = None, port: int | None = None) -> int:
     env = dict(os.environ, MEOW_HOST=settings.host, PORT=str(settings.port))
     redis_server = None
     if not settings.redis_url:
-        redis_server = EmbeddedRedis.start(data_dir=os.path.join(settings.data_dir, "redis"), aof=True)
+        redis_server = EmbeddedRedis.start(data_dir=os.path.join(settings.data_dir, "redis"), aof=True,
+                                           own_session=True)
         env["REDIS_URL"] = redis_server.url
         print(f"meow: embedded Redis on {redis_server.url} (data and AOF in {settings.data_dir}/redis)", flush=True)
     metrics_dir = os.path.abspath(os.path.join(settings.data_dir, "metrics"))
@@ -224,63 +228,55 @@ def run(host: str | None = None, port: int | None = None) -> int:
     os.makedirs(metrics_dir)
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
     raise_open_files_limit()
-    web = subprocess.Popen([
-        sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
-        "--bind", bind_address(settings.host, settings.port), "--access-logfile", "-",
-        "service.api.app:create_app()"], env=env)
-    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues",
-                                 f"{Lane.FAST},{Lane.REMOTE}" if not i else Lane.FAST], env=env)
-               for i in range(settings.fast_workers)]  # the first also serves remote bots' calls (on threads)
-    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", f"{Lane.SEARCH},{Lane.FAST}",
-                                  "--no-dispatcher"], env=env) for _ in range(settings.search_workers)]
-    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", Lane.HOOKS,
-                                  "--no-dispatcher"], env=env) for _ in range(settings.hook_workers)]
-    workers += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "arena",
-                                  "--no-dispatcher"], env=env) for _ in range(settings.arena_workers)]
     shown = browse_host(settings.host)
-    written = run_file.write(settings.data_dir, env, f"http://{shown}:{settings.port}")
-    print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
-    print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
-    if not _loopback(settings.host):
-        print("meow: reachable beyond this machine with gunicorn alone: on the internet put the bundled nginx in "
-              "front, it holds slow clients and floods of connections the API's own guards only just hold "
-              "(deploy/nginx/meow.conf; docs/scaling.md, \"nginx in front of meow run\")", flush=True)
-    print(f"meow: API on http://{shown}:{settings.port}/v1 ({settings.web_workers} {settings.web_worker_class} "
-          f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
-          f"webhook + {settings.arena_workers} arena worker(s); "
-          "Ctrl-C stops everything", flush=True)
-    print(f"meow: `meow keys`, `meow worker`, `meow compact` and `meow archive` run from this folder (or with this "
-          f"MEOW_DATA_DIR) use this service: its settings are in {written} while it runs", flush=True)
-    stopping = False
+    api = f"http://{shown}:{settings.port}"
+    sup = Supervisor(_children(settings), env, redis_server,
+                     on_change=lambda: run_file.write(settings.data_dir, env, api, children=sup.pids()))
+    signal.signal(signal.SIGINT, sup.stop)
+    signal.signal(signal.SIGTERM, sup.stop)
     status = 0
-
-    def stop(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
     try:
-        while not stopping and web.poll() is None and all(w.poll() is None for w in workers):
-            time.sleep(0.2)
-        if not stopping:  # a child stopped on its own (gunicorn that could not bind, a crashed worker)
-            status = 1
-            died = "the web server" if web.poll() is not None else "a worker"
-            print(f"meow: {died} stopped on its own; stopping everything", file=sys.stderr, flush=True)
+        sup.start()
+        written = run_file.path(settings.data_dir)
+        print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
+        print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
+        if not _loopback(settings.host):
+            print("meow: reachable beyond this machine with gunicorn alone: on the internet put the bundled nginx in "
+                  "front, it holds slow clients and floods of connections the API's own guards only just hold "
+                  "(deploy/nginx/meow.conf; docs/scaling.md, \"nginx in front of meow run\")", flush=True)
+        print(f"meow: API on {api}/v1 ({settings.web_workers} {settings.web_worker_class} "
+              f"processes), {settings.fast_workers} fast + {settings.search_workers} search + {settings.hook_workers} "
+              f"webhook + {settings.arena_workers} arena worker(s), each started again if it stops; "
+              "Ctrl-C stops everything", flush=True)
+        print(f"meow: `meow keys`, `meow worker`, `meow compact` and `meow archive` run from this folder (or with this "
+              f"MEOW_DATA_DIR) use this service: its settings are in {written} while it runs", flush=True)
+        status = sup.watch()
     finally:
-        for proc in (web, *workers):
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in (web, *workers):
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the stop short
+        sup.shutdown()
         run_file.remove(settings.data_dir)
-        if redis_server:
-            redis_server.stop()
         print("meow: stopped", flush=True)
     return status
+
+
+def _children(settings: Settings) -> list[Child]:
+    """The API and the workers `meow run` starts (docs/architecture.md, "Fair workers")."""
+    from service.listen import bind_address
+
+    def worker(queues: str, *extra: str) -> list[str]:
+        return [sys.executable, "-m", "service.cli", "worker", "--queues", queues, *extra]
+
+    out = [Child("the API", [sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf",
+                             "--bind", bind_address(settings.host, settings.port), "--access-logfile", "-",
+                             "service.api.app:create_app()"], role="api")]
+    # the first fast worker also serves remote bots' calls (on threads)
+    out += [Child(f"fast worker {i + 1}", worker(f"{Lane.FAST},{Lane.REMOTE}" if not i else Lane.FAST))
+            for i in range(settings.fast_workers)]
+    out += [Child(f"search worker {i + 1}", worker(f"{Lane.SEARCH},{Lane.FAST}", "--no-dispatcher"))
+            for i in range(settings.search_workers)]
+    out += [Child(f"webhook worker {i + 1}", worker(Lane.HOOKS, "--no-dispatcher")) for i in range(settings.hook_workers)]
+    out += [Child(f"arena worker {i + 1}", worker("arena", "--no-dispatcher")) for i in range(settings.arena_workers)]
+    return out
 
 
 if __name__ == "__main__":

@@ -22,11 +22,12 @@ def path(data_dir: str) -> str:
     return os.path.join(data_dir, NAME)
 
 
-def write(data_dir: str, env: Mapping[str, str], api: str, pid: int | None = None) -> str:
+def write(data_dir: str, env: Mapping[str, str], api: str, pid: int | None = None,
+          children: Mapping[str, int] | None = None) -> str:
     """Record the running service's store settings (the file is the user's alone: a REDIS_URL may
-    hold a password); its path."""
+    hold a password) and its processes' ids by name (``children``: rewritten at each restart); its path."""
     record = {"pid": os.getpid() if pid is None else pid, "api": api,
-              "env": {k: env[k] for k in SHARED if env.get(k)}}
+              "env": {k: env[k] for k in SHARED if env.get(k)}, "children": dict(children or {})}
     os.makedirs(data_dir, exist_ok=True)
     target = path(data_dir)
     tmp = f"{target}.{os.getpid()}.tmp"

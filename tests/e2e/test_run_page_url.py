@@ -2,7 +2,8 @@
 the commands the docs give beside it work as written (issue 37 item 7): docs/integrators.md's
 `meow keys create|list|rotate|revoke` and docs/arenas.md's `meow worker --queues arena` with its
 `curl` commands, run from the folder `meow run` runs in with no setting of their own (no REDIS_URL,
-no key prefix, no queue name: the service's `var/run.json` names them)."""
+no key prefix, no queue name: the service's `var/run.json` names them); a worker SIGKILLed is started
+again while the API answers, and Ctrl-C stops everything quietly (issue 39 item 5)."""
 from __future__ import annotations
 
 import os
@@ -34,6 +35,7 @@ class Run:
     port: int
     folder: Path
     lines: list[str]
+    err: Path  # the launcher's (and its children's) stderr
 
 
 @pytest.fixture(scope="module")
@@ -48,9 +50,11 @@ def meow_run(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     env = dict(os.environ, REDIS_URL=redis_url, PORT=str(port), MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix,
                WEB_CONCURRENCY="1", MEOW_ARENA_WORKERS="0", PYTHONPATH=ROOT)
     env.pop("MEOW_DATA_DIR", None)
+    err = folder / "stderr.txt"
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run"], env=env, cwd=folder,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=err.open("w"), text=True, start_new_session=True)
     lines: list[str] = []
+    stopped = False
     try:
         url = ""
         deadline = time.monotonic() + 60
@@ -63,13 +67,21 @@ def meow_run(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             url = m.group(1) if m else ""
         # the access log goes on to stdout: read it, so a full pipe never stalls gunicorn
         threading.Thread(target=lambda: [lines.append(x) for x in proc.stdout or ()], daemon=True).start()
-        yield Run(proc, url, port, folder, lines)
+        yield Run(proc, url, port, folder, lines, err)
+        before = err.read_text()
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in its terminal (its process group): stopped quietly, in order
+        assert proc.wait(timeout=60) == 0
+        stopped = True
+        after = err.read_text()[len(before):]
+        assert "Traceback" not in after and "KeyboardInterrupt" not in after, after
+        assert any("meow: stopped" in line for line in lines), lines[-5:]
     finally:
-        proc.send_signal(signal.SIGINT)  # the launcher stops everything it started
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if not stopped:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         client = redis.Redis.from_url(redis_url)
         for key in client.scan_iter(match=f"*{prefix}*", count=1000):
             client.delete(key)
@@ -92,6 +104,29 @@ def test_meow_run_prints_the_url_of_the_page(meow_run: Run) -> None:
     page = requests.get(meow_run.url, timeout=5)
     assert page.status_code == 200 and 'src="/web/app.js"' in page.text
     assert requests.get(f"{meow_run.url}web/app.js", timeout=5).headers["Content-Type"].startswith("text/javascript")
+
+
+def _children(run: Run) -> dict[str, int]:
+    import json
+
+    return dict(json.loads((run.folder / "var" / "run.json").read_text())["children"])
+
+
+def test_a_worker_that_dies_is_started_again_while_the_api_answers(meow_run: Run) -> None:
+    _up(meow_run)
+    before = _children(meow_run)
+    os.kill(before["webhook worker 1"], signal.SIGKILL)
+    deadline = time.monotonic() + BOUND_S
+    while time.monotonic() < deadline and _children(meow_run).get("webhook worker 1") in (None, before["webhook worker 1"]):
+        assert requests.get(f"{meow_run.url}readyz", timeout=5).status_code == 200  # the API stays up meanwhile
+        time.sleep(0.2)
+    after = _children(meow_run)
+    assert after["webhook worker 1"] != before["webhook worker 1"], "the killed worker was not started again"
+    assert {k: v for k, v in after.items() if k != "webhook worker 1"} == \
+        {k: v for k, v in before.items() if k != "webhook worker 1"}  # nothing else was restarted
+    said = [line for line in meow_run.err.read_text().splitlines() if line.startswith("meow: webhook worker 1")]
+    assert len(said) == 1 and "starting it again" in said[0], said
+    assert meow_run.proc.poll() is None
 
 
 def _sh_blocks(doc: str) -> list[str]:
