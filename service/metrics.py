@@ -12,6 +12,8 @@ REQUESTS = Counter("meow_http_requests_total", "HTTP requests", ["method", "rout
 LATENCY = Histogram("meow_http_request_seconds", "HTTP request latency", ["method", "route"],
                     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 APPENDS = Counter("meow_appends_total", "Append attempts by outcome", ["outcome"])
+UNREPLICATED = Counter("meow_writes_unreplicated_total", "Writes answered without waiting for a replica: "
+                       "their primary had none connected (MEOW_WAIT_REPLICAS; docs/reliability.md)")
 FOLLOWUPS = Counter("meow_followups_total", "Follow-up jobs served", ["kind", "outcome"])
 KEY_REQUESTS = Counter("meow_key_requests_total", "Requests made with an API key, by key id (docs/integrators.md)",
                        ["key", "kind", "outcome"])

@@ -25,7 +25,9 @@ class Settings:
     web_threads: int = 16
     worker_class: str = "simple"  # "simple" (no fork per job) or "fork"
     lease_ms: int = 10_000  # MEOW_LEASE_MS: a job's lease (due work, lane jobs, arena games): retaken once unrenewed this long
-    wait_replicas: int = 0  # MEOW_WAIT_REPLICAS: an append answers once this many replicas hold it
+    wait_replicas: int = 0  # MEOW_WAIT_REPLICAS: an append answers once this many replicas hold it (-1, unset: 1
+    # when every primary has a replica at start, else 0: service/replicas.py)
+    wait_without_replica: str = "answer"  # MEOW_WAIT_WITHOUT_REPLICA: a primary with none connected: answer, or refuse (503)
     wait_timeout_ms: int = 1000  # MEOW_WAIT_TIMEOUT_MS: else 503 store_unavailable after this long
     redis_pool_size: int = 64  # connections per process (a bounded, blocking pool)
     web_worker_class: str = "gevent"  # gunicorn worker class: "gevent" (streams cost memory) or "gthread"
@@ -136,7 +138,8 @@ class Settings:
             worker_class=e.get("MEOW_WORKER_CLASS", "simple"),
             lease_ms=int(e.get("MEOW_LEASE_MS", "10000")),
             redis_pool_size=int(e.get("MEOW_REDIS_POOL", "64")),
-            wait_replicas=int(e.get("MEOW_WAIT_REPLICAS", "0")),
+            wait_replicas=int(e.get("MEOW_WAIT_REPLICAS", "").strip() or "-1"),
+            wait_without_replica=e.get("MEOW_WAIT_WITHOUT_REPLICA", "answer").strip() or "answer",
             wait_timeout_ms=int(e.get("MEOW_WAIT_TIMEOUT_MS", "1000")),
             snapshot_every=int(e.get("MEOW_SNAPSHOT_EVERY", "1000")),
             web_worker_class=e.get("MEOW_WEB_WORKER_CLASS", "gevent"),

@@ -48,8 +48,11 @@ def build_store(settings: Settings) -> EventStore:
     client = redis_client(settings.redis_url, settings.redis_pool_size, socket_timeout=10)
     # blocking reads: one feed reader per shard, plus a few long waits (store.wait, the dispatcher)
     blocking = redis_client(settings.redis_url, len(SHARDS) + 16, socket_timeout=settings.max_wait_s + 10)
+    from service.replicas import replica_watch, wait_replicas
+
     return RedisEventStore(client, prefix=settings.key_prefix, blocking_client=blocking,
-                           wait_replicas=settings.wait_replicas, wait_timeout_ms=settings.wait_timeout_ms)
+                           wait_replicas=wait_replicas(settings, client), wait_timeout_ms=settings.wait_timeout_ms,
+                           watch=replica_watch(settings, client))
 
 
 def build_service(settings: Settings, store: EventStore | None = None) -> GameService:

@@ -48,7 +48,8 @@ def test_the_cluster_file_runs_the_fleet_shape() -> None:
     nodes = [n for n, s in data.items() if "--cluster-enabled" in (s.get("command") or [])]
     init = data["cluster-init"]["command"]
     replicas = int(init[init.index("--replicas") + 1])
-    assert replicas >= 1 and len(nodes) == 3 * (1 + replicas)  # three primaries, each with its replicas
+    # three primaries, each with two replicas: a primary lost leaves its promoted replica one to wait for
+    assert replicas == 2 and len(nodes) == 3 * (1 + replicas)
     assert [a for a in init if a.endswith(":6379")] == [f"{n}:6379" for n in nodes]
     assert all(data[n].get("restart") == "unless-stopped" for n in nodes)  # a crashed node rejoins
     primaries = nodes
@@ -58,6 +59,7 @@ def test_the_cluster_file_runs_the_fleet_shape() -> None:
         env = spec["environment"]
         assert is_cluster(env["REDIS_URL"]) and not is_cluster(env["MEOW_QUEUE_URL"]), name
         assert all(f"{p}:6379" in env["REDIS_URL"] for p in primaries)
+        assert _default(env["MEOW_WAIT_REPLICAS"]) == "1", name  # a write waits for a replica by default
 
 
 def _default(value: str) -> str:

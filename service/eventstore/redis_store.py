@@ -23,6 +23,7 @@ from service.eventstore.contract import (
 )
 from service.eventstore.keys import Keys
 from service.eventstore.players_store import RedisPlayersMixin
+from service.eventstore.replica_wait import ReplicaWatch
 from service.eventstore.webhooks_redis import RedisWebhooks
 from service.games.kernel.model import Event
 
@@ -35,12 +36,13 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
     """Streams with explicit ``<seq>-0`` ids; every write of a command in one Lua script."""
 
     def __init__(self, client: Any, prefix: str = "meow", blocking_client: Any = None,
-                 wait_replicas: int = 0, wait_timeout_ms: int = 1000) -> None:
+                 wait_replicas: int = 0, wait_timeout_ms: int = 1000, watch: ReplicaWatch | None = None) -> None:
         self.r = client
         # an append answers once this many replicas of its node hold it (Redis WAIT), else
         # NotReplicated after wait_timeout_ms (docs/scaling.md: what a failover can lose)
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
+        self.watch = watch or ReplicaWatch(client)  # a primary with no replica at all (replica_wait.py)
         self.blocking = blocking_client or client
         self.keys = Keys(prefix)
         self._append = client.register_script(_script("append.lua"))
@@ -61,7 +63,7 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         call = AppendArgs.of(req)
         named, args = call.keys(self.keys), call.argv()
         keys = list(named)
-        if self.wait_replicas <= 0:
+        if self.wait_replicas <= 0 or self.watch.alone(keys[0]):
             out = self._append(keys=keys, args=args)
         else:
             out = self._append_replicated(keys, args, named.idem if req.idem else None)
@@ -92,7 +94,7 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         if status == "duplicate" and idem_key is not None:
             self._confirm(idem_key, out[2])
         elif status == "ok":
-            self._check(acked)
+            self._check(acked, keys[0])
         return out
 
     def _confirm(self, idem_key: str, record: bytes) -> None:
@@ -101,12 +103,12 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         pipe = self.r.pipeline(transaction=False)
         pipe.set(idem_key, record, xx=True, keepttl=True)
         self._wait(pipe, idem_key)
-        self._check(pipe.execute(raise_on_error=False)[1])
+        self._check(pipe.execute(raise_on_error=False)[1], idem_key)
 
-    def _check(self, acked: Any) -> None:
+    def _check(self, acked: Any, key: str) -> None:
         if isinstance(acked, Exception):
             raise acked
-        if int(acked) < self.wait_replicas:
+        if int(acked) < self.wait_replicas and not self.watch.found_short(key):
             raise NotReplicated(self.wait_replicas, int(acked))
 
     def _wait(self, pipe: Any, key: str) -> None:
@@ -243,7 +245,7 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         (a retry must not acknowledge a write a failover could still lose)."""
         name = self.keys.idem(game_id, key)
         record = self.r.get(name)
-        if record is not None and self.wait_replicas > 0:
+        if record is not None and self.wait_replicas > 0 and not self.watch.alone(name):
             self._confirm(name, record)
         return record
 
