@@ -3,6 +3,7 @@ item 4): by the settings, by `meow` (status 2, one line, no traceback) and by gu
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def test_meow_refuses_to_start_with_one_line(argv: list[str], monkeypatch: pytes
     def no_process(*args: object, **kwargs: object) -> None:
         raise AssertionError("a process was started with a short admin token")
 
-    monkeypatch.setattr(cli.subprocess, "Popen", no_process)
+    monkeypatch.setattr(subprocess, "Popen", no_process)  # (the supervisor starts the processes)
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("meow: cannot start: MEOW_ADMIN_TOKEN has 5 characters: it needs at least 32")
