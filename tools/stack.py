@@ -214,3 +214,72 @@ def fault_rounds(rounds: int, run_s: float, progress: Callable[[], int], strike:
         settle(k)
     time.sleep(run_s)
     return resumed
+
+
+@dataclass
+class Supervised:
+    """A `meow run` (its supervisor, service/supervisor.py) in a folder of its own: its API base URL,
+    the environment it got, its launcher process and its key prefix; ``children()`` its processes' ids
+    by name (run.json, rewritten at each restart)."""
+
+    base: str
+    env: dict
+    proc: subprocess.Popen
+    folder: Path
+    prefix: str
+
+    def children(self) -> dict[str, int]:
+        import json
+
+        try:
+            return dict(json.loads((self.folder / "var" / "run.json").read_text())["children"])
+        except (OSError, ValueError, KeyError):
+            return {}
+
+    def kill(self, name: str) -> int:
+        """SIGKILL the child ``name``; its pid."""
+        pid = self.children()[name]
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    def restarted(self, name: str, pid: int, timeout_s: float = 60) -> bool:
+        """Whether the supervisor started ``name`` again (a pid other than ``pid``) within ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            now = self.children().get(name)
+            if now is not None and now != pid:
+                return True
+            time.sleep(0.1)
+        return False
+
+
+@contextlib.contextmanager
+def supervised_stack(redis_url: str, *, tag: str = "run", full_speed_bots: bool = True,
+                     **extra_env: str) -> Iterator[Supervised]:
+    """`meow run` on the Redis at ``redis_url`` under a fresh key prefix, in a temporary folder (its
+    stderr in ``<folder>/stderr.txt``); stopped with SIGINT (as Ctrl-C), its keys deleted afterwards."""
+    prefix = f"meowtest-{tag}-{uuid.uuid4().hex[:8]}"
+    folder = Path(tempfile.mkdtemp(prefix="meow-run-"))
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=redis_url, MEOW_KEY_PREFIX=prefix, MEOW_QUEUE=prefix, PYTHONPATH=ROOT,
+               PORT=str(port), **{**(BOTS_AT_FULL_SPEED if full_speed_bots else {}), **extra_env})
+    env.pop("MEOW_DATA_DIR", None)
+    with (folder / "stderr.txt").open("w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "run"], env=env, cwd=folder,
+                                stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    run = Supervised(f"http://127.0.0.1:{port}", env, proc, folder, prefix)
+    try:
+        wait_ready(run.base, [proc])
+        yield run
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            delete_keys(redis_url, prefix)
+        except Exception as exc:  # noqa: BLE001 - a clean-up that fails must not hide what the run found
+            print(f"tools.stack: keys under {prefix} not deleted: {exc!r}", file=sys.stderr)
+        shutil.rmtree(folder, ignore_errors=True)
