@@ -8,6 +8,13 @@ worker of a round is holding one when the round SIGKILLs them all: the workers t
 on). Checked for every killed turn: within 30 s the table moves on, and the bot's turn holds
 exactly one recorded command, the bot's (the lease runs out, the dispatcher hands the job out
 again, the re-run acts once; a run that had acted would make the re-run a no-op).
+
+Kills per lane (issue 39 item 7): ``python -m bench.fault_workers --lanes [--rounds 5] [--seed 39]``
+runs one supervised `meow run` (tools/kills.py) and, each round, SIGKILLs the process of every lane
+(tables, remote, arena, hooks) at seeded random moments; the supervisor starts each again and the
+lane's leases bring its work back. Printed: each lane's recovery (the kill to the lane's next
+progress) per kill, its median and max, and whether every round's outcomes held (tables finished and
+verified, the arena finished unread, every delivery arrived).
 """
 from __future__ import annotations
 
@@ -135,3 +142,56 @@ def worker_kills(kills: int, per_round: int, out: Any) -> Any:
         out.seconds = time.perf_counter() - t0
         redis_ut.cleanup()
     return out
+
+
+def lane_kills(rounds: int, seed: int) -> int:
+    """``rounds`` rounds of one kill per lane on one supervised stack; prints the recovery per lane; 1
+    if an outcome failed."""
+    import statistics
+
+    from tools import kills
+    from tools.stack import supervised_stack
+
+    redis_ut = RedisUnderTest()
+    rng = kills.seeded(seed)
+    times: dict[str, list[float]] = {lane: [] for lane in kills.LANES}
+    failed = 0
+    t0 = time.perf_counter()
+    try:
+        with supervised_stack(redis_ut.url, tag="bench-kills", **kills.ENV) as run:
+            scene = kills.Scene(run)
+            try:
+                for k in range(rounds):
+                    rnd = scene.start(tables=3, arena_games=4)
+                    got = scene.strike(rnd, rng)
+                    problems = scene.outcomes(rnd)
+                    failed += bool(problems)
+                    print(f"round {k + 1}: " + ", ".join(f"{lane} {got[lane]:.1f} s" if lane in got else f"{lane} -"
+                                                       for lane in kills.LANES)
+                          + (f"; PROBLEMS: {problems}" if problems else "; outcomes ok"), flush=True)
+                    for lane, s in got.items():
+                        times[lane].append(s)
+            finally:
+                scene.close()
+    finally:
+        redis_ut.cleanup()
+    print(f"\n{rounds * len(kills.LANES)} kills (seed {seed}, leases {kills.LEASE_MS} ms), "
+          f"{time.perf_counter() - t0:.0f} s; recovery from the SIGKILL to the lane's next progress:")
+    print("| lane | kills | recovered | median | max |\n|---|---|---|---|---|")
+    for lane, ts in times.items():
+        med = f"{statistics.median(ts):.1f} s" if ts else "-"
+        top = f"{max(ts):.1f} s" if ts else "-"
+        print(f"| {lane} | {rounds} | {len(ts)} | {med} | {top} |")
+    print(f"rounds whose outcomes failed: {failed} of {rounds}")
+    return 1 if failed or any(len(ts) < rounds for ts in times.values()) else 0
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="worker kills: one per lane per round, on one supervised stack")
+    ap.add_argument("--lanes", action="store_true", help="the per-lane kills (the only mode run from here)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds of four kills (default 5: 20 kills)")
+    ap.add_argument("--seed", type=int, default=39)
+    args = ap.parse_args()
+    raise SystemExit(lane_kills(args.rounds, args.seed))
