@@ -162,12 +162,15 @@ def lane_kills(rounds: int, seed: int) -> int:
             scene = kills.Scene(run)
             try:
                 for k in range(rounds):
-                    rnd = scene.start(tables=3, arena_games=4)
+                    rnd = scene.start(tables=3, arena_games=30)
                     got = scene.strike(rnd, rng)
                     problems = scene.outcomes(rnd)
+                    stuck = [lane for lane in kills.LANES if lane not in got and lane not in rnd.idle]
+                    problems += [f"{lane}: no progress within 120 s of its kill" for lane in stuck]
                     failed += bool(problems)
-                    print(f"round {k + 1}: " + ", ".join(f"{lane} {got[lane]:.1f} s" if lane in got else f"{lane} -"
-                                                       for lane in kills.LANES)
+                    print(f"round {k + 1}: " + ", ".join(
+                        f"{lane} {got[lane]:.1f} s" if lane in got else f"{lane} idle" if lane in rnd.idle else f"{lane} -"
+                        for lane in kills.LANES)
                           + (f"; PROBLEMS: {problems}" if problems else "; outcomes ok"), flush=True)
                     for lane, s in got.items():
                         times[lane].append(s)
@@ -177,13 +180,13 @@ def lane_kills(rounds: int, seed: int) -> int:
         redis_ut.cleanup()
     print(f"\n{rounds * len(kills.LANES)} kills (seed {seed}, leases {kills.LEASE_MS} ms), "
           f"{time.perf_counter() - t0:.0f} s; recovery from the SIGKILL to the lane's next progress:")
-    print("| lane | kills | recovered | median | max |\n|---|---|---|---|---|")
+    print("| lane | kills | recovered (the others: the lane's work was done) | median | max |\n|---|---|---|---|---|")
     for lane, ts in times.items():
         med = f"{statistics.median(ts):.1f} s" if ts else "-"
         top = f"{max(ts):.1f} s" if ts else "-"
         print(f"| {lane} | {rounds} | {len(ts)} | {med} | {top} |")
     print(f"rounds whose outcomes failed: {failed} of {rounds}")
-    return 1 if failed or any(len(ts) < rounds for ts in times.values()) else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

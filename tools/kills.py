@@ -5,7 +5,7 @@ One `meow run` (tools/stack.py ``supervised_stack``: its supervisor starts again
 workers (the first also runs the remote lane), a webhook worker and an arena worker, leases of
 ``LEASE_MS``. An API key owns everything: bots-only Prší tables (the tables lane), a crazy-eights table
 with a remote bot served here (the remote lane: each call answered after ``REMOTE_S``), an arena of
-easy bots (the arena lane), and a webhook receiver here subscribed to ``match.ended`` and
+30 games of easy bots (the arena lane), and a webhook receiver here subscribed to ``match.ended`` and
 ``arena.finished`` (the hooks lane: each delivery answered after ``HOOK_S``, so one is in flight when
 its worker dies). A round SIGKILLs each lane's process at a seeded moment and times how long until
 that lane moves again (recovery: the kill to the first progress after it; the supervisor's restart
@@ -45,6 +45,7 @@ class Round:
     arena: str
     kills: dict[str, float] = field(default_factory=dict)  # lane -> when killed (monotonic)
     recovered: dict[str, float] = field(default_factory=dict)  # lane -> seconds from the kill to progress
+    idle: set[str] = field(default_factory=set)  # lanes whose round's work was all done when killed
 
 
 class Scene:
@@ -88,7 +89,7 @@ class Scene:
         self.bot_server.server_close()
 
     # ------------------------------------------------------------------ a round
-    def start(self, tables: int = 3, arena_games: int = 4) -> Round:
+    def start(self, tables: int = 3, arena_games: int = 30) -> Round:
         base, ids = self.run.base, {}
         for _ in range(tables):
             g = self.s.post(f"{base}/v1/games", headers=self.key,
@@ -116,12 +117,26 @@ class Scene:
         """A number that grows while the lane works (read without touching the arena through the API)."""
         if lane == "tables":
             return sum(self.store.version(gid) for gid in rnd.tables if gid != rnd.remote)
-        if lane == "remote":
-            return int(self.store.version(rnd.remote))
+        if lane == "remote":  # the remote bot's own moves (seat 0)
+            return sum(1 for s in self.store.read_stored(rnd.remote, after=0) if s.command and s.command.get("seat") == 0)
         if lane == "arena":
             rec = self.arenas.get(rnd.arena) or {}
             return int(rec.get("done", 0)) + (1000 if rec.get("status") != "running" else 0)
         return sum(self.receiver.state.attempts.values())
+
+    def finished(self, rnd: Round, lane: str) -> bool:
+        """Whether the lane's work of the round is all done."""
+        if lane == "tables":
+            return all(self._status(gid) == "finished" for gid in rnd.tables if gid != rnd.remote)
+        if lane == "remote":
+            return self._status(rnd.remote) == "finished"
+        if lane == "arena":
+            return (self.arenas.get(rnd.arena) or {}).get("status") != "running"
+        return all(self.finished(rnd, other) for other in ("tables", "remote", "arena")) and \
+            len(self._delivered(rnd)) >= len(rnd.tables) + 1
+
+    def _status(self, gid: str) -> str:
+        return str(self.s.get(f"{self.run.base}/v1/games/{gid}").json()["status"])
 
     def strike(self, rnd: Round, rng: random.Random, window_s: float = 2.5, timeout_s: float = 120) -> dict[str, float]:
         """SIGKILL every lane's process, in a seeded order at seeded moments within ``window_s``; the
@@ -133,12 +148,14 @@ class Scene:
         for lane, moment in zip(order, at, strict=True):
             time.sleep(max(0.0, t0 + moment - time.monotonic()))
             before[lane] = self.progress(rnd, lane)
+            if self.finished(rnd, lane):
+                rnd.idle.add(lane)  # nothing left to do: no progress to wait for (still killed)
             self.run.kill(LANES[lane])
             rnd.kills[lane] = time.monotonic()
         deadline = time.monotonic() + timeout_s
-        while len(rnd.recovered) < len(LANES) and time.monotonic() < deadline:
+        while len(rnd.recovered) + len(rnd.idle) < len(LANES) and time.monotonic() < deadline:
             for lane in LANES:
-                if lane not in rnd.recovered and self.progress(rnd, lane) > before[lane]:
+                if lane not in rnd.recovered and lane not in rnd.idle and self.progress(rnd, lane) > before[lane]:
                     rnd.recovered[lane] = time.monotonic() - rnd.kills[lane]
             time.sleep(0.05)
         return rnd.recovered

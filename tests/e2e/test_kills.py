@@ -26,8 +26,10 @@ def test_one_kill_per_lane_on_one_stack_and_everything_ends(redis_url: str, node
         finally:
             scene.close()
     with capsys.disabled():
-        print("\nrecovery after a SIGKILL (s): " + ", ".join(f"{lane} {recovered.get(lane, float('nan')):.1f}"
-                                                           for lane in kills.LANES))
+        print("\nrecovery after a SIGKILL (s): " + ", ".join(
+            f"{lane} {recovered[lane]:.1f}" if lane in recovered else f"{lane} (its work was done)"
+            for lane in kills.LANES))
     assert all(restarted.values()), restarted
-    assert set(recovered) == set(kills.LANES), recovered
+    assert set(recovered) | rnd.idle == set(kills.LANES), (recovered, rnd.idle)
+    assert len(recovered) >= 3, recovered  # the round's work outlasts most kills
     assert problems == [], problems
