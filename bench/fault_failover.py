@@ -58,8 +58,11 @@ def _wait(check: Any, timeout: float) -> float:
     return time.monotonic() - t0
 
 
-def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0) -> Any:
-    """``out`` is a bench.faults.Outcome; one trial per kill."""
+def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0, restart: bool = True,
+             alone: str = "answer") -> Any:
+    """``out`` is a bench.faults.Outcome; one trial per kill. ``restart=False`` (issue 39 item 6): the
+    killed node stays down, so the promoted primary has no replica at all; ``alone`` is then what its
+    writes do (MEOW_WAIT_WITHOUT_REPLICA: answer without waiting, or refuse with 503)."""
     import redis
 
     from service.embedded_cluster import LocalCluster
@@ -67,7 +70,8 @@ def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0)
     logging.getLogger("meow").setLevel(logging.CRITICAL)  # (a line per refused request and per failing shard)
     cluster = LocalCluster.start(3, replicas=1, node_timeout_ms=1000)
     settings = Settings(redis_url=cluster.url, key_prefix=f"meow-fo{waits}", rate_limits="off", compact_after_s=-1,
-                        wait_replicas=waits, wait_timeout_ms=300, redis_pool_size=threads * 4 + 8)
+                        wait_replicas=waits, wait_timeout_ms=300, redis_pool_size=threads * 4 + 8,
+                        wait_without_replica=alone)
     app = create_app(settings)
     stop, down = threading.Event(), threading.Event()
     players = [Player(app, seed, stop, down) for seed in range(threads)]
@@ -78,9 +82,11 @@ def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0)
         for p in players:
             p.start()
         held: dict[str, Any] = {}  # this round's primary, replica, connection to the replica, 503s before
+        gone: list[int] = []  # killed and left down (restart=False): started again once play stopped
 
         def arm(k: int) -> None:  # the replica stops applying its primary's stream, CUT_S before the kill
-            primary, replica = _pairs(cluster.ports)[k % 3]
+            pairs = _pairs(cluster.ports)  # (without restarts, a killed primary's pair is gone: the next one)
+            primary, replica = pairs[k % 3] if restart else pairs[0]
             held.update(primary=primary, replica=replica, rep=redis.Redis(port=replica),
                         refused=sum(p.down_answers.total() for p in players))
             held["rep"].execute_command("CLIENT", "PAUSE", 30_000, "WRITE")
@@ -92,8 +98,11 @@ def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0)
             promotions.append(_wait(lambda: _role(replica)[0] == "master", 60))  # (this round's)
             rep.execute_command("CLIENT", "UNPAUSE")
             rep.close()
-            cluster.restart(primary)
-            _wait(lambda: _role(primary) == ("slave", replica, "up"), 60)  # (this round's)
+            if restart:
+                cluster.restart(primary)
+                _wait(lambda: _role(primary) == ("slave", replica, "up"), 60)  # (this round's)
+            else:
+                gone.append(primary)
 
         def settle(k: int) -> None:
             per_kill.append(sum(p.down_answers.total() for p in players) - held["refused"])
@@ -109,6 +118,8 @@ def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0)
         for p in players:
             p.join(30)
     out.seconds = time.perf_counter() - t0
+    for port in gone if not restart else ():  # (the count below reaches the cluster through its first nodes)
+        cluster.restart(port)
     try:
         acked = sum(len(a) for p in players for a in p.acked.values())
         lost = _lost(settings, players)
@@ -185,3 +196,20 @@ def _write_p50(cluster: Any, waits: int, n: int = 2000) -> float:
         times.append(time.perf_counter() - t0)
     r.close()
     return statistics.median(times) * 1000
+
+
+if __name__ == "__main__":  # the fallback measured: python -m bench.fault_failover [--kills 3]
+    import argparse
+
+    from bench.faults import Outcome
+
+    ap = argparse.ArgumentParser(description="a primary killed and not restarted: its promoted replica is alone")
+    ap.add_argument("--kills", type=int, default=3)
+    ap.add_argument("--players", type=int, default=6)
+    ap.add_argument("--run-s", type=float, default=6.0, help="play between kills (and after the last)")
+    cli = ap.parse_args()
+    for mode in ("answer", "refuse"):
+        got = failover(cli.kills, cli.players, 1, Outcome(f"MEOW_WAIT_REPLICAS=1, old node not restarted, {mode}"),
+                       run_s=cli.run_s, restart=False, alone=mode)
+        print(f"| {got.scenario} | {got.trials} | {got.ok} | {got.note} | {got.seconds:.1f} s |"
+              + (f" failures: {got.failures}" if got.failures else ""), flush=True)
