@@ -25,7 +25,8 @@ from typing import Any
 import requests
 
 LEASE_MS = 3000
-LANES = {"tables": "fast worker 2", "remote": "fast worker 1", "arena": "arena worker 1", "hooks": "webhook worker 1"}
+LANES = {"tables": "fast worker 2", "remote bots": "fast worker 1", "arena games": "arena worker 1",
+         "webhooks": "webhook worker 1"}
 """Each lane's process in `meow run` (service/cli.py ``_children``) with ``ENV``."""
 ENV = {"MEOW_LEASE_MS": str(LEASE_MS), "MEOW_FAST_WORKERS": "2", "MEOW_SEARCH_WORKERS": "0", "MEOW_HOOK_WORKERS": "1",
        "MEOW_ARENA_WORKERS": "1", "MEOW_ARENA_PARALLEL": "1", "WEB_CONCURRENCY": "1", "MEOW_RATE_LIMITS": "off",
@@ -117,9 +118,9 @@ class Scene:
         """A number that grows while the lane works (read without touching the arena through the API)."""
         if lane == "tables":
             return sum(self.store.version(gid) for gid in rnd.tables if gid != rnd.remote)
-        if lane == "remote":  # the remote bot's own moves (seat 0)
+        if lane == "remote bots":  # the remote bot's own moves (seat 0)
             return sum(1 for s in self.store.read_stored(rnd.remote, after=0) if s.command and s.command.get("seat") == 0)
-        if lane == "arena":
+        if lane == "arena games":
             rec = self.arenas.get(rnd.arena) or {}
             return int(rec.get("done", 0)) + (1000 if rec.get("status") != "running" else 0)
         return sum(self.receiver.state.attempts.values())
@@ -128,11 +129,11 @@ class Scene:
         """Whether the lane's work of the round is all done."""
         if lane == "tables":
             return all(self._status(gid) == "finished" for gid in rnd.tables if gid != rnd.remote)
-        if lane == "remote":
+        if lane == "remote bots":
             return self._status(rnd.remote) == "finished"
-        if lane == "arena":
+        if lane == "arena games":
             return (self.arenas.get(rnd.arena) or {}).get("status") != "running"
-        return all(self.finished(rnd, other) for other in ("tables", "remote", "arena")) and \
+        return all(self.finished(rnd, other) for other in ("tables", "remote bots", "arena games")) and \
             len(self._delivered(rnd)) >= len(rnd.tables) + 1
 
     def _status(self, gid: str) -> str:
