@@ -120,6 +120,7 @@ def failover(kills: int, threads: int, waits: int, out: Any, run_s: float = 2.0,
     out.seconds = time.perf_counter() - t0
     for port in gone if not restart else ():  # (the count below reaches the cluster through its first nodes)
         cluster.restart(port)
+        _wait(lambda p=port: _role(p)[0] == "slave", 60)  # type: ignore[misc]
     try:
         acked = sum(len(a) for p in players for a in p.acked.values())
         lost = _lost(settings, players)
