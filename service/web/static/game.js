@@ -136,6 +136,9 @@ export class Game {
     return this.has(key) ? this.words[key] : this.has(`label.${value}`) ? this.words[`label.${value}`] : humanize(value);
   }
 
+  // A variant by its name in the page's language (words `variant.<name>`), else its id.
+  variantName(name) { return this.has(`variant.${name}`) ? this.words[`variant.${name}`] : String(name || ""); }
+
   fieldLabel(name) { return this.tell(`field.${name}`, {}, humanize(name)); }
   quiet(type) { return this.words[`event.${type}`] === ""; }
 }
