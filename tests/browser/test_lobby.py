@@ -28,6 +28,49 @@ def test_language_from_the_browser_and_the_switch(browser: Any, live: Any) -> No
         ctx.close()
 
 
+LABELS = ("#lobby-title", "#create-title", "label[for=new-variant]", "label[for=new-me]", "[data-testid=create]",
+          "[data-testid=refresh]", "#list-open", ".all-options summary", ".lang-label")
+
+
+def test_the_language_switch_changes_every_label_at_once_both_ways(page: Any) -> None:
+    """Issue 42 item 5: switching the lobby's language turns every label of the page (the lobby's,
+    the create form's, the bar's, a game's option words) into the new language at once, with no
+    reload, and a second switch turns them back."""
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.evaluate("() => { window.notReloaded = true; }")
+    english = [page.inner_text(sel) for sel in LABELS]
+    options = page.locator("[data-option-row] .option-label").all_text_contents()
+    for lang in ("ru", "en"):
+        page.select_option("[data-testid=lang]", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        page.wait_for_selector("[data-testid=create-form]")
+        now = [page.inner_text(sel) for sel in LABELS]
+        if lang == "ru":
+            assert all(a != b for a, b in zip(now, english)), list(zip(LABELS, now))  # every one translated
+            assert page.locator("[data-option-row] .option-label").all_text_contents() != options
+        else:
+            assert now == english and page.locator("[data-option-row] .option-label").all_text_contents() == options
+        assert page.input_value("[data-testid=lang]") == lang
+    assert page.evaluate("() => window.notReloaded") is True
+
+    # a slow answer must not win: Russian asked first and delayed, English asked second
+    held: list[Any] = []
+    page.route("**/web/i18n/cs.json", lambda route: held.append(route))
+    page.select_option("[data-testid=lang]", "cs")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    page.select_option("[data-testid=lang]", "en")
+    page.wait_for_timeout(300)
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(800)
+    assert [page.inner_text(sel) for sel in LABELS] == english and page.input_value("[data-testid=lang]") == "en"
+    assert page.get_attribute("html", "lang") == "en"
+
+
 def test_the_create_form_follows_the_catalogue(page: Any, live: Any) -> None:
     catalogue = requests.get(f"{live.base}/v1/variants", timeout=10).json()["variants"]
     page.goto("/")

@@ -126,6 +126,7 @@ export class TablePage {
 
   say(text) {
     this.notice = text;
+    this.late = null;
     const el = this.root.querySelector("[data-testid=notice]");
     if (el) el.textContent = text;
   }
@@ -134,7 +135,7 @@ export class TablePage {
     this.error = null;
     try {
       const out = await fn();
-      if (okText) this.notice = okText;
+      if (okText) { this.notice = okText; this.late = null; }
       // an action answers with the acting seat's view; seats and start answer for the token that sent
       // them (the owner's, or none), so read the seat's own view then
       if (out && out.game && fromSeat) this.show(out.game);
@@ -164,14 +165,14 @@ export class TablePage {
     }
     this.choosing = null;
     this.notice = null;
+    this.late = null;
     return this.run(() => api.act(this.gameId, action, this.seat.token, this.view && this.view.version), null, true, true);
   }
 
   tooLate(detail = "") {
     this.notice = t("table.too_late");
+    this.late = { detail }; // drawn with the notice until the next move or notice
     this.render();
-    const el = this.root.querySelector("[data-testid=notice]");
-    if (el) { el.dataset.state = "too-late"; if (detail) el.title = detail; }
   }
 
   async join(name) {
@@ -247,7 +248,8 @@ export class TablePage {
       "data-status": v.status, "data-phase": v.phase || "", "aria-labelledby": "table-title" },
     this.header(v),
     h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !this.error }, this.error || ""),
-    h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice" }, this.notice || ""),
+    h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice", "data-state": this.late ? "too-late" : null,
+      title: this.late && this.late.detail ? this.late.detail : null }, this.notice || ""),
     open ? [this.ownerPanel(v), this.joinPanel(v)] : null,
     h("div", { class: "tabletop" },
       h("div", { class: "playfield" },
