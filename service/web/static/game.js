@@ -63,6 +63,7 @@ export class Game {
 
   // A field's value: a `word` field reads as words["<name>.<value>"], a list item by item.
   readField(name, value, kind) {
+    if (kind === "word" && Array.isArray(value)) return value.map((x) => this.readField(name, x, kind)).join(", ");
     if (kind === "word") return this.has(`${name}.${value}`) ? this.words[`${name}.${value}`] : String(value);
     if (Array.isArray(value) && !["seats", "order", "cards"].includes(kind)) return value.map((x) => this.read(x, kind)).join(", ");
     return this.read(value, kind);
