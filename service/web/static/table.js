@@ -422,7 +422,7 @@ export class TablePage {
   }
 
   replayPanel(v) {
-    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token, this.game);
+    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token || this.seat.owner_token, this.game);
     return this.replay.el;
   }
 
