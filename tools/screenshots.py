@@ -170,7 +170,7 @@ def _sakapuss_round_end(page, base: str, path: Path) -> None:  # type: ignore[no
                 cats.first.click(timeout=2000)
         page.wait_for_timeout(400)
     page.wait_for_timeout(600)
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path))  # the viewport: the banner at its top, the dock where it sticks
 
 
 def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1280, 800), suffix: str = "") -> list[Path]:

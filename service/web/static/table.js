@@ -307,7 +307,8 @@ export class TablePage {
     const hand = h("ul", { class: "hand", "data-testid": "hand", "aria-label": t("you.hand") },
       you.hand.map((c) => h("li", {}, this.cardControl(c, byCard.get(c) || []))));
     const choices = this.choosing ? byCard.get(this.choosing) : null;
-    const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k));
+    const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k))
+      .sort(([a], [b]) => Number(game.mark("you", b).show === "note") - Number(game.mark("you", a).show === "note")); // notes first: beside your moves
     const me = v.seats.find((s) => s.seat === you.seat);
     const turn = v.turn && v.turn.seat === you.seat;
     return h("section", { class: `you${v.status === "running" ? " dock" : ""}${turn || legal.length ? " acting" : ""}${choices && choices.length > 1 ? " choosing" : ""}`, "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
