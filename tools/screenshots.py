@@ -218,7 +218,7 @@ def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1280, 800), 
         page.wait_for_selector("[data-testid=hand] button[data-action]", timeout=60_000)
         page.wait_for_timeout(300)
         shots.append(out / f"web-sakapuss{suffix}.png")
-        page.screenshot(path=str(shots[-1]), full_page=True)
+        page.screenshot(path=str(shots[-1]))  # the viewport: the dock sticks at its bottom, under the felt
 
         shots.append(out / f"web-sakapuss-end{suffix}.png")
         _sakapuss_round_end(page, base, shots[-1])

@@ -311,7 +311,7 @@ export class TablePage {
       .sort(([a], [b]) => Number(game.mark("you", b).show === "note") - Number(game.mark("you", a).show === "note")); // notes first: beside your moves
     const me = v.seats.find((s) => s.seat === you.seat);
     const turn = v.turn && v.turn.seat === you.seat;
-    return h("section", { class: `you${v.status === "running" ? " dock" : ""}${turn || legal.length ? " acting" : ""}${choices && choices.length > 1 ? " choosing" : ""}`, "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
+    return h("section", { class: `you${v.status === "running" && !v.intermission_deadline ? " dock" : ""}${turn || legal.length ? " acting" : ""}${choices && choices.length > 1 ? " choosing" : ""}`, "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
       h("h3", { id: "you-title", class: "sr-only" }, t("you.title", { name: this.name(you.seat) })),
       me ? h("ul", { class: "me" }, seatView(game, v, me, last)) : null,
       hand,
