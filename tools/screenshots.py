@@ -1,10 +1,12 @@
 """Screenshots of the web table for docs/ and the README: the lobby, a Prší table at your turn and
-at the match's end, and a Sakapuss table, taken with Playwright and Debian's Chromium against a
-fresh `meow run` (embedded Redis in a temporary folder, or REDIS_URL with its own key prefix).
+at the match's end, a card's open chooser, a Sakapuss table and a Sakapuss round's end, taken with
+Playwright and Debian's Chromium against a fresh `meow run` (embedded Redis in a temporary folder,
+or REDIS_URL with its own key prefix).
 
     .venv/bin/python -m tools.screenshots [--out docs] [--lang en] [--size 390x844 --suffix=-phone]
 
-Emoji (the cat cards' icon) need a colour emoji font, e.g. Debian's fonts-noto-color-emoji.
+Emoji (the chance cards' icons) need a colour emoji font, e.g. Debian's fonts-noto-color-emoji; the
+cat kinds' glyphs are shapes every font has.
 """
 from __future__ import annotations
 
@@ -114,6 +116,63 @@ def _move(page) -> None:  # type: ignore[no-untyped-def]
                                timeout=10_000)
 
 
+def _seat_at(page, base: str, variant: str, name: str, options: dict, bots: tuple[str, ...]) -> str:  # type: ignore[no-untyped-def]
+    """A started table of Ana's with the bots, opened as Ana's seat (owner too); its id."""
+    g = requests.post(f"{base}/v1/games", json={"variant": variant, "name": name, "max_players": 1 + len(bots),
+                                               "options": options}, headers=_key(), timeout=10).json()
+    own = {"Authorization": f"Bearer {g['owner_token']}"}
+    me = requests.post(f"{base}/v1/games/{g['id']}/seats", json={"name": "Ana"}, headers={**own, **_key()}, timeout=10).json()
+    for strength in bots:
+        requests.post(f"{base}/v1/games/{g['id']}/seats", json={"bot": {"strength": strength}}, headers={**own, **_key()},
+                      timeout=10)
+    requests.post(f"{base}/v1/games/{g['id']}/start", headers={**own, **_key()}, timeout=10)
+    seat = json.dumps({"token": me["token"], "seat": me["seat"], "owner_token": g["owner_token"]})
+    page.evaluate("([id, s]) => localStorage.setItem('meow:game:' + id, s)", [g["id"], seat])
+    page.goto(f"/#/g/{g['id']}")
+    page.wait_for_selector("[data-testid=you]")
+    return str(g["id"])
+
+
+# a short Prší: four ranks, two copies, so that a card with several ways to play (a suit to call) comes soon
+CHOOSY = {"bot_delay_ms": {"easy": [300, 600]}, "match_end_mode": "single_round", "hand_size": 5,
+          "deck_ranks": ["J", "Q", "K", "A"], "deck_copies": 2}
+
+
+def _chooser(page, base: str, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Play Prší tables until a card with several ways to play is in the hand; open its chooser."""
+    for _ in range(6):
+        _seat_at(page, base, "prsi", "Ana vs a bot", CHOOSY, ("easy",))
+        while page.get_attribute("[data-testid=table]", "data-status") != "finished":
+            page.wait_for_function(f"() => document.querySelector('[data-testid=table]').dataset.status === 'finished' "
+                                   f"|| document.querySelector({json.dumps(MOVES)}) !== null", timeout=60_000)
+            several = page.locator("[data-testid=hand] button[data-choices]")
+            if several.count():
+                several.first.click()
+                page.wait_for_selector("[data-testid=chooser]")
+                page.wait_for_timeout(500)
+                page.screenshot(path=str(path))
+                return
+            _move(page)
+    raise SystemExit("no card with a chooser came in six tables")
+
+
+def _sakapuss_round_end(page, base: str, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A Sakapuss round played to its end (Ana passes her first cat each step), its banner shown."""
+    _seat_at(page, base, "sakapuss", "Cat club", {"rounds": 2, "round_intermission_s": 60, "pass_timeout_s": 5,
+                                                  "bot_min_reaction_ms": 350}, ("easy", "medium"))
+    deadline = time.monotonic() + 180
+    while not page.locator("[data-testid=round-end] [data-testid=headline]").count():
+        if time.monotonic() > deadline:
+            raise SystemExit("the Sakapuss round did not end in time")
+        cats = page.locator("[data-testid=hand] button[data-action]")
+        if cats.count():
+            with contextlib.suppress(Exception):
+                cats.first.click(timeout=2000)
+        page.wait_for_timeout(400)
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(path))  # the viewport: the banner at its top, the dock where it sticks
+
+
 def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1280, 800), suffix: str = "") -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -159,7 +218,12 @@ def shoot(base: str, out: Path, lang: str, size: tuple[int, int] = (1280, 800), 
         page.wait_for_selector("[data-testid=hand] button[data-action]", timeout=60_000)
         page.wait_for_timeout(300)
         shots.append(out / f"web-sakapuss{suffix}.png")
-        page.screenshot(path=str(shots[-1]), full_page=True)
+        page.screenshot(path=str(shots[-1]))  # the viewport: the dock sticks at its bottom, under the felt
+
+        shots.append(out / f"web-sakapuss-end{suffix}.png")
+        _sakapuss_round_end(page, base, shots[-1])
+        shots.append(out / f"web-chooser{suffix}.png")
+        _chooser(page, base, shots[-1])
         browser.close()
     return shots
 

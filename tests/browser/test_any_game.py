@@ -191,3 +191,108 @@ def test_a_game_the_server_does_not_have_is_drawn_from_its_catalogue_entry(page:
             break
         page.wait_for_timeout(100)
     assert posted == [legal[0]]  # exactly the entry, as it is
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+# each drawn control of the selector that is under 44x44 CSS px, as [what, width, height]
+SMALL = """sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).map(e => {
+  const r = e.getBoundingClientRect();
+  return [e.dataset.action || e.dataset.testid || e.textContent.trim(), r.width, r.height];
+}).filter(([, w, h]) => w < 43.5 || h < 43.5)"""
+# the element drawn at the middle of the selector's element is that element (or inside it): nothing covers it
+UNCOVERED = """sel => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+  const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+  const at = document.elementFromPoint(x, y);
+  return y > 0 && y < innerHeight && at !== null && (at === e || e.contains(at)); }"""
+
+
+def test_a_chooser_outlives_another_seats_event_and_a_stale_tap_is_told(browser: Any, live: Any) -> None:
+    """Issue 42 items 3 and 4 on a page fed through routing, on a 390x844 touch phone and then at
+    1280x800: an open chooser (thumb-sized, and on the phone every control; the top card and the
+    called suit still in sight) stays open, the very same element, when a bot's event re-renders the
+    table with this seat's moves unchanged; a tap made while the feed holds an event the view does
+    not is not posted once the fresh view shows the move gone ("too late"), and the chooser closes;
+    a move the server refuses with 409 is told in the same words."""
+    state = {"view": _view(11, LEGAL), "hold": False}
+    state["view"]["table"]["called_suit"] = "S"
+    held: list[Any] = []
+    queue: list[dict] = []
+    posted: list[dict] = []
+
+    def game(route: Any) -> None:
+        if route.request.method == "POST":
+            posted.append(json.loads(route.request.post_data))
+            route.fulfill(status=409, content_type="application/problem+json", body=json.dumps(
+                {"type": "about:blank", "title": "Conflict", "status": 409, "code": "version_conflict",
+                 "detail": "the game has moved on"}))
+        elif state["hold"]:
+            held.append(route)
+        else:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(state["view"]))
+
+    def events(route: Any) -> None:
+        body = "retry: 100\n\n" + "".join(f"id: {e['seq']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in queue)
+        queue.clear()
+        route.fulfill(status=200, content_type="text/event-stream", body=body)
+
+    def bot_event(seq: int, legal: list[dict]) -> None:
+        state["view"] = _view(seq, legal)
+        state["view"]["table"]["called_suit"] = "S"
+        state["view"]["seats"][1]["hand_count"] = 5 + seq - 11
+        queue.append({"seq": seq, "type": "CardDrawn", "seat": 1, "at": "", "round": 1, "data": {"seat": 1}})
+
+    ctx = browser.new_context(locale="en-US", base_url=live.base, **PHONE)
+    try:
+        page = ctx.new_page()
+        page.route(f"**/v1/games/{GID}", game)
+        page.route(f"**/v1/games/{GID}/actions", game)
+        page.route(f"**/v1/games/{GID}/events**", events)
+        page.add_init_script(f"localStorage.setItem('meow:game:{GID}', JSON.stringify({{token: 'x', seat: 0}}))")
+        page.goto(f"/#/g/{GID}")
+        page.wait_for_selector("[data-testid=hand] [data-card]")
+        _open_a_chooser_and_let_a_bot_move(page, bot_event, 12, "[data-testid=table] button")
+
+        state["hold"] = True  # the next reads of the view wait: the page holds version 12, the feed brings 13
+        bot_event(13, [{"type": "draw"}])
+        page.wait_for_selector("[data-testid=feed-status][data-last-event-id='13']")
+        assert page.get_attribute("[data-testid=table]", "data-version") == "12"
+        page.locator("[data-testid=choice]").nth(3).click()
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        state["hold"] = False
+        for route in held:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(state["view"]))
+        page.wait_for_selector("[data-testid=notice][data-state=too-late]")
+        assert page.inner_text("[data-testid=notice]") == "Too late: the step moved on."
+        assert posted == [] and page.locator("[data-testid=chooser]").count() == 0  # not posted; closed
+
+        bot_event(14, LEGAL)
+        page.wait_for_selector("[data-testid=table][data-version='14']")
+        page.click("[data-testid=hand] [data-card='KH:0']")
+        for _ in range(100):
+            if posted:
+                break
+            page.wait_for_timeout(50)
+        assert posted == [{"type": "play", "card": "KH:0"}]
+        page.wait_for_selector("[data-testid=notice][data-state=too-late]")  # the 409, in words
+
+        page.set_viewport_size(DESKTOP["viewport"])  # the same at a desktop's size (the chooser's buttons)
+        _open_a_chooser_and_let_a_bot_move(page, bot_event, 15, "")
+    finally:
+        ctx.close()
+
+
+def _open_a_chooser_and_let_a_bot_move(page: Any, bot_event: Any, seq: int, small: str) -> None:
+    page.click("[data-testid=hand] [data-card='8C:0']")
+    page.wait_for_selector("[data-testid=chooser]")
+    controls = ["[data-testid=choice], [data-testid=choice-cancel]", *([small] if small else [])]
+    assert page.evaluate(SMALL, ", ".join(controls)) == []
+    assert page.evaluate(UNCOVERED, "[data-testid=top-card]") and page.evaluate(UNCOVERED, "[data-testid=top-suit]")
+    page.evaluate("() => { document.querySelector('[data-testid=chooser]').dataset.mark = 'kept'; }")
+    bot_event(seq, LEGAL)  # another seat moved; this seat's moves are the same
+    page.wait_for_selector(f"[data-testid=table][data-version='{seq}']")
+    assert page.get_attribute("[data-testid=chooser]", "data-mark") == "kept"  # the same element, still open
+    assert page.get_attribute("[data-testid=hand] [data-card='8C:0']", "aria-expanded") == "true"

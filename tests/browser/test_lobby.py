@@ -1,14 +1,19 @@
 """The lobby and the page's shell: the language comes from the browser and the switch keeps its
 choice; the create form is generated from the catalogue (types, defaults, ranges, parents); a table
 created here appears in the open list for another browser, which can join it by keyboard alone;
-the page loads nothing the Content-Security-Policy refuses."""
+the page loads nothing the Content-Security-Policy refuses. The switch turns every label of the page
+at once, both ways, with no reload (issue 42)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import requests
 
 from tests.browser.driver import create_table, stored, view
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_language_from_the_browser_and_the_switch(browser: Any, live: Any) -> None:
@@ -19,13 +24,37 @@ def test_language_from_the_browser_and_the_switch(browser: Any, live: Any) -> No
         page.wait_for_selector("[data-testid=create-form]")
         assert page.inner_text("#lobby-title") == "Herna"
         assert page.get_attribute("html", "lang") == "cs"
-        page.select_option("[data-testid=lang]", "ru")
-        page.wait_for_function("() => document.querySelector('#lobby-title')?.textContent === 'Лобби'")
+        page.evaluate("() => { window.notReloaded = true; }")
+        options = page.locator("[data-option-row] .option-label").all_text_contents()
+        # issue 42: every label switches at once, both ways, with no reload (and a game's option words too)
+        for lang in ("ru", "en", "ru"):
+            page.select_option("[data-testid=lang]", lang)
+            page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+            page.wait_for_selector("[data-testid=create-form]")
+            words = _words(lang)
+            assert _labels(page) == {key: words[key] for key in LABELS.values()}, lang
+            assert page.input_value("[data-testid=lang]") == lang
+            assert page.locator("[data-option-row] .option-label").all_text_contents() != options
+            options = page.locator("[data-option-row] .option-label").all_text_contents()
+        assert page.evaluate("() => window.notReloaded") is True
         page.reload()
         page.wait_for_selector("[data-testid=create-form]")
         assert page.inner_text("#lobby-title") == "Лобби"  # the choice outlives a reload
     finally:
         ctx.close()
+
+
+LABELS = {"#lobby-title": "lobby.title", "#create-title": "create.title", "label[for=new-variant]": "create.variant",
+          "label[for=new-me]": "create.you", "[data-testid=create]": "create.button", "[data-testid=refresh]": "lobby.refresh",
+          "#list-open": "lobby.open", ".all-options summary": "create.options", ".lang-label": "lang.label"}
+
+
+def _labels(page: Any) -> dict[str, str]:
+    return {key: page.inner_text(sel) for sel, key in LABELS.items()}
+
+
+def _words(lang: str) -> dict[str, str]:
+    return json.loads((ROOT / "service" / "web" / "static" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def test_the_create_form_follows_the_catalogue(page: Any, live: Any) -> None:

@@ -97,4 +97,7 @@ OPTIONS: Words = by_key({
 })
 """The create form's words for Crazy Eights' own options."""
 
-WORDS: Words = layered(by_language(_words("en"), _words("cs"), _words("ru")), OPTIONS)
+NAMES: Words = by_key({"variant.crazy-eights": ("Crazy Eights", "Šílené osmičky", "Сумасшедшие восьмёрки")})
+"""The preset's name (docs/clients.md: ``variant.<name>``)."""
+
+WORDS: Words = layered(by_language(_words("en"), _words("cs"), _words("ru")), OPTIONS, NAMES)

@@ -80,6 +80,9 @@ def marks(schema: Mapping[str, Any] | None) -> dict[str, Any]:
         mark = {key: prop[f"x-meow-{key}"] for key in MARKS if f"x-meow-{key}" in prop}
         if mark.get("show") == "group":
             mark["properties"] = marks(prop)
+        elif mark.get("kind") == "table" and any("x-meow-show" in p for p in
+                                                 ((prop.get("items") or {}).get("properties") or {}).values()):
+            mark["properties"] = marks(prop["items"])  # the columns of a list of objects, each with its mark
         out[name] = mark
     return out
 

@@ -8,16 +8,17 @@ from service.games.kernel.spec import BOOL, INT, STR, TABLE_EVENTS, TABLE_SECRET
 CAT = {"type": "string", "description": "a cat card in a hand: cat:<kind>"}
 KIND = {"type": "string", "description": "a cat kind"}
 RACE = obj({"id": shown(INT, "none"), "slaps": shown(arr(INT), "seat", "order", "seat"),
-            "deadline": shown(INT, "timer", "ms"), "discarded_step": shown(INT, "none")},
+            "deadline": shown(INT, "none", "ms"), "discarded_step": shown(INT, "none")},
            description="the open slap race: the seats in slap order")
 _ROW = shown(INT, "row")
-TABLE = obj({"kinds": shown(arr(KIND), "row", "text"), "dealer": shown(INT, "seat", "seat", "seat"),
-             "direction": shown(INT, "row", "word"), "step": shown(null(INT), "row"), "resolved_steps": _ROW,
-             "step_deadline": shown(null(INT), "timer", "ms"), "passed": shown(arr(INT), "seat", "seats", "seat"),
-             "race": shown(null(RACE), "group", "object"), "races": _ROW, "voided_races": _ROW,
+_HIDDEN = shown(INT, "none")  # counters for the rules, or told elsewhere (the turn's step and timer)
+TABLE = obj({"kinds": shown(arr(KIND), "row", "word"), "dealer": shown(INT, "seat", "seat", "seat"),
+             "direction": shown(INT, "row", "word"), "step": shown(null(INT), "none"), "resolved_steps": _HIDDEN,
+             "step_deadline": shown(null(INT), "none", "ms"), "passed": shown(arr(INT), "seat", "seats", "seat"),
+             "race": shown(null(RACE), "group", "object"), "races": _HIDDEN, "voided_races": _HIDDEN,
              "parasites": shown(by_seat(arr(STR)), "none", "cards", "seat"),
              "parasite_totals": shown(by_seat(INT), "seat", "int", "seat"), "chance_deck_count": _ROW,
-             "round_end": shown(null(obj({"reason": STR, "winner": null(INT)})), "note", "object")},
+             "round_end": shown(null(obj({"reason": STR, "winner": null(INT)})), "none", "object")},
             description="Sakapuss's table while a round is dealt; `passed`: the seats whose pass of "
                         "the open step is in (never what they passed)")
 TURN = obj({"seat": shown(null(INT), "none", "seat"), "deadline": shown(null(INT), "timer", "ms")},
@@ -60,7 +61,13 @@ SPEC = closed(GameSpec(
     seat={"parasites": shown({**arr(STR), "description": "the parasite cards in front of this seat (RULES §6.8)"},
                              "seat", "cards", "seat")},
     you={"passed_kind": shown({**null(KIND), "description": "your sealed pass of the open step"},
-                              "row", "text", "private"),
-         "pass_log": shown({**arr(obj({"step": INT, "passed": KIND, "received": KIND})),
-                            "description": "your own passes this round, oldest first"}, "row", "table", "private")},
+                              "row", "word", "private"),
+         "pass_log": shown({**arr(obj({"step": shown(INT, "row"), "passed": shown(KIND, "row", "word"),
+                                       "received": shown(KIND, "row", "word")})),
+                            "description": "your own passes this round, oldest first"}, "row", "table", "private"),
+         "slap_warning": shown({**null(enum("false_slap", "race")),
+                                "description": "what a slap of yours means now (RULES §6.5): `false_slap` while "
+                                               "passing when neither your hand nor, within the grace, your hand of "
+                                               "the step before is four of a kind; `race` in a slap race you have "
+                                               "not slapped in; null otherwise"}, "note", "word", "private")},
     actions=ACTIONS, events=EVENTS, private=PRIVATE, secret=dict(TABLE_SECRET)))

@@ -78,9 +78,24 @@ def private_view(m: SakapussMatch, seat: int, now: int) -> dict[str, Any]:
     hand = live.hands.get(seat, ()) if live is not None else ()
     passed = live.passes.get(seat) if live is not None and live.phase == PASSING else None
     log = rnd.log.get(seat, ()) if rnd is not None else ()
+    legal = legal_actions(m, seat, now)
     return {"seat": seat, "hand": _cards(hand), "passed_kind": passed,
             "pass_log": [{"step": i + 1, "passed": p, "received": r} for i, (p, r) in enumerate(log)],
-            "legal_actions": legal_actions(m, seat, now)}
+            "slap_warning": _slap_warning(m, seat, legal), "legal_actions": legal}
+
+
+def _slap_warning(m: SakapussMatch, seat: int, legal: list[dict[str, Any]]) -> str | None:
+    """RULES §6.5: ``race`` while a slap race waits for this seat's slap; ``false_slap`` while passing
+    when a first slap now would be judged false (§6.5.4: neither the hand now nor, within the grace,
+    the hand after the step before is four of a kind); else None."""
+    rnd = m.rnd
+    if rnd is None or not any(a["type"] == "slap" for a in legal):
+        return None
+    if rnd.phase == SLAP_RACE:
+        return "race"
+    graced = (int(m.options["slap_grace_steps"]) >= 1 and rnd.prev_hands is not None
+              and complete(rnd.prev_hands.get(seat)))
+    return None if complete(rnd.hands.get(seat)) or graced else "false_slap"
 
 
 # §7.5 reaction times per strength: (median s, clip lo, clip hi) to another seat's slap, and

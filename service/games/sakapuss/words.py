@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from service.games.kernel.words import Words, by_key, by_language, layered
+from service.games.sakapuss.faces import GLYPHS
 
 EN: dict[str, str] = {
     "event.PassSubmitted": "{seat:seat} passed a cat",
@@ -16,9 +17,9 @@ EN: dict[str, str] = {
     "action.slap": "Slap!",
     "phase.passing": "passing",
     "phase.slap_race": "slap race",
-    "field.kinds": "Cat kinds in play",
+    "field.kinds": "Cats in play",
     "field.dealer": "dealer",
-    "field.direction": "Direction",
+    "field.direction": "Cats go",
     "field.step": "Pass step",
     "field.race": "Slap race",
     "field.resolved_steps": "Steps resolved",
@@ -28,9 +29,18 @@ EN: dict[str, str] = {
     "field.voided_races": "False slaps",
     "field.parasites": "Parasites",
     "field.parasite_totals": "Parasite points",
-    "field.chance_deck_count": "Chance deck",
-    "field.round_end": "Round over ({reason:end}); winner: {winner:seat}",
-    "field.passed_kind": "Your pass this step",
+    "field.chance_deck_count": "Chance cards left",
+    "field.slap_warning": "Slap!",
+    "slap_warning.false_slap": "Your cats are not four of a kind: "
+                                "a first slap now is a false slap, and you draw {options.false_slap_draws}.",
+    "slap_warning.race": "Slap now, or draw!",
+    "turn.step": "Everyone passes a cat (step {step})",
+    "turn.race": "Slap now, or draw!",
+    "headline.race": "{winner:seat} took the round: four of a kind, and the first slap",
+    "headline.race.none": "A false slap ended the round: nobody took it",
+    "headline.stalemate.none": "Nobody took the round: no four of a kind before the pass limit",
+    "field.round_end": "Round over ({reason:end}); {winner:seat} took it",
+    "field.passed_kind": "You passed",
     "field.pass_log": "Your passes",
     "field.received": "received",
     "direction.1": "to the left",
@@ -39,7 +49,7 @@ EN: dict[str, str] = {
     "end.stalemate": "nobody slapped in time",
     "end.race": "a slap race",
     "end.rounds_played": "all rounds played",
-    "card.cat": "cat {label}",
+    "card.cat": "{label} cat",
     "card.parasite": "parasite {label}",
     "card.insecticide": "insecticide {label}",
     "card.shower": "shower",
@@ -55,9 +65,9 @@ CS: dict[str, str] = {
     "action.slap": "Plácnout!",
     "phase.passing": "posílání",
     "phase.slap_race": "plácání",
-    "field.kinds": "Druhy koček ve hře",
+    "field.kinds": "Kočky ve hře",
     "field.dealer": "rozdává",
-    "field.direction": "Směr",
+    "field.direction": "Kočky jdou",
     "field.step": "Krok posílání",
     "field.race": "Plácání",
     "field.resolved_steps": "Hotových kroků",
@@ -67,9 +77,18 @@ CS: dict[str, str] = {
     "field.voided_races": "Falešná plácnutí",
     "field.parasites": "Parazité",
     "field.parasite_totals": "Body parazitů",
-    "field.chance_deck_count": "Balíček náhody",
-    "field.round_end": "Konec kola ({reason:end}); vítěz: {winner:seat}",
-    "field.passed_kind": "Vaše poslaná kočka",
+    "field.chance_deck_count": "Zbývá karet náhody",
+    "field.slap_warning": "Plácnout!",
+    "slap_warning.false_slap": "Nemáte čtyři stejné kočky: "
+                                "první plácnutí teď je falešné a líznete si {options.false_slap_draws}.",
+    "slap_warning.race": "Plácněte hned, jinak lížete!",
+    "turn.step": "Všichni posílají kočku (krok {step})",
+    "turn.race": "Plácněte hned, jinak lížete!",
+    "headline.race": "Kolo bere {winner:seat}: čtyři stejné a první plácnutí",
+    "headline.race.none": "Kolo skončilo falešným plácnutím: nikdo ho nebere",
+    "headline.stalemate.none": "Kolo nikdo nebere: čtyři stejné se nesešly do limitu posílání",
+    "field.round_end": "Konec kola ({reason:end}); bere ho {winner:seat}",
+    "field.passed_kind": "Poslali jste",
     "field.pass_log": "Vaše posílání",
     "field.received": "dostáno",
     "direction.1": "doleva",
@@ -78,7 +97,7 @@ CS: dict[str, str] = {
     "end.stalemate": "nikdo neplácl včas",
     "end.race": "plácání",
     "end.rounds_played": "odehrána všechna kola",
-    "card.cat": "kočka {label}",
+    "card.cat": "{label} kočka",
     "card.parasite": "parazit {label}",
     "card.insecticide": "insekticid {label}",
     "card.shower": "sprcha",
@@ -94,9 +113,9 @@ RU: dict[str, str] = {
     "action.slap": "Хлоп!",
     "phase.passing": "передача",
     "phase.slap_race": "хлопки",
-    "field.kinds": "Породы кошек в игре",
+    "field.kinds": "Кошки в игре",
     "field.dealer": "сдаёт",
-    "field.direction": "Направление",
+    "field.direction": "Кошки идут",
     "field.step": "Шаг передачи",
     "field.race": "Хлопок",
     "field.resolved_steps": "Шагов пройдено",
@@ -106,9 +125,18 @@ RU: dict[str, str] = {
     "field.voided_races": "Ложных хлопков",
     "field.parasites": "Паразиты",
     "field.parasite_totals": "Очки паразитов",
-    "field.chance_deck_count": "Колода случая",
-    "field.round_end": "Раунд окончен ({reason:end}); победитель: {winner:seat}",
-    "field.passed_kind": "Ваша передача на этом шаге",
+    "field.chance_deck_count": "Осталось карт случая",
+    "field.slap_warning": "Хлоп!",
+    "slap_warning.false_slap": "У вас нет четырёх одинаковых кошек: "
+                                "первый хлопок сейчас — ложный, и вы берёте {options.false_slap_draws}.",
+    "slap_warning.race": "Хлопайте сейчас, или берёте карту!",
+    "turn.step": "Все передают кошку (шаг {step})",
+    "turn.race": "Хлопайте сейчас, или берёте карту!",
+    "headline.race": "Раунд берёт {winner:seat}: четыре одинаковые и первый хлопок",
+    "headline.race.none": "Раунд закончился ложным хлопком: его никто не берёт",
+    "headline.stalemate.none": "Раунд никто не берёт: четырёх одинаковых не собрали до лимита передач",
+    "field.round_end": "Раунд окончен ({reason:end}); его берёт {winner:seat}",
+    "field.passed_kind": "Вы передали",
     "field.pass_log": "Ваши передачи",
     "field.received": "получил",
     "direction.1": "налево",
@@ -117,7 +145,7 @@ RU: dict[str, str] = {
     "end.stalemate": "никто не хлопнул вовремя",
     "end.race": "хлопки",
     "end.rounds_played": "сыграны все раунды",
-    "card.cat": "кошка {label}",
+    "card.cat": "{label} кошка",
     "card.parasite": "паразит {label}",
     "card.insecticide": "инсектицид {label}",
     "card.shower": "душ",
@@ -239,4 +267,24 @@ OPTIONS: Words = by_key({
 })
 """The create form's words for Sakapuss's own options."""
 
-WORDS: Words = layered(by_language(EN, CS, RU), OPTIONS)
+CAT_NAMES: dict[str, tuple[str, ...]] = {
+    # the cat kinds k0 ... k4 by name (wire ids and events keep `k0` ...; faces.py GLYPHS their shapes)
+    "en": ("tabby", "ginger", "Siamese", "Persian", "black"),
+    "cs": ("mourovatá", "zrzavá", "siamská", "perská", "černá"),
+    "ru": ("полосатая", "рыжая", "сиамская", "персидская", "чёрная"),
+}
+"""Each cat kind's name: a card's face and spoken name (``label.k<i>``), and the kind with its glyph
+wherever a kind is told (the kinds in play, your pass, your pass log: ``<field>.k<i>``)."""
+_KIND_FIELDS = ("kinds", "passed_kind", "passed", "received")
+
+
+def _cat_words(lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for i, name in enumerate(CAT_NAMES[lang]):
+        out[f"label.k{i}"] = name
+        out.update({f"{f}.k{i}": f"{GLYPHS[i % len(GLYPHS)]} {name}" for f in _KIND_FIELDS})
+    return out
+
+
+WORDS: Words = layered(by_language({**EN, **_cat_words("en")}, {**CS, **_cat_words("cs")}, {**RU, **_cat_words("ru")}),
+                       OPTIONS, by_key({"variant.sakapuss": ("Sakapuss", "Sakapuss", "Сакапусс")}))

@@ -541,5 +541,14 @@ OPTIONS: Words = by_key({
 })
 """The create form's words for the shedding games' own options (mau-mau and prší presets alike)."""
 
-WORDS: Words = layered(by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU}), OPTIONS)
+NAMES: Words = by_key({  # each preset by its name, as a table's header and title say it
+    "variant.mau-mau-classic": ("Mau-Mau", "Mau-Mau", "Мау-Мау"),
+    "variant.mau-mau-classic-full": ("Mau-Mau, all special cards", "Mau-Mau se všemi zvláštními kartami",
+                                     "Мау-Мау со всеми особыми картами"),
+    "variant.prsi": ("Prší", "Prší", "Прши"),
+    "variant.prsi-traditional": ("Prší, the traditional deck", "Prší s tradičním balíčkem", "Прши с традиционной колодой"),
+})
+"""The shedding presets' names (docs/clients.md: ``variant.<name>``)."""
+
+WORDS: Words = layered(by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU}), OPTIONS, NAMES)
 """With the kernel's words of the catch (challenge mode, §3.8.4: ``ChallengeMade``, ``challenge``)."""

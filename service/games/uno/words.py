@@ -38,7 +38,6 @@ EN: dict[str, str] = {
     "field.next_seat": "next",
     "direction.1": "clockwise ↻",
     "direction.-1": "counter-clockwise ↺",
-    "points": "uno-rlcard: 1 for the winner, −1 for the others; uno: the winner scores the cards left in the other hands",
     "end.hand_empty": "a hand emptied",
     "end.hand_over": "the hand is over",
     "end.target_reached": "a seat reached the target points",
@@ -84,7 +83,6 @@ CS: dict[str, str] = {
     "field.next_seat": "další",
     "direction.1": "po směru ↻",
     "direction.-1": "proti směru ↺",
-    "points": "uno-rlcard: 1 pro vítěze, −1 pro ostatní; uno: vítěz získá body karet, které zbyly ostatním",
     "end.hand_empty": "hráč se zbavil karet",
     "end.hand_over": "hra skončila",
     "end.target_reached": "hráč dosáhl cílového počtu bodů",
@@ -130,7 +128,6 @@ RU: dict[str, str] = {
     "field.next_seat": "следующий",
     "direction.1": "по часовой ↻",
     "direction.-1": "против часовой ↺",
-    "points": "uno-rlcard: 1 победителю, −1 остальным; uno: победитель получает очки карт, оставшихся у других",
     "end.hand_empty": "игрок избавился от карт",
     "end.hand_over": "раздача окончена",
     "end.target_reached": "игрок набрал нужное число очков",
@@ -186,5 +183,17 @@ OPTIONS: Words = by_key({
 })
 """The create form's words for UNO's own options."""
 
-WORDS: Words = layered(by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU}), OPTIONS)
+NAMES: Words = by_key({  # each preset by its name, and what a score means at its table (by match_end_mode)
+    "variant.uno": ("UNO", "UNO", "UNO"),
+    "variant.uno-rlcard": ("UNO, RLCard's rules", "UNO podle RLCard", "UNO по правилам RLCard"),
+    "points": ("{options.match_end_mode:points}", "{options.match_end_mode:points}", "{options.match_end_mode:points}"),
+    "points.single_round": ("1 for the winner, −1 for the others", "1 pro vítěze, −1 pro ostatní",
+                            "1 победителю, −1 остальным"),
+    "points.target_points": ("the winner of a hand scores the cards left in the other hands; {options.target_points} win",
+                             "vítěz rozdání získá body karet, které zbyly ostatním; {options.target_points} vyhrává",
+                             "победитель раздачи получает очки карт, оставшихся у других; {options.target_points} — победа"),
+})
+"""The presets' names (docs/clients.md: ``variant.<name>``) and ``points`` told by the table's options."""
+
+WORDS: Words = layered(by_language({**CATCH["en"], **EN}, {**CATCH["cs"], **CS}, {**CATCH["ru"], **RU}), OPTIONS, NAMES)
 """UNO's words laid over the catch's (kernel/catch.py ``WORDS``: ``challenge.caught`` / ``challenge.wrong``)."""

@@ -28,7 +28,9 @@ function chrome() {
   clear(bar);
   const select = h("select", { id: "lang", "data-testid": "lang", "aria-label": t("lang.label") },
     LANGS.map((l) => h("option", { value: l, selected: l === lang() }, t(`lang.${l}`))));
-  select.addEventListener("change", async () => { await useLang(select.value, true); chrome(); route(); });
+  select.addEventListener("change", async () => { // every label at once: the bar and the page drawn anew
+    if (await useLang(select.value, true)) { chrome(); route(); } else if (select.value !== lang()) chrome();
+  });
   bar.append(h("a", { href: "#/", class: "home", "data-testid": "home" }, h("img", { src: "/web/favicon.svg", alt: "", class: "logo" }), "meow"),
     h("span", { class: "tagline" }, t("app.tagline")),
     h("label", { for: "lang", class: "lang-label" }, t("lang.label")), select);
@@ -36,7 +38,7 @@ function chrome() {
 }
 
 async function boot() {
-  await useLang(pickLang());
+  if (!(await useLang(pickLang()))) await useLang("en");
   chrome();
   try {
     catalogue = (await api.variants()).variants;

@@ -30,19 +30,23 @@ function cardViews(game, items, cls = "small") {
 }
 
 // A list of objects as a small table, its columns labelled by the game's words.
-function smallTable(game, name, rows, attrs = {}) {
+// A column with a mark of its own (`properties` of the list's mark) reads by it.
+function smallTable(game, name, rows, attrs = {}, columns = {}) {
   const cols = Object.keys(rows[0]);
+  const cell = (c, x) => (columns[c] ? game.readField(c, x, columns[c].kind) : game.read(x));
   return h("table", { class: "small-table", ...attrs }, h("caption", {}, game.fieldLabel(name)),
     h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, game.fieldLabel(c))))),
-    h("tbody", {}, rows.map((row) => h("tr", {}, cols.map((c) => h("td", {}, game.read(row[c])))))));
+    h("tbody", {}, rows.map((row) => h("tr", {}, cols.map((c) => h("td", {}, cell(c, row[c])))))));
 }
 
 // A value as a node or text, by its kind: cards as cards, a list of objects as a table, the rest in words.
 function shown(game, f) {
   if (f.mark.kind === "card" || f.mark.kind === "cards") return cardViews(game, f.value);
-  if (Array.isArray(f.value) && f.value.length && typeof f.value[0] === "object") return smallTable(game, f.name, f.value);
+  if (Array.isArray(f.value) && f.value.length && typeof f.value[0] === "object") return smallTable(game, f.name, f.value, {}, f.mark.properties);
   return game.readField(f.name, f.value, f.mark.kind);
 }
+
+function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
 export function timerOf(game, part, obj) {
   const f = fields(game, part, obj).find((x) => x.mark.show === "timer" && x.value);
@@ -53,7 +57,7 @@ export function turnText(game, v) {
   if (v.status === "open") return t("turn.open");
   if (v.status === "finished") return t("turn.finished");
   const turn = v.turn;
-  if (!turn) return v.phase ? game.tell(`phase.${v.phase}`, {}, humanize(v.phase)) : "";
+  if (!turn) return v.phase ? capital(game.tell(`phase.${v.phase}`, {}, humanize(v.phase))) : "";
   if (turn.seat !== null && turn.seat !== undefined) {
     return v.you && v.you.seat === turn.seat ? t("turn.yours") : t("turn.of", { name: game.seatName(turn.seat) });
   }
@@ -141,6 +145,19 @@ export function handsIn(game, v, data) {
   return null;
 }
 
+// A round's headline from the event that ended it (docs/clients.md: a `reason` with the kernel's
+// `winner` or `winners`): the game's words `headline.<reason>` (`.none` when nobody took it), else
+// who took the round, and why in the words `end.<reason>`. Null when no such event is known.
+export function headlineOf(game, ev) {
+  const d = (ev && ev.data) || {};
+  if (typeof d.reason !== "string" || !("winner" in d || "winners" in d)) return null;
+  const who = [].concat(d.winners ?? d.winner ?? []).filter((x) => x !== null && x !== undefined);
+  const key = `headline.${d.reason}${who.length ? "" : ".none"}`;
+  if (game.has(key)) return game.tell(key, d);
+  const why = game.tell(`end.${d.reason}`, {}, humanize(d.reason));
+  return who.length ? t("banner.took", { name: who.map((x) => game.seatName(x)).join(", "), why }) : t("banner.nobody", { why });
+}
+
 // Each seat's latest known total: a seat out of play before the last round keeps its last total.
 export function latestTotals(v) {
   const out = {};
@@ -159,8 +176,13 @@ export function bannerPanel(game, v, end) {
   const entry = (v.scores || [])[v.scores.length - 1];
   const totals = latestTotals(v);
   const hands = end && end.hands;
+  const active = v.seats.filter((s) => s.state === "active");
+  const empty = active.filter((s) => s.hand_count === 0 && !finished);
+  // went out: an empty hand shown, else an empty hand among others that are not (a game that
+  // collects every hand at a round's end tells who took the round by its headline instead)
   const out = hands ? Object.entries(hands).filter(([, l]) => !l.length).map(([s]) => Number(s))
-    : v.seats.filter((s) => s.state === "active" && s.hand_count === 0 && !finished).map((s) => s.seat);
+    : empty.length < active.length ? empty.map((s) => s.seat) : [];
+  const headline = end && end.headline;
   const standings = v.standings || [];
   const winners = standings.filter((x) => x.rank === 1).map((x) => x.name);
   const head = finished ? t("banner.match_over") : t("banner.round_over", { n: entry ? entry.round : v.round });
@@ -168,9 +190,10 @@ export function bannerPanel(game, v, end) {
   return h("section", { class: `banner${finished ? " match-end" : " round-end-banner"}`, "data-testid": finished ? "match-end" : "round-end",
     role: "status", "aria-labelledby": "banner-title" },
   h("h3", { id: "banner-title" }, head),
+  headline && !finished ? h("p", { class: "headline", "data-testid": "headline" }, h("span", { "aria-hidden": "true" }, "\u2605 "), headline) : null,
   finished && winners.length ? h("p", { class: "winner", "data-testid": "winner" }, h("span", { "aria-hidden": "true" }, "\u2605 "),
     winners.length === 1 ? t("banner.winner", { name: winners[0] }) : t("banner.winners", { names: winners.join(", ") })) : null,
-  out.length ? h("p", { class: "went-out", "data-testid": "went-out" }, t(finished && (v.scores || []).length > 1 ? "banner.out_last" : "banner.out",
+  out.length && !(headline && !finished) ? h("p", { class: "went-out", "data-testid": "went-out" }, t(finished && (v.scores || []).length > 1 ? "banner.out_last" : "banner.out",
     { name: out.map((s) => game.seatName(s)).join(", ") })) : null,
   finished && v.end_reason && !(end && end.told.length) ? h("p", { class: "why" }, t("table.match_end", { reason: game.tell(`end.${v.end_reason}`, {}, humanize(v.end_reason)) })) : null,
   end && end.told.length ? h("p", { class: "told" }, end.told.join(" \u00b7 ")) : null,
@@ -227,7 +250,11 @@ export function ownExtra(game, key, value) {
   const label = game.fieldLabel(key);
   if (Array.isArray(value)) {
     if (typeof value[0] !== "object") return h("p", { "data-testid": `you-${key}` }, `${label}: `, shown(game, { name: key, value, mark }));
-    return smallTable(game, key, value, { "data-testid": `you-${key}` });
+    return smallTable(game, key, value, { "data-testid": `you-${key}` }, mark.properties);
+  }
+  if (mark.show === "note" && typeof value !== "object") { // a word told as one line: words["<name>.<value>"]
+    return h("p", { class: "you-note", "data-testid": `you-${key}`, "data-value": String(value), id: `you-${key}` },
+      game.tell(`${key}.${value}`, {}, game.readField(key, value, "word")));
   }
   if (typeof value === "object") return h("p", { "data-testid": `you-${key}` }, game.tell(`field.${key}`, value, label));
   return h("p", { "data-testid": `you-${key}` }, `${label}: `, shown(game, { name: key, value, mark }));

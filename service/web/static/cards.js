@@ -9,8 +9,10 @@ export function face(game, id) {
     return [h("span", { class: "face-label" }, f.label || ""), h("span", { class: "face-symbol", "aria-hidden": "true" }, s.symbol || ""),
       h("span", { class: "face-suit", "aria-hidden": "true" }, f.suit)];
   }
+  // a card with no suit shows its label's words when the game has some (a kind's name), else the label
+  const label = f.label && game.has(`label.${f.label}`) ? game.words[`label.${f.label}`] : f.label || String(id);
   return [f.symbol ? h("span", { class: "face-icon", "aria-hidden": "true" }, f.symbol) : null,
-    h("span", { class: "face-label" }, f.label || String(id))];
+    h("span", { class: `face-label${label.length > 7 ? " longer" : label.length > 4 ? " long" : ""}` }, label)];
 }
 
 export function cardClass(game, id) {

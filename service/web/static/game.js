@@ -63,6 +63,7 @@ export class Game {
 
   // A field's value: a `word` field reads as words["<name>.<value>"], a list item by item.
   readField(name, value, kind) {
+    if (kind === "word" && Array.isArray(value)) return value.map((x) => this.readField(name, x, kind)).join(", ");
     if (kind === "word") return this.has(`${name}.${value}`) ? this.words[`${name}.${value}`] : String(value);
     if (Array.isArray(value) && !["seats", "order", "cards"].includes(kind)) return value.map((x) => this.read(x, kind)).join(", ");
     return this.read(value, kind);
@@ -135,6 +136,9 @@ export class Game {
     const key = `option.${name}.${value}`;
     return this.has(key) ? this.words[key] : this.has(`label.${value}`) ? this.words[`label.${value}`] : humanize(value);
   }
+
+  // A variant by its name in the page's language (words `variant.<name>`), else its id.
+  variantName(name) { return this.has(`variant.${name}`) ? this.words[`variant.${name}`] : String(name || ""); }
 
   fieldLabel(name) { return this.tell(`field.${name}`, {}, humanize(name)); }
   quiet(type) { return this.words[`event.${type}`] === ""; }

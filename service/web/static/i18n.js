@@ -17,17 +17,35 @@ export function pickLang() {
   return "en";
 }
 
+const loaded = new Map(); // each language's words, fetched once
+let asked = 0;
+
 async function load(lang) {
-  const r = await fetch(`/web/i18n/${lang}.json`);
-  return r.ok ? r.json() : {};
+  if (!loaded.has(lang)) {
+    const r = await fetch(`/web/i18n/${lang}.json`);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    loaded.set(lang, await r.json());
+  }
+  return loaded.get(lang);
 }
 
+// Switch to `lang` once its words are here: true if it is now the page's language. The latest
+// switch wins (an earlier one answered late changes nothing), and a language whose words cannot
+// be fetched leaves the page in the one it shows.
 export async function useLang(lang, save = false) {
-  current = LANGS.includes(lang) ? lang : "en";
+  const want = LANGS.includes(lang) ? lang : "en";
+  const mine = ++asked;
+  let words, english;
+  try {
+    [words, english] = await Promise.all([load(want), load("en")]);
+  } catch {
+    return false;
+  }
+  if (mine !== asked) return false;
+  [current, dict, fallback] = [want, words, english];
   if (save) setLang(current);
-  [dict, fallback] = await Promise.all([load(current), current === "en" ? Promise.resolve(null) : load("en")]);
-  if (fallback === null) fallback = dict;
   document.documentElement.lang = current;
+  return true;
 }
 
 export function lang() { return current; }

@@ -23,6 +23,12 @@ export class LobbyPage {
 
   destroy() { clearInterval(this.poll); }
 
+  // A variant by its name in the page's language (its game's words `variant.<name>`), else its id.
+  variantName(name) {
+    const entry = (this.catalogue || []).find((x) => x.name === name);
+    return entry ? new Game(entry).variantName(name) : name;
+  }
+
   showError(e) {
     this.errorEl.hidden = !e;
     this.errorEl.textContent = e ? (e instanceof ApiError ? e.message : String(e.message || e)) : "";
@@ -44,7 +50,7 @@ export class LobbyPage {
         const mine = seatOf(g.id).token;
         return h("li", { "data-game": g.id },
           h("span", { class: "game-name" }, g.name || g.id), " ",
-          h("span", { class: "meta" }, `${g.variant} \u00b7 ${t("lobby.players", { n: g.players, max: g.max_players })}`), " ",
+          h("span", { class: "meta" }, `${this.variantName(g.variant)} \u00b7 ${t("lobby.players", { n: g.players, max: g.max_players })}`), " ",
           mine ? h("a", { href: `#/g/${g.id}`, "data-testid": "back", class: "button" }, t("lobby.back"))
             : [status === "open" ? h("a", { href: `#/g/${g.id}`, "data-testid": "join-table", class: "button" }, t("lobby.join")) : null,
               h("a", { href: `#/g/${g.id}`, "data-testid": "watch", class: "button secondary" }, t("lobby.watch"))]);
@@ -54,7 +60,7 @@ export class LobbyPage {
   createForm() {
     const variants = this.catalogue;
     const select = h("select", { id: "new-variant", "data-testid": "variant" }, variants.map((v) =>
-      h("option", { value: v.name }, v.name === v.game ? v.name : `${v.name} (${v.game})`)));
+      h("option", { value: v.name }, this.variantName(v.name))));
     const name = h("input", { id: "new-name", "data-testid": "table-name", maxlength: 100, placeholder: t("form.optional") });
     const me = h("input", { id: "new-me", "data-testid": "your-name", maxlength: 40, required: true,
       value: localStorage.getItem("meow:name") || "", autocomplete: "nickname" });

@@ -26,8 +26,10 @@ export class Replay {
       h("button", { type: "button", "data-testid": "verify", onclick: () => this.verify() }, t("verify.button")),
       this.report);
     this.history = null; // the log (players, owner and audit tokens), to say what each position's event was
-    api.history(this.gameId, this.token).then((r) => { this.history = r.events; this.show(Number(this.slider.value)); },
-      () => {});
+    if (this.token) { // a reader with no token may not read it: not asked
+      api.history(this.gameId, this.token).then((r) => { this.history = r.events; this.show(Number(this.slider.value)); },
+        () => {});
+    }
     this.show(view.version);
     this.verify();
   }

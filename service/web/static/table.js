@@ -3,14 +3,14 @@
 // the feed's log around the public parts (board.js); a finished game adds the replay.
 import { ApiError, api, serverNow } from "./api.js";
 import { actionJson, describe, extras, group, typeLabel } from "./actions.js";
-import { bannerPanel, describeEvent, handsIn, ownExtra, scoresPanel, seatView, seatsPanel, tablePanel, timerOf, turnExtras,
+import { bannerPanel, describeEvent, handsIn, headlineOf, ownExtra, scoresPanel, seatView, seatsPanel, tablePanel, timerOf, turnExtras,
   turnText } from "./board.js";
 import { cardClass, face } from "./cards.js";
 import { rematchPanel } from "./rematch.js";
 import { Game } from "./game.js";
-import { clear, focusFirst, h, humanize, restoreFocus, rememberFocus } from "./dom.js";
+import { clear, focusFirst, h, restoreFocus, rememberFocus } from "./dom.js";
 import { Feed } from "./feed.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { Replay } from "./replay.js";
 import { forgetSeat, remember, seatOf } from "./store.js";
 
@@ -68,6 +68,7 @@ export class TablePage {
     this.seen = ev.seq;
     const hands = this.view || this.game.view ? handsIn(this.game, this.view || this.game.view, ev.data) : null;
     if (hands) this.reveal = { seq: ev.seq, round: (this.view || this.game.view).round, hands };
+    if (ev.data && typeof ev.data.reason === "string" && ("winner" in ev.data || "winners" in ev.data)) this.endEvent = ev;
     if (!this.game.quiet(ev.type)) {
       this.log.push(ev);
       if (this.log.length > 60) this.log.shift();
@@ -105,6 +106,9 @@ export class TablePage {
 
   show(view) {
     const earlier = this.view;
+    // an answer overtaken by a newer one (a read started before an event another read already
+    // brought): drawing it would take back what the page showed, with no event left to redo it
+    if (earlier && earlier.id === view.id && view.version < earlier.version) return;
     this.view = view;
     if (!earlier || earlier.variant !== view.variant) this.game = new Game((this.catalogue || []).find((x) => x.name === view.variant));
     this.game.view = view;
@@ -122,30 +126,53 @@ export class TablePage {
 
   say(text) {
     this.notice = text;
+    this.late = null;
     const el = this.root.querySelector("[data-testid=notice]");
     if (el) el.textContent = text;
   }
 
-  async run(fn, okText, fromSeat = false) {
+  async run(fn, okText, fromSeat = false, move = false) {
     this.error = null;
     try {
       const out = await fn();
-      if (okText) this.notice = okText;
+      if (okText) { this.notice = okText; this.late = null; }
       // an action answers with the acting seat's view; seats and start answer for the token that sent
       // them (the owner's, or none), so read the seat's own view then
       if (out && out.game && fromSeat) this.show(out.game);
       else await this.load();
       return out;
     } catch (e) {
-      this.fail(e);
+      const late = move && e instanceof ApiError && (e.status === 409 || e.status === 412);
+      if (late) this.tooLate(e.message);
+      else this.fail(e);
       if (e instanceof ApiError && (e.status === 409 || e.status === 412 || e.status === 422)) this.refresh();
       return null;
     }
   }
 
-  act(action) {
+  // A move: when the feed has brought an event the view does not hold yet, the view is read first
+  // and the move posted only if it is still legal; a move refused because the table moved on
+  // (409, 412) is told in words. docs/web.md: stale taps.
+  async act(action) {
+    if (this.feed && this.view && this.feed.last > this.view.version) {
+      await this.load();
+      const legal = (this.view && this.view.you && this.view.you.legal_actions) || [];
+      if (!legal.some((a) => actionJson(a) === actionJson(action))) {
+        this.choosing = null;
+        this.tooLate();
+        return null;
+      }
+    }
     this.choosing = null;
-    return this.run(() => api.act(this.gameId, action, this.seat.token, this.view && this.view.version), null, true);
+    this.notice = null;
+    this.late = null;
+    return this.run(() => api.act(this.gameId, action, this.seat.token, this.view && this.view.version), null, true, true);
+  }
+
+  tooLate(detail = "") {
+    this.notice = t("table.too_late");
+    this.late = { detail }; // drawn with the notice until the next move or notice
+    this.render();
   }
 
   async join(name) {
@@ -201,7 +228,7 @@ export class TablePage {
       const text = describeEvent(this.game, ev);
       if (text) told.unshift(text);
     }
-    return { hands: this.reveal ? this.reveal.hands : null, told: told.slice(-4) };
+    return { hands: this.reveal ? this.reveal.hands : null, told: told.slice(-4), headline: headlineOf(this.game, this.endEvent) };
   }
 
   render() {
@@ -221,7 +248,8 @@ export class TablePage {
       "data-status": v.status, "data-phase": v.phase || "", "aria-labelledby": "table-title" },
     this.header(v),
     h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !this.error }, this.error || ""),
-    h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice" }, this.notice || ""),
+    h("p", { class: "notice", "aria-live": "polite", "data-testid": "notice", "data-state": this.late ? "too-late" : null,
+      title: this.late && this.late.detail ? this.late.detail : null }, this.notice || ""),
     open ? [this.ownerPanel(v), this.joinPanel(v)] : null,
     h("div", { class: "tabletop" },
       h("div", { class: "playfield" },
@@ -238,20 +266,28 @@ export class TablePage {
     this.tick();
   }
 
+  // The table's name, else the game's and its first seat's (the owner sits down first).
+  title(v) {
+    if (v.name) return v.name;
+    const game = this.game.variantName(v.variant);
+    return v.seats.length ? t("table.default_title", { game, name: v.seats[0].name }) : game;
+  }
+
   header(v) {
     const status = t(`status.${v.status}`, {}, v.status);
-    const phase = v.phase ? this.game.tell(`phase.${v.phase}`, {}, humanize(v.phase)) : null;
+    const title = this.title(v);
+    document.title = `meow \u00b7 ${title}`;
     const until = timerOf(this.game, "turn", v.turn);
     const mine = v.you && v.turn && v.turn.seat === v.you.seat;
     return h("header", { class: "table-head" },
       h("div", { class: "title-row" },
-        h("h2", { id: "table-title" }, v.name || t("table.untitled", { id: v.id })),
+        h("h2", { id: "table-title" }, title),
         h("a", { class: "to-story", href: "#story", onclick: (e) => { e.preventDefault(); this.root.querySelector("#story")?.scrollIntoView(); } },
           t("log.title"))),
       h("p", { class: "meta" },
-        h("span", { "data-testid": "variant" }, v.variant), " \u00b7 ",
-        h("span", { "data-testid": "status" }, status), phase ? [" \u00b7 ", h("span", { "data-testid": "phase" }, phase)] : null,
-        v.round ? [" \u00b7 ", t("table.round", { n: v.round })] : null, " \u00b7 ", t("table.version", { n: v.version }), " \u00b7 ",
+        h("span", { "data-testid": "variant", "data-variant": v.variant }, this.game.variantName(v.variant)), " \u00b7 ",
+        h("span", { "data-testid": "status" }, status),
+        v.round ? [" \u00b7 ", t("table.round", { n: v.round })] : null, " \u00b7 ",
         h("span", { class: "feed", "data-testid": "feed-status", "data-state": this.feed ? this.feed.state || "" : "off",
           "data-last-event-id": this.feed ? this.feed.last : v.version },
         this.feed ? t(`feed.${this.feed.state || "connecting"}`) : t("feed.off"))),
@@ -271,24 +307,48 @@ export class TablePage {
     const hand = h("ul", { class: "hand", "data-testid": "hand", "aria-label": t("you.hand") },
       you.hand.map((c) => h("li", {}, this.cardControl(c, byCard.get(c) || []))));
     const choices = this.choosing ? byCard.get(this.choosing) : null;
-    const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k));
+    const extrasOfYou = Object.entries(you).filter(([k]) => !["seat", "hand", "legal_actions"].includes(k))
+      .sort(([a], [b]) => Number(game.mark("you", b).show === "note") - Number(game.mark("you", a).show === "note")); // notes first: beside your moves
     const me = v.seats.find((s) => s.seat === you.seat);
     const turn = v.turn && v.turn.seat === you.seat;
-    return h("section", { class: `you${v.status === "running" ? " dock" : ""}${turn || legal.length ? " acting" : ""}`, "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
+    return h("section", { class: `you${v.status === "running" && !v.intermission_deadline ? " dock" : ""}${turn || legal.length ? " acting" : ""}${choices && choices.length > 1 ? " choosing" : ""}`, "aria-labelledby": "you-title", "data-testid": "you", "data-seat": you.seat },
       h("h3", { id: "you-title", class: "sr-only" }, t("you.title", { name: this.name(you.seat) })),
       me ? h("ul", { class: "me" }, seatView(game, v, me, last)) : null,
       hand,
-      choices && choices.length > 1 ? h("div", { class: "chooser", role: "group", "data-testid": "chooser",
-        "aria-label": t("you.choose", { card: game.cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
-      choices.map((a) => h("button", { type: "button", class: "choice", "data-testid": "choice", "data-action": actionJson(a),
-        onclick: () => this.act(a) }, [typeLabel(game, a.type), ...extras(game, a)].join(" \u00b7 "))),
-      h("button", { type: "button", class: "secondary", "data-testid": "choice-cancel",
-        onclick: () => { this.choosing = null; this.render(); } }, t("cancel"))) : null,
+      choices && choices.length > 1 ? this.chooser(choices) : null,
       h("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("you.actions") },
         buttons.map((a) => h("button", { type: "button", "data-testid": `action-${a.type}`, "data-action": actionJson(a),
           onclick: () => this.act(a) }, describe(game, a))),
         !legal.length && v.status === "running" ? h("span", { class: "idle" }, t("you.wait")) : null),
       extrasOfYou.map(([k, x]) => ownExtra(game, k, x)));
+  }
+
+  // The ways to play the card being chosen. While they stay the same, a re-render (another seat's
+  // event) keeps this very element: it stays open, and a tap already under way lands.
+  chooser(choices) {
+    const game = this.game;
+    const key = [lang(), this.choosing, ...choices.map(actionJson)].join("\n");
+    if (this.kept && this.kept.key === key) return this.kept.el;
+    const el = h("div", { class: "chooser", role: "group", "data-testid": "chooser",
+      "aria-label": t("you.choose", { card: game.cardName(this.choosing) }), onkeydown: (e) => this.chooserKey(e) },
+    choices.map((a) => h("button", { type: "button", class: "choice", "data-testid": "choice", "data-action": actionJson(a),
+      onclick: () => this.act(a) }, [typeLabel(game, a.type), ...extras(game, a)].join(" \u00b7 "))),
+    h("button", { type: "button", class: "secondary", "data-testid": "choice-cancel",
+      onclick: () => { this.choosing = null; this.render(); } }, t("cancel")));
+    this.kept = { key, el };
+    return el;
+  }
+
+  // On a small screen the dock with an open chooser may cover the felt: scroll so that the top
+  // card and the called suit stay in sight above it.
+  keepInSight() {
+    const piles = this.root.querySelector(".felt .piles");
+    const dock = this.root.querySelector(".you.dock");
+    if (!piles || !dock) return;
+    const r = piles.getBoundingClientRect();
+    const limit = dock.getBoundingClientRect().top;
+    if (r.bottom > limit) window.scrollBy(0, Math.min(r.bottom - limit + 8, r.top - 8));
+    else if (r.top < 0) window.scrollBy(0, r.top - 8);
   }
 
   chooserKey(e) { // Escape closes the chooser and gives the focus back to its card
@@ -316,7 +376,12 @@ export class TablePage {
     return h("button", { type: "button", class: `${cardClass(game, card)} legal`, "data-card": card, "data-testid": "card",
       "data-choices": String(actions.length), "aria-haspopup": "true", "aria-expanded": this.choosing === card ? "true" : "false",
       "aria-label": t("you.card_choices", { card: name, n: actions.length }),
-      onclick: () => { this.choosing = this.choosing === card ? null : card; this.render(); focusFirst(this.root, "[data-testid=choice]"); } },
+      onclick: () => {
+        this.choosing = this.choosing === card ? null : card;
+        this.render();
+        focusFirst(this.root, "[data-testid=choice]");
+        if (this.choosing) this.keepInSight();
+      } },
     face(game, card));
   }
 
@@ -358,7 +423,7 @@ export class TablePage {
   }
 
   replayPanel(v) {
-    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token, this.game);
+    if (!this.replay || this.replay.gameId !== v.id) this.replay = new Replay(v, this.seat.token || this.seat.owner_token, this.game);
     return this.replay.el;
   }
 

@@ -50,13 +50,27 @@ def check_invariants(g: Sak) -> None:
     logs = pass_logs(g.events)
     for s in (rnd.seats if rnd is not None else ()):
         priv = engine.private_view(m, s, g.now)
-        assert set(priv) == {"seat", "hand", "passed_kind", "pass_log", "legal_actions"}
+        assert set(priv) == {"seat", "hand", "passed_kind", "pass_log", "slap_warning", "legal_actions"}
         assert priv["pass_log"] == logs.get(s, [])
+        assert priv["slap_warning"] == slap_warning(m, s, priv["legal_actions"])
         if rnd.phase in ("passing", "slap_race"):
             assert priv["hand"] == [f"cat:{k}" for k in rnd.hands[s]]
             assert priv["passed_kind"] == (rnd.passes.get(s) if rnd.phase == "passing" else None)
         view = engine.seat_view(m, s, g.now)
         assert "hand" not in view.public and tuple(priv["hand"]) == view.hand
+
+
+def slap_warning(m: Any, seat: int, legal: list[dict[str, Any]]) -> str | None:
+    """RULES §6.5, re-derived: in a race a seat that may still slap is told to; while passing, a
+    slap is a false one unless the hand now, or (grace) the hand after the step before, is four
+    of a kind."""
+    rnd = m.rnd
+    if not any(a["type"] == "slap" for a in legal):
+        return None
+    if rnd.phase == "slap_race":
+        return "race"
+    before = rnd.prev_hands.get(seat) if rnd.prev_hands is not None and m.options["slap_grace_steps"] else None
+    return None if len(set(rnd.hands[seat])) == 1 or (before is not None and len(set(before)) == 1) else "false_slap"
 
 
 def pass_logs(events) -> dict[int, list[dict[str, Any]]]:
