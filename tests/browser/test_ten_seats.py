@@ -3,13 +3,32 @@ preset's lobby form offers ten seats and nine bots, and at 390x844 the table wit
 sideways scroll and keeps every seat, your hand and your controls on the page (the lobby too)."""
 from __future__ import annotations
 
+import json
 import os
+import uuid
 from typing import Any
 
-from tests.browser.driver import MOVES, create_table, stored, view
+import requests
+
+from tests.browser.driver import MOVES, view
 from tests.browser.test_table_layout import _all_in_view, _no_sideways_scroll
 
 FAST = {"bot_delay_ms": {"easy": [50, 150], "medium": [50, 150]}, "match_end_mode": "single_round"}
+
+
+def _ten_seat_table(base: str) -> tuple[str, dict]:
+    def post(path: str, token: str | None = None, **body: Any) -> dict:
+        headers = {"Idempotency-Key": str(uuid.uuid4()), **({"Authorization": f"Bearer {token}"} if token else {})}
+        r = requests.post(f"{base}/v1/games{path}", json=body or None, headers=headers, timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    g = post("", variant="uno", max_players=10, options=FAST)
+    seat = post(f"/{g['id']}/seats", g["owner_token"], name="Ana")
+    for _ in range(9):
+        post(f"/{g['id']}/seats", g["owner_token"], bot={"strength": "easy"})
+    post(f"/{g['id']}/start", g["owner_token"])
+    return g["id"], {"token": seat["token"], "seat": seat["seat"], "owner_token": g["owner_token"]}
 
 
 def test_a_ten_seat_uno_table_fits_a_phone(browser: Any, live: Any, tmp_path: Any) -> None:
@@ -26,14 +45,9 @@ def test_a_ten_seat_uno_table_fits_a_phone(browser: Any, live: Any, tmp_path: An
         page.click(".all-options summary")
         assert page.get_attribute("[data-option=bot_seats]", "max") == "9"
         _no_sideways_scroll(page, "the lobby's uno form (phone)")
-        gid = create_table(page, "uno", "Ana", FAST, players=10)
-        seat = stored(page, gid)
-        for n in range(1, 10):
-            page.click("[data-testid=add-bot-easy]")
-            page.wait_for_selector(f"[data-testid=seat][data-seat='{n}']")
-        _no_sideways_scroll(page, "an open ten-seat table (phone)")
-        assert view(live.base, gid)["options"]["max_players"] == 10
-        page.click("[data-testid=start]")
+        gid, seat = _ten_seat_table(live.base)  # through the API: nine bot seats, started
+        page.evaluate("([id, s]) => localStorage.setItem('meow:game:' + id, s)", [gid, json.dumps(seat)])
+        page.goto(f"/#/g/{gid}")
         page.wait_for_selector("[data-testid=table][data-status=running]")
         page.wait_for_selector("[data-testid=top-card][data-card]")
         page.wait_for_selector(MOVES)  # your turn: nine bots before you at most
