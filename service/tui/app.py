@@ -3,6 +3,7 @@ the view and `you.legal_actions`, so it plays every game of the registry without
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
@@ -197,7 +198,8 @@ class TableApp(App[None]):
         line = render.event_line(self.game, event, self.me)
         if line is not None:
             self.told.append(line)
-            self.query_one("#log", Drawn).show(lambda width: list(self.told))
+            with contextlib.suppress(NoMatches):  # the screen is gone: the app is closing
+                self.query_one("#log", Drawn).show(lambda width: list(self.told))
 
     async def refresher(self) -> None:
         """One view fetch per burst of events (they arrive in bursts: a move and what it causes)."""
@@ -299,6 +301,14 @@ class TableApp(App[None]):
         self.redraw()
 
     def redraw(self) -> None:
+        """Draw the screen from the view; nothing once the screen is gone (a fetch or an event can
+        still arrive while the app closes, as the half-second tick can)."""
+        try:
+            self.draw()
+        except NoMatches:
+            return
+
+    def draw(self) -> None:
         view, game = self.view, self.game
         width = self.size.width
         self.query_one("#title", Static).update(shown(self.title_text(width)))
