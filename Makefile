@@ -13,7 +13,12 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # (-n only when pytest-xdist is installed: the stamp installs it, an older .venv may lack it)
 XDIST = $(shell $(BIN)/python -c 'import xdist' >/dev/null 2>&1 && echo "-n $(TEST_JOBS) --dist loadgroup")
 
-.PHONY: run test bench openapi screenshots clean
+# `make check`: the contributor's loop (docs/testing.md: make check): the same lint and type check, then
+# the tests that need no live stack (no gunicorn, worker, browser, Node.js or Redis Cluster) and are not
+# marked `deep`; under two minutes on 2 cores. `make test` still runs everything.
+CHECK_TESTS ?= tests/unit tests/audit tests/differential $(wildcard tests/test_*.py)
+
+.PHONY: run test check bench openapi screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "meow needs Python 3.11 or 3.12 on PATH"; exit 1; }
@@ -33,6 +38,11 @@ test: $(STAMP)
 	$(BIN)/python -m tools.nginx  # the slow-client tests' nginx (deploy/nginx in front of the API): found, installed with apt (as root), or a message saying what to install
 	$(BIN)/python -m tools.node  # the TypeScript client check's Node.js and npm (found, or installed with apt as root, or a message) and its pinned npm packages (tests/typescript/node_modules, once)
 	$(BIN)/python -m pytest tests $(XDIST) --durations=15 $(PYTEST_ARGS)
+
+check: $(STAMP)
+	$(BIN)/ruff check service workers tests bench tools
+	$(BIN)/mypy
+	$(BIN)/python -m pytest $(CHECK_TESTS) -m "not deep" $(XDIST) --durations=10 $(PYTEST_ARGS)
 
 openapi: $(STAMP)
 	$(BIN)/meow openapi > openapi.yaml

@@ -95,6 +95,7 @@ def differing(a: Path, b: Path, rel: Path = Path()) -> list[str]:
 
 
 @pytest.mark.xdist_group("adding-a-game")
+@pytest.mark.deep
 def test_the_toy_game_is_added_and_removed_with_its_package_and_registry_entry(tmp_path: Path):
     before, repo = tmp_path / "before", tmp_path / "repo"
     _copy(before)

@@ -63,7 +63,9 @@ class CreateGame(Strict):
     variant = fields.String(required=True, metadata={"example": "prsi", "enum": list(registry.BY_VARIANT)})
     options = fields.Dict(keys=fields.String(), load_default=dict,
                           metadata={"description": "overrides of the preset's options (the rules §8: docs/rules/options.md)"})
-    max_players = fields.Integer(strict=True, validate=validate.Range(2, 5), load_default=None, allow_none=True)
+    max_players = fields.Integer(strict=True, validate=validate.Range(2, 10), load_default=None, allow_none=True, metadata={
+        "description": "the table's seats, within the preset's range (GET /v1/variants: 2-10 for `uno`); "
+                       "default: the preset's"})
     name = DisplayName(100, load_default=None, allow_none=True)
     private = StrictBoolean(load_default=False, metadata={
         "description": "an API key's unlisted table (Meow-Key required: 401 `key_required`): in no public lobby, "

@@ -3,6 +3,7 @@ the view and `you.legal_actions`, so it plays every game of the registry without
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
@@ -22,6 +23,8 @@ START = {"type": "start"}  # the owner's own key while the table is open; not a 
 HELP = ("←/→ or 1-9, 0: choose a card · Enter: play it · +: play it and say the word · "
         "letters: the actions shown · Esc: back · q: quit")
 SHORT_HELP = "←/→ 1-9: card · Enter: play · +: play and say · letters: actions · q: quit"
+WATCH_HELP = "watching: no keys to play · q: quit"  # a spectator's footer
+STORY = 60  # the events told when the screen opens (the web page's story loads its last 60 too)
 FLAGGED = "+"  # plays the chosen card with its yes/no arguments set (an announcement), in one go
 
 
@@ -79,22 +82,24 @@ class TableApp(App[None]):
     #turn { padding: 0 1; text-style: bold; }
     #middle { height: 1fr; }
     #left { width: 3fr; }
-    #log { width: 2fr; height: 1fr; border: round $secondary; padding: 0 1; }
-    #table, #seats { border: round $secondary; height: auto; padding: 0 1; }
-    #scores { border: round $secondary; height: 1fr; min-height: 3; padding: 0 1; }
+    #right { width: 2fr; }
+    #log { height: 1fr; border: round $secondary; padding: 0 1; }
+    #table, #seats, #scores { border: round $secondary; height: auto; padding: 0 1; }
     #hand { border: round $accent; height: auto; padding: 0 1; }
     #choices { height: auto; padding: 0 1; }
     #actions { height: auto; }
     #actions Button { margin: 0 1; }
     #status { height: auto; padding: 0 1; color: $error; }
     #help { color: $text-muted; padding: 0 1; height: 1; }
-    /* 80x24 and other short screens: a rule over each box instead of a frame around it */
-    Screen.-short #table, Screen.-short #seats, Screen.-short #scores {
+    /* 80x24 and other short screens: a rule over each box instead of a frame around it; the
+       scores head the right column (whole: a row per seat), the log takes the rest of it */
+    Screen.-short #table, Screen.-short #seats {
         border: none; border-top: solid $secondary; padding: 0 1;
     }
-    Screen.-short #log { border: none; border-left: solid $secondary; padding: 0 0 0 1; }
+    Screen.-short #right { border-left: solid $secondary; }
+    Screen.-short #scores { border: none; padding: 0 0 0 1; }
+    Screen.-short #log { border: none; border-top: solid $secondary; padding: 0 0 0 1; }
     Screen.-short #hand { border: none; border-top: solid $accent; }
-    Screen.-short #scores { min-height: 2; }
     """
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - textual's own class attribute
     BINDINGS = [("q", "quit", "quit")]  # noqa: RUF012 - textual's own class attribute, never mutated
@@ -118,6 +123,7 @@ class TableApp(App[None]):
         self.hands: dict[str, list[str]] | None = None  # the hands an end of round showed
         self.sending = False
         self.message = ""
+        self.hint = False  # the message is the client's own word on a key ("cannot be played now")
         self._wake = asyncio.Event()
 
     # ---- layout and start-up -------------------------------------------------------------
@@ -128,8 +134,9 @@ class TableApp(App[None]):
             with Vertical(id="left"):
                 yield Static(id="table", markup=False)
                 yield Static(id="seats", markup=False)
+            with Vertical(id="right"):
                 yield Drawn(id="scores")
-            yield Drawn(id="log", tail=True)
+                yield Drawn(id="log", tail=True)
         yield Static(id="hand", markup=False)
         yield Static(id="choices", markup=False)
         yield Horizontal(id="actions")
@@ -154,6 +161,7 @@ class TableApp(App[None]):
         except ApiError as exc:  # no faces, marks or words: the view is still drawn, as it is
             self.show_error(exc)
         await self.fetch()
+        await self.recent()
         self.feed.last_id = int(self.view.get("version") or 0)
         self.feed.end_event = self.game.end_event  # the match's last event, as the catalogue names it
         self.feed.over = self.view.get("status") == "finished"  # nothing more will come
@@ -170,6 +178,29 @@ class TableApp(App[None]):
             return
         self.apply(view)
 
+    async def recent(self) -> None:
+        """The story so far: the last ``STORY`` events before the view, told at once (the stream
+        follows from the view's version), so the log is not empty when the screen opens."""
+        assert self.seat is not None
+        version = int(self.view.get("version") or 0)
+        if version <= 0:
+            return
+        try:
+            events = await self.client.page(self.seat.game, self.seat.token, max(0, version - STORY))
+        except (ApiError, ValueError):  # refused, or not JSON: the stream still tells what comes next
+            return
+        for event in events:
+            if isinstance(event, dict) and isinstance(event.get("seq"), int) and event["seq"] <= version:
+                self.tell(event)
+
+    def tell(self, event: dict) -> None:
+        self.note_end(event.get("data") or {})
+        line = render.event_line(self.game, event, self.me)
+        if line is not None:
+            self.told.append(line)
+            with contextlib.suppress(NoMatches):  # the screen is gone: the app is closing
+                self.query_one("#log", Drawn).show(lambda width: list(self.told))
+
     async def refresher(self) -> None:
         """One view fetch per burst of events (they arrive in bursts: a move and what it causes)."""
         while True:
@@ -179,15 +210,10 @@ class TableApp(App[None]):
 
     async def follow(self) -> None:
         assert self.seat is not None
-        log = self.query_one("#log", Drawn)
         try:
             async for event in self.client.events(self.seat.game, self.seat.token, self.feed):
                 self.seen.append(event["seq"])
-                self.note_end(event.get("data") or {})
-                line = render.event_line(self.game, event)
-                if line is not None:
-                    self.told.append(line)
-                    log.show(lambda width: list(self.told))
+                self.tell(event)
                 self._wake.set()
         except ApiError as exc:
             self.show_error(exc)
@@ -222,7 +248,7 @@ class TableApp(App[None]):
             else:
                 assert self.seat.token
                 answer = await self.client.act(self.seat.game, self.seat.token, action)
-            self.message = ""
+            self.message, self.hint = "", False
             if isinstance(answer.get("game"), dict):
                 self.apply(answer["game"])
         except ApiError as exc:
@@ -257,6 +283,9 @@ class TableApp(App[None]):
     def apply(self, view: dict) -> None:
         if int(view.get("version") or 0) < int(self.view.get("version") or 0):
             return  # an older answer overtaken by a newer one
+        moved = int(view.get("version") or 0) > int(self.view.get("version") or 0)
+        if (moved and self.hint) or (render.between_rounds(view) and not render.between_rounds(self.view)):
+            self.message, self.hint = "", False  # a stale word on a key, or a refusal, gone with its turn
         self.view = view
         if view.get("variant") != self.game.entry.get("name"):
             entry = next((e for e in self.catalogue if e.get("name") == view.get("variant")), {})
@@ -272,13 +301,22 @@ class TableApp(App[None]):
         self.redraw()
 
     def redraw(self) -> None:
+        """Draw the screen from the view; nothing once the screen is gone (a fetch or an event can
+        still arrive while the app closes, as the half-second tick can)."""
+        try:
+            self.draw()
+        except NoMatches:
+            return
+
+    def draw(self) -> None:
         view, game = self.view, self.game
         width = self.size.width
         self.query_one("#title", Static).update(shown(self.title_text(width)))
-        self.query_one("#help", Static).update(shown(fitted(width - 2, HELP, SHORT_HELP)))
+        watching = self.me is None  # a spectator: no play keys offered
+        self.query_one("#help", Static).update(shown(WATCH_HELP if watching else fitted(width - 2, HELP, SHORT_HELP)))
         self.tick()
         if render.between_rounds(view):  # the round's (or the match's) end, told
-            table = render.summary_lines(game, view, self.end, self.hands)
+            table = render.summary_lines(game, view, self.end, self.hands, self.me)
         else:
             table = render.table_lines(game, view) or ["no cards on the table"]
             if width < 100:  # a narrow screen: one run of facts, wrapped
@@ -370,6 +408,7 @@ class TableApp(App[None]):
 
     def show_error(self, exc: object) -> None:
         self.message = (f"{exc.detail} ({exc.code})" if isinstance(exc, ApiError) else str(exc))
+        self.hint = False
         self.query_one("#status", Static).update(shown(self.message))
 
     # ---- keys ----------------------------------------------------------------------------
@@ -411,7 +450,7 @@ class TableApp(App[None]):
         plain, said = render.split_by_flags(self.game, actions)
         actions = (said if flagged else plain) or actions
         if not actions:
-            self.message = f"{self.game.card_label(card)} cannot be played now"
+            self.message, self.hint = f"{self.game.card_label(card)} cannot be played now", True
         elif len(actions) == 1:
             self.run_worker(self.send(actions[0]), group="act")
         else:

@@ -96,6 +96,11 @@ class MeowClient:
     async def view(self, game: str, token: str | None) -> dict:
         return await self._call("GET", f"/games/{game}", token)
 
+    async def page(self, game: str, token: str | None, after: int) -> list[dict]:
+        """One page of the event feed as JSON (``listEvents``): the events after ``after``."""
+        got = await self._call("GET", f"/games/{game}/events", token, params={"after": after})
+        return [e for e in got.get("events") or [] if isinstance(e, dict)]
+
     async def act(self, game: str, token: str, action: dict) -> dict:
         """One entry of `you.legal_actions`, POSTed as it is; the answer carries the new view."""
         return await self._call("POST", f"/games/{game}/actions", token, action, idempotent=True)

@@ -258,9 +258,24 @@ def winners_of(data: dict) -> list[Any]:
     return [data["winner"]] if data.get("winner") is not None else []
 
 
-def event_line(game: Game, event: dict) -> str | None:
+def won_by(names: list[str], you: bool) -> str:
+    """``bot 1 wins``, ``ann and bot 1 win``; your own seat is ``you`` (``you win``, ``you and bot 1
+    win``), whatever name you sat down with (the default ``me`` would read "me wins")."""
+    if you:
+        names = ["you", *names]
+    return f"{' and '.join(names)} {'wins' if len(names) == 1 and not you else 'win'}"
+
+
+def _winners(game: Game, seats: list[Any], me: int | None) -> tuple[list[str], bool]:
+    """The winners' names but yours, and whether you are one of them."""
+    mine = me is not None and any(str(w) == str(me) for w in seats)
+    return [game.seat_name(w) for w in seats if me is None or str(w) != str(me)], mine
+
+
+def event_line(game: Game, event: dict, me: int | None = None) -> str | None:
     """One line of the log in the game's words (`bot 1 played 7 of hearts`), with the winner an
-    end of a round or a match names, or None for an event the game's words leave out of a log."""
+    end of a round or a match names (``you win`` for your seat), or None for an event the game's
+    words leave out of a log."""
     kind = str(event.get("type"))
     if game.quiet(kind):
         return None
@@ -273,9 +288,9 @@ def event_line(game: Game, event: dict) -> str | None:
             if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) <= 24 and k != "seat"][:4]
     plain = f"{who}{spoken(kind)}" + (" " + ", ".join(bits) if bits else "")
     told = game.tell(f"event.{kind}", thing, plain)
-    won = [game.seat_name(w) for w in winners_of(thing)]
-    if won and not all(name in told for name in won):
-        told += f" — {' and '.join(won)} {'wins' if len(won) == 1 else 'win'}"
+    won, mine = _winners(game, winners_of(thing), me)
+    if (won or mine) and (mine or not all(name in told for name in won)):
+        told += f" — {won_by(won, mine)}"
     return told
 
 
@@ -295,7 +310,8 @@ def between_rounds(view: dict) -> bool:
                                                  and bool(view.get("intermission_deadline") or view.get("end_reason")))
 
 
-def summary_lines(game: Game, view: dict, end: dict | None, hands: dict[str, list[str]] | None) -> list[str]:
+def summary_lines(game: Game, view: dict, end: dict | None, hands: dict[str, list[str]] | None,
+                  me: int | None = None) -> list[str]:
     """The end of a round or of the match, told: why it ended (`end.<reason>`) and who won (the end's
     `winner`, else the standings' first), each seat's points this round and total in the game's terms
     (`points`), the hands shown (``hands``: seat -> cards, as an end event revealed them)."""
@@ -303,12 +319,14 @@ def summary_lines(game: Game, view: dict, end: dict | None, hands: dict[str, lis
     end = end or {}
     reason = end.get("reason") or view.get("end_reason")
     why = f" ({game.tell(f'end.{reason}', {}, spoken(str(reason)))})" if reason else ""
-    won = [game.seat_name(w) for w in winners_of(end)]
+    won, mine = _winners(game, winners_of(end), me)
     standings = sorted(view.get("standings") or [], key=lambda r: (r.get("rank", 0), r.get("seat", 0)))
-    if over and not won:
-        won = [str(r.get("name")) for r in standings if r.get("rank") == 1]
+    if over and not (won or mine):
+        firsts = [r for r in standings if r.get("rank") == 1]
+        mine = me is not None and any(r.get("seat") == me for r in firsts)
+        won = [str(r.get("name")) for r in firsts if me is None or r.get("seat") != me]
     head = "Game over" if over else f"Round {view.get('round')} over"
-    out = [f"{head}{why}" + (f": {' and '.join(won)} {'wins' if len(won) == 1 else 'win'}" if won else "")]
+    out = [f"{head}{why}" + (f": {won_by(won, mine)}" if won or mine else "")]
     scores = [e for e in view.get("scores") or [] if isinstance(e, dict)]
     last = scores[-1] if scores else {}
     if last and not over:

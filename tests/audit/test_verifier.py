@@ -149,6 +149,23 @@ def test_the_version_2_golden_needs_version_2_to_verify() -> None:
     assert report.problems[0].seq >= kept[0]["seq"] - 8, report.as_dict()["problems"][:2]
 
 
+def test_the_printed_uno_golden_needs_version_4_to_verify() -> None:
+    """Issue 42 item 9: the ``uno`` golden of rules version 4 (a reshuffle that kept the top card, a
+    hand that ended on a +2/+4 still drawn) verifies under its version; the same history claiming
+    version 3 (re-chained) is re-decided with RLCard's rules and fails at the first of them."""
+    golden = _load(GOLDEN / "uno-printed.json")
+    assert golden["history"][0]["data"]["rules_version"] == 4
+    first = min(e["seq"] for e in golden["history"] if e["type"] == "StockReshuffled" and e["data"].get("kept"))
+    old = json.loads(json.dumps(golden["history"]))
+    old[0]["data"]["rules_version"] = 3
+    for e in old:
+        if e.get("command", {}).get("type") == "CreateMatch":
+            e["command"]["rules_version"] = 3
+    report = audit.verify(rechain(old))
+    assert not report.ok
+    assert report.problems[0].seq <= first, report.as_dict()["problems"][:2]
+
+
 def test_a_variant_no_games_verifier_module_checks_is_named(prsi: list[dict]) -> None:
     events = copy.deepcopy(prsi)
     events[0]["data"]["variant"] = "no-such-variant"

@@ -12,6 +12,7 @@ from tools.openspiel_c8 import Mismatch, cases, run_cases
 GAMES = 600
 
 
+@pytest.mark.deep
 def test_500_and_more_hands_agree_with_openspiel_move_by_move():
     cover = cases(GAMES)
     assert {p for p, _ in cover} == {2, 3, 4, 5}

@@ -18,6 +18,7 @@ from tools.rlcard_uno import Mismatch, run_cases
 GAMES = 300
 
 
+@pytest.mark.deep
 def test_hundreds_of_hands_agree_with_rlcard_move_by_move():
     games, raised, decisions = run_cases(UnoGame, GAMES, seed=0)
     assert games + raised == GAMES and games >= GAMES * 0.95

@@ -86,8 +86,9 @@ def test_a_prsi_round_against_an_easy_bot_played_with_keys(stack: Stack) -> None
             assert moves >= 1 and "play" in kinds
             scores, summary, standings = text(app, "scores"), text(app, "table"), app.view["standings"]
             assert "total" in scores and summary.startswith("Game over")  # the match's end, told
-            winner = next(row["name"] for row in standings if row["rank"] == 1)
-            assert f": {winner} wins" in summary.splitlines()[0], summary
+            first = next(row for row in standings if row["rank"] == 1)
+            said = "you win" if first["seat"] == app.me else f"{first['name']} wins"  # your own win: "you win"
+            assert f": {said}" in summary.splitlines()[0], summary
             for row in standings:
                 assert f"{row['rank']}. {row['name']} — {row['total']}" in summary
             assert text(app, "turn") == "the match is over"

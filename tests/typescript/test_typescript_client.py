@@ -29,6 +29,8 @@ from tools import node
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "play.ts"
 COPIED = ("play.ts", "tsconfig.json", "package.json")
+QUICKSTART = HERE / "quickstart"  # docs/typed-clients.md's snippet and tsconfig, as the doc shows them
+DOC = HERE.parents[1] / "docs" / "typed-clients.md"
 FORBIDDEN = {  # what would let play.ts type-check without the spec's types being right
     "a cast": re.compile(r"\bas\s+(const\b|[A-Za-z_{\[(])|[=(,:]\s*<[A-Za-z_][\w.]*>\s*[\w(]"),
     "any": re.compile(r"\bany\b"),
@@ -41,6 +43,21 @@ def _code(text: str) -> str:
     """play.ts without its comments (they may name what the code must not hold)."""
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
     return re.sub(r"(^|\s)//.*$", r"\1", text, flags=re.MULTILINE)
+
+
+def _blocks(doc: str, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```$", doc, flags=re.DOTALL | re.MULTILINE)
+
+
+def test_the_docs_snippet_and_tsconfig_are_the_files_compiled_and_run() -> None:
+    """docs/typed-clients.md shows tests/typescript/quickstart/ as it is (the test below compiles and
+    runs those files), and the commands that build and run it."""
+    doc = DOC.read_text(encoding="utf-8")
+    assert (QUICKSTART / "quickstart.ts").read_text(encoding="utf-8") in _blocks(doc, "ts")
+    assert (QUICKSTART / "tsconfig.json").read_text(encoding="utf-8") in _blocks(doc, "json")
+    commands = "".join(_blocks(doc, "sh"))
+    for line in ("npm pkg set type=module", "npx tsc -p tsconfig.json", "node out/quickstart.js"):
+        assert line in commands, line
 
 
 def test_play_ts_holds_no_cast_and_no_any() -> None:
@@ -91,6 +108,17 @@ def test_a_typed_client_plays_a_match_with_no_cast(tools: tuple[node.Node, Path]
     seed = "7"  # play.ts picks among the legal actions with it (MEOW_SEED)
     out = _run([found.node, str(tmp_path / "out" / "play.js")], tmp_path, 120, MEOW_BASE=stack.base, MEOW_SEED=seed)
     summary = json.loads(out.stdout.strip().splitlines()[-1])
+    # the doc's quickstart, with the doc's tsconfig and commands (in an ES module package: top-level await)
+    quick = tmp_path / "quickstart"
+    quick.mkdir()
+    for name in ("quickstart.ts", "tsconfig.json"):
+        shutil.copy(QUICKSTART / name, quick / name)
+    shutil.copy(HERE / "package.json", quick / "package.json")
+    shutil.copy(tmp_path / "schema.d.ts", quick / "schema.d.ts")
+    (quick / "node_modules").symlink_to(tools_bin.parent, target_is_directory=True)
+    _run([str(tools_bin / "tsc"), "-p", "tsconfig.json", "--noEmitOnError"], quick, 180)
+    told = _run([found.node, "out/quickstart.js"], quick, 60, MEOW_BASE=stack.base).stdout.splitlines()
+    assert told[0].startswith("top card ") and re.fullmatch(r"[1-9]\d* events", told[-1]), told
     print(f"seed {seed}: generate {generated - started:.1f} s, tsc {compiled - generated:.1f} s, "
           f"play {time.monotonic() - compiled:.1f} s: {summary}")
 

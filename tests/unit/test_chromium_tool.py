@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tools import chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +32,7 @@ def test_a_missing_chromium_fails_saying_what_to_install(tmp_path: Path) -> None
     assert "apt-get install -y chromium" in chromium.MESSAGE
 
 
+@pytest.mark.deep
 def test_the_browser_tests_fail_rather_than_skip_without_chromium(tmp_path: Path) -> None:
     env = dict(os.environ, MEOW_CHROMIUM=str(tmp_path / "nowhere"))
     test = "tests/browser/test_any_game.py::test_a_game_unknown_to_the_page_is_played_from_its_view"

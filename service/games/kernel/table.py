@@ -19,7 +19,10 @@ from service.games.kernel.tx import Tx
 #      (RULES §4.5.4, §3.6); the jack-finish doubling needs jack_wild (§8.1, jack_ends_round_doubles)
 #   3: under announce_mode = flag_only, only the flag on the play that triggers the obligation
 #      counts (RULES §3.8.2): a flag on a later draw, pass or ace follow-up no longer satisfies it
-RULES_VERSION = 3
+#   4: UNO's `uno` preset plays the printed rules where RLCard's differ (docs/games/uno.md): a draw two
+#      or wild draw four that goes out still makes the next player draw (the cards count in the
+#      score), and a reshuffle keeps the top card on the table (`uno-rlcard` stays RLCard's)
+RULES_VERSION = 4
 
 
 def create(tx: Tx, cmd: CreateMatch) -> None:

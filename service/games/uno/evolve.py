@@ -118,8 +118,11 @@ def _challenged(m: UnoMatch, e: Event) -> UnoMatch:
 @on("StockReshuffled")
 def _reshuffled(m: UnoMatch, e: Event) -> UnoMatch:
     """RLCard's replace_deck: every played card (the target's too) joins the stock, which the
-    ShuffleCommitted after it orders; the target stays the card to match."""
+    ShuffleCommitted after it orders; the target stays the card to match. With ``kept`` (the printed
+    rules) the top card stays on the table, the only card played since."""
     rnd = round_of(m)
+    if e.data.get("kept"):
+        return _rnd(m, e, stock=rnd.stock + rnd.discard[:-1], discard=rnd.discard[-1:])
     return _rnd(m, e, stock=rnd.stock + rnd.discard, discard=())
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from service.games.kernel.standings import shared_ranks, standing_row
 from service.games.kernel.table import end_match as kernel_end_match
 from service.games.uno.cards import COLOR, COLORS, DECK, DRAW_2, REVERSE, SKIP, TRAIT, WILD_DRAW_4
-from service.games.uno.options import to_target
+from service.games.uno.options import printed, to_target
 from service.games.uno.rules import HAND_SIZE, hand_points, step
 from service.games.uno.state import UnoMatch
 from service.games.uno.tx import Tx, choice, shuffle
@@ -64,11 +64,15 @@ def start_turn(tx: Tx, seat: int) -> None:
     tx.emit("TurnStarted", None, {"seat": seat, "turn_id": m.rnd.turn_id + 1, "deadline": tx.after("turn_timeout_s")})
 
 
-def reshuffle(tx: Tx) -> None:
+def reshuffle(tx: Tx, keep_top: bool) -> None:
     """RLCard's replace_deck: every played card (the target's too) is put under the stock and the
-    whole stock shuffled."""
+    whole stock shuffled. With ``keep_top`` (the printed rules) the top card stays on the table
+    (``kept``) and the others go under the stock."""
     rnd = tx.m.rnd
-    tx.emit("StockReshuffled", None, {"count": len(rnd.discard)})
+    data: dict[str, Any] = {"count": len(rnd.discard) - keep_top}
+    if keep_top:
+        data["kept"] = rnd.discard[-1]
+    tx.emit("StockReshuffled", None, data)
     shuffle(tx, "discard", tx.m.rnd.stock)
 
 
@@ -77,8 +81,9 @@ def draw_cards(tx: Tx, seat: int, count: int, reason: str, by: int | None = None
     RLCard raises (too few cards left even after the reshuffle: its pop from an empty list) this
     preset deals what there is and records the shortfall (docs/games/uno.md)."""
     rnd = tx.m.rnd
-    if len(rnd.stock) < count and rnd.discard:
-        reshuffle(tx)
+    keep_top = printed(tx.m.variant, tx.m.rules_version)  # the top card is no card to reshuffle
+    if len(rnd.stock) < count and len(rnd.discard) > keep_top:
+        reshuffle(tx, keep_top)
         rnd = tx.m.rnd
     cards = list(rnd.stock[:count])
     if cards:

@@ -7,6 +7,7 @@ Histories recorded before an option existed lack it: the rules read it with RLCa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from service.games.kernel.option_catalogue import option_item, preset_entry
@@ -21,6 +22,17 @@ BOT_STRENGTHS: tuple[str, ...] = ("easy", "medium")
 PLAY_AT_ONCE, PLAY_OR_KEEP = "play_at_once", "play_or_keep"
 ONLY_WITHOUT_PLAYABLE, ONLY_WITHOUT_COLOUR = "only_without_playable", "only_without_colour"
 SINGLE_ROUND, TARGET_POINTS = "single_round", "target_points"
+PRINTED_FROM = 4
+"""The rules version (kernel/table.py RULES_VERSION) from which the ``uno`` preset plays the printed
+rules where RLCard's differ: a +2/+4 that goes out still makes the next player draw, and a reshuffle
+keeps the top card on the table. Older ``uno`` histories replay as they were played."""
+SEATS = {RLCARD: 4, PUBLISHED: 10}
+"""The most seats of each preset: RLCard's game plays 2-4, the printed game 2-10."""
+
+
+def printed(variant: str, rules_version: int) -> bool:
+    """Whether a table plays the printed rules of the going-out penalty and the reshuffle."""
+    return variant == PUBLISHED and rules_version >= PRINTED_FROM
 
 
 def _o(name: str, typ: str, rlcard: Any, published: Any = "same", **kw: Any) -> OptionSpec:
@@ -49,6 +61,13 @@ SPECS: tuple[OptionSpec, ...] = (
     _o("absent_removal_s", "int", 300, lo=60, hi=3600),
 )
 SPEC_BY_NAME = {s.name: s for s in SPECS}
+
+
+def specs(variant: str) -> tuple[OptionSpec, ...]:
+    """A preset's specs: the seat ranges are the preset's (``SEATS``: ``bot_seats`` up to its seats but one)."""
+    most = SEATS.get(variant, 4)
+    hi = {"min_players": most, "max_players": most, "bot_seats": most - 1}
+    return tuple(replace(s, hi=hi[s.name]) if s.name in hi else s for s in SPECS)
 
 
 def to_target(options: Mapping[str, Any]) -> int | None:
@@ -81,7 +100,7 @@ def defaults(variant: str = RLCARD) -> dict[str, Any]:
 def resolve(variant: str, overrides: Mapping[str, Any] | None,
             max_players: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """§8.5: preset + overrides, validated; (resolved, warnings) or OptionError (invalid_option)."""
-    return resolve_specs(defaults(variant), SPEC_BY_NAME, overrides, max_players, _check, _cross)
+    return resolve_specs(defaults(variant), {s.name: s for s in specs(variant)}, overrides, max_players, _check, _cross)
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -89,6 +108,7 @@ def catalogue() -> list[dict[str, Any]]:
     out = []
     for v in VARIANTS:
         d = defaults(v)
-        options = [option_item(s, copy(d[s.name]), d["max_players"]) for s in SPECS]
-        out.append(preset_entry(v, v, d, options, BOT_STRENGTHS))  # the game field as each preset had it
+        options = [option_item(s, copy(d[s.name]), SEATS[v]) for s in specs(v)]
+        # the player range is the preset's (2-4, the printed 2-10), whatever its default table's seats
+        out.append(preset_entry(v, v, {**d, "max_players": SEATS[v]}, options, BOT_STRENGTHS))
     return out

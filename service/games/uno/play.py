@@ -11,6 +11,7 @@ from service.games.uno.actions import keeps, legal_actions, legal_cards
 from service.games.uno.call import CHALLENGE_MADE, calls, judge
 from service.games.uno.cards import COLOR, COLORS, DRAW_2, FACE, REVERSE, SKIP, TRAIT, WILD_DRAW_4, is_card_id
 from service.games.uno.flow import draw_cards, end_hand, random_color, start_turn
+from service.games.uno.options import printed
 from service.games.uno.rules import step
 from service.games.uno.tx import Tx
 
@@ -42,7 +43,9 @@ def _find(hand: tuple[str, ...], card: object) -> str | None:
 
 
 def play(tx: Tx, cmd: Play) -> None:
-    """A playable card (rules.playable); a wild names its colour in ``called_suit``."""
+    """A playable card (rules.playable); a wild names its colour in ``called_suit``. The last card
+    ends the hand; from rules version 4 a ``uno`` table's last draw two or wild draw four still makes
+    the next player draw (the printed rules: the cards count in the score), RLCard's does nothing."""
     seat = cmd.seat
     _own_turn(tx, seat, cmd.announce, 2)
     m = tx.m
@@ -64,6 +67,8 @@ def play(tx: Tx, cmd: Play) -> None:
     data = {"seat": seat, "card": card, "color": color, "hand_size": left}
     tx.emit("CardPlayed", seat, {**data, "announce": True} if cmd.announce else data)
     if left == 0:
+        if TRAIT[card] in PENALTY and printed(m.variant, m.rules_version):  # the printed rules: it still acts
+            draw_cards(tx, step(rnd.seats, seat, rnd.direction), PENALTY[TRAIT[card]], "penalty")
         end_hand(tx, seat)
         return
     effect(tx, seat, card)

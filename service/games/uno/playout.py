@@ -5,8 +5,10 @@ turned-up wild draw four going back into the stock, the starter performed, RLCar
 its draw rule and its reshuffle of every played card. There are no events, views, seats leaving
 or clocks; tests/unit/sim checks it against the event engine. The ``uno`` preset's rules of a hand
 are options of the core: ``colour_only`` (``wild_draw_4`` only_without_colour) and ``keep``
-(``drawn_card`` play_or_keep: a drawn card that follows is the seat's to play or keep, ``PASS``);
-it has no UNO call and plays one hand (no card points).
+(``drawn_card`` play_or_keep: a drawn card that follows is the seat's to play or keep, ``PASS``) and
+``printed`` (``uno`` from rules version 4: a last draw two or wild draw four still makes the next
+player draw, a reshuffle keeps the top card on the table); it has no UNO call and plays one hand
+(no card points).
 
 Cards are ints, indices into ``cards.DECK``. Actions are ints: ``c`` plays the non-wild card c,
 ``WILD + c * 4 + k`` plays the wild c naming colour k, ``DRAW`` draws, ``PASS`` keeps a drawn card. Randomness is injected:
@@ -33,9 +35,9 @@ class Uno:
     """One hand of ``players`` seats (0 .. players-1), dealt at construction."""
 
     def __init__(self, players: int, shuffle: Shuffle, color: Callable[[], int], dealt: int = HAND_SIZE,
-                 colour_only: bool = False, keep: bool = False) -> None:
+                 colour_only: bool = False, keep: bool = False, printed: bool = False) -> None:
         self.n = n = players
-        self.colour_only, self.keep = colour_only, keep
+        self.colour_only, self.keep, self.printed = colour_only, keep, printed
         self.drawn: int | None = None  # with ``keep``: the card just drawn that follows
         self.shuffle, self.color_of = shuffle, color
         deck = shuffle(list(range(len(DECK))))
@@ -95,9 +97,10 @@ class Uno:
         return (self.current + by * self.direction) % self.n
 
     def _give(self, seat: int, count: int) -> list[int]:
-        if len(self.stock) < count and self.discard:
-            self.stock = self.shuffle(self.stock + self.discard)
-            self.discard = []
+        top = self.discard[-1:] if self.printed else []  # the printed rules: the top card stays
+        if len(self.stock) < count and len(self.discard) > len(top):
+            self.stock = self.shuffle(self.stock + self.discard[:len(self.discard) - len(top)])
+            self.discard = top
         got = self.stock[:count]
         del self.stock[:count]
         self.hands[seat].extend(got)
@@ -113,6 +116,8 @@ class Uno:
         self._put(c, color or COLOR[DECK[c]] or "")
         if not self.hands[self.current]:
             self.over, self.winner = True, self.current
+            if self.printed and TRAIT[DECK[c]] in _PENALTY:  # the printed rules: the last +2/+4 still acts
+                self._give(self._seat(1), _PENALTY[TRAIT[DECK[c]]])
             return
         self._effect(c)
 
@@ -160,10 +165,12 @@ def rng_shuffle(rng: random.Random) -> Shuffle:
     return shuffle
 
 
-def playout(options: Mapping[str, Any], players: int, rng: random.Random) -> int:
-    """One hand with uniformly random legal actions; returns the number of moves."""
+def playout(options: Mapping[str, Any], players: int, rng: random.Random, printed: bool = False) -> int:
+    """One hand with uniformly random legal actions; returns the number of moves. ``printed``: the
+    ``uno`` preset's printed rules of rules version 4 (options do not say it: the preset and version do)."""
     g = Uno(players, rng_shuffle(rng), lambda: int(rng.random() * 4), int(options.get("cards_dealt", HAND_SIZE)),
-            rule_of(options, "wild_draw_4") == ONLY_WITHOUT_COLOUR, rule_of(options, "drawn_card") == PLAY_OR_KEEP)
+            rule_of(options, "wild_draw_4") == ONLY_WITHOUT_COLOUR, rule_of(options, "drawn_card") == PLAY_OR_KEEP,
+            printed)
     moves = 0
     while not g.over:
         acts = g.legal()

@@ -55,7 +55,9 @@ EVENTS = {
     "CardKept": obj({"seat": INT, "hand_size": INT},
                     description="with `drawn_card` play_or_keep: the seat keeps the playable card it drew"),
     "DrawShortfall": obj({"seat": INT, "missing": INT}),
-    "StockReshuffled": obj({"count": INT}),
+    "StockReshuffled": obj({"count": INT}, {"kept": CARD},
+                           description="the played cards went under the stock (`count` of them); `kept`: the top "
+                                       "card that stays on the table (the printed rules, `uno` from rules version 4)"),
     "TurnSkipped": obj({"seat": INT}),
     "DirectionReversed": obj({"direction": INT}),
     catch.CHALLENGE_MADE: catch.EVENT_SCHEMA,

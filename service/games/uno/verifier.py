@@ -34,11 +34,14 @@ class Shuffles:
     recorded order, less the dealt hands, the turned starter and the drawn cards, plus a returned
     wild draw four at the bottom), and the played cards since the last reshuffle (the starter and
     every played card). A ``stock`` shuffle shuffles the stock after a returned wild draw four; a
-    ``discard`` shuffle shuffles the stock with every played card under it (the top one's too)."""
+    ``discard`` shuffle shuffles the stock with every played card under it (the top one's too), or,
+    when its ``StockReshuffled`` names a ``kept`` card (the printed rules), every played card but that
+    top one, which stays the only played card."""
 
     def __init__(self, options: dict) -> None:
         self.stock: list[str] = []
         self.played: list[str] = []
+        self.kept: str | None = None
 
     def expected(self, what: str) -> list[str] | None:
         """The items, in their documented order, that the shuffle ``what`` must un-shuffle to."""
@@ -47,7 +50,7 @@ class Shuffles:
         if what == "stock":
             return list(self.stock)
         if what == "discard":
-            return self.stock + self.played
+            return self.stock + [c for c in self.played if c != self.kept]
         return None
 
     def see(self, event: dict) -> None:
@@ -57,7 +60,8 @@ class Shuffles:
         elif t == "ShuffleCommitted":
             self.stock = list(event.get("secret", {}).get("order", []))  # checked against its seed first
             if d.get("what") == "discard":
-                self.played = []
+                self.played = [self.kept] if self.kept else []
+                self.kept = None
         elif t == "CardsDealt":
             del self.stock[:sum(d["hand_sizes"].values())]
         elif t == "CardDrawn":
@@ -70,3 +74,5 @@ class Shuffles:
             self.stock.append(d["card"])
         elif t == "CardPlayed":
             self.played.append(d["card"])
+        elif t == "StockReshuffled":
+            self.kept = d.get("kept")

@@ -7,6 +7,8 @@ record explains a medium opponent's real hand exactly, and better than a random 
 import math
 import random
 
+import pytest
+
 from service.games.engine import seat_view
 from service.games.shedding.bots import easy, medium
 from service.games.shedding.bots.determinize import Determinizer
@@ -56,6 +58,7 @@ def states(variant, games, policies, every=3, players=None, strength="medium"):
             g.now += 2000
 
 
+@pytest.mark.deep
 def test_the_record_explains_a_medium_opponents_real_hand_exactly():
     """Every scored decision of a medium seat is medium's move (or one of its ties) on the hand
     rebuilt from the record, for prsi and Mau-Mau: the record is complete."""
@@ -124,6 +127,7 @@ def _profile_error(hand, real):
     return sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
 
 
+@pytest.mark.deep
 def test_the_posterior_moves_towards_the_real_hand():
     """Metropolis steps raise the chains' likelihood and bring their suits closer to the truth."""
     before_ll = after_ll = before_err = after_err = 0.0

@@ -1,6 +1,8 @@
 """The medium bot follows the RULES §7.3 decision chain, step by step, in crafted situations."""
 import random
 
+import pytest
+
 from service.games.engine import decide, legal_actions, seat_view
 from service.games.shedding.bots import easy
 from service.games.shedding.bots.medium import choose
@@ -152,6 +154,7 @@ def test_deterministic_given_the_view_and_always_legal_over_random_states():
             g.now += 2000
 
 
+@pytest.mark.deep
 def test_medium_beats_easy_in_two_player_prsi():
     wins = 0.0
     pen = {"medium": 0, "easy": 0}

@@ -5,6 +5,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from service.games.kernel.views import SeatView
 from service.games.sakapuss.bots import hard as sakapuss_hard, medium as sakapuss_medium
 
@@ -98,6 +100,7 @@ def _play_round(policies: list[Callable[..., dict[str, Any]]], rng: random.Rando
     return []
 
 
+@pytest.mark.deep
 def test_not_worse_than_medium_in_a_table_of_mediums() -> None:
     # same deals, seat 0 hard vs seat 0 medium; the others medium; small and bounded (~a few s)
     rounds = 60

@@ -250,6 +250,7 @@ def test_a_bot_seat_gets_its_catch_due_at_the_grace_end_and_its_turn_after_the_w
 
 @pytest.mark.parametrize("variant", GAME.variants)
 @pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.deep
 def test_the_conformance_playout_holds_with_the_challenge_mode_on(variant: str, players: int) -> None:
     """The registry's conformance driver (tests/conformance/drive.py: replay, legal actions accepted,
     illegal ones refused, timers, bots from their views, the match ends) on the small table of

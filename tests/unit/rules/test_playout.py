@@ -181,6 +181,7 @@ def _churn(run: Run, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("preset", SHEDDING)
+@pytest.mark.deep
 def test_random_playouts_of_every_preset(preset, chunk):
     total = 0
     limit = {} if preset == "prsi-traditional" else {"penalty_limit": 50}
@@ -256,6 +257,7 @@ def option_mixes(draw) -> tuple[str, dict[str, Any], int]:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mix=option_mixes(), seed=st.integers(0, 2**16))
+@pytest.mark.deep
 def test_random_playouts_of_valid_option_mixes(mix, seed):
     preset, overrides, max_players = mix
     resolved, _ = resolve_options(preset, overrides, max_players)  # the strategy only draws valid mixes

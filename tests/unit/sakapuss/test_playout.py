@@ -199,6 +199,7 @@ def _replayed(events):
 
 
 @pytest.mark.parametrize("seed", range(150))
+@pytest.mark.deep
 def test_random_playout(seed):
     g = playout(seed)
     m = g.m

@@ -240,6 +240,7 @@ def duel(n: int, mix: str, seed: int, make: Callable[..., Sakapuss] = Sakapuss) 
 
 @pytest.mark.parametrize("mix", sorted(MIXES))
 @pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.deep
 def test_sim_matches_engine_move_for_move(n: int, mix: str) -> None:
     for seed in range(SEEDS):
         duel(n, mix, seed)

@@ -138,6 +138,7 @@ class Pair:
 
 
 @pytest.mark.parametrize("preset", SHEDDING)
+@pytest.mark.deep
 def test_the_sim_plays_every_preset_like_the_engine(preset):
     moves = 0
     for n in range(12):
@@ -150,6 +151,7 @@ def test_the_sim_plays_every_preset_like_the_engine(preset):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mix=option_mixes(), seed=st.integers(0, 2**16))
+@pytest.mark.deep
 def test_the_sim_plays_option_mixes_like_the_engine(mix, seed):
     preset, overrides, max_players = mix
     rng = random.Random(seed)

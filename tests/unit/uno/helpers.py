@@ -19,9 +19,10 @@ def seeds(tag: str, k: int = 8) -> tuple[bytes, ...]:
 
 
 def started(players: int = 3, tag: str = "t", bots: tuple[str, ...] = (), preset: str = "uno-rlcard",
-            **overrides: Any) -> Any:
-    opts, _ = resolve_options(preset, overrides, 4)
-    m = outcome(None, CreateMatch(tag, preset, opts, 4, rules_version=RULES_VERSION),
+            rules_version: int = RULES_VERSION, **overrides: Any) -> Any:
+    seats = max(4, players)
+    opts, _ = resolve_options(preset, overrides, seats)
+    m = outcome(None, CreateMatch(tag, preset, opts, seats, rules_version=rules_version),
                 Context(T0, seeds(tag))).state
     for i in range(players):
         kind = "bot" if i < len(bots) else "human"
