@@ -195,19 +195,22 @@ def main() -> None:
     if args.only:
         engines = [(n, f) for n, f in engines if any(o in n for o in args.only)]
     totals = {name: [0, 0, 0.0] for name, fn in engines if fn is not None}
+    slices: dict[str, list[float]] = {name: [] for name in totals}  # moves per CPU-second, slice by slice
     for _ in range(args.slices):
         for name, fn in engines:
             if fn is None:
                 continue
             t0 = time.process_time()
             moves, games = fn(args.seconds / args.slices)
+            secs = time.process_time() - t0
             acc = totals[name]
             acc[0] += moves
             acc[1] += games
-            acc[2] += time.process_time() - t0
+            acc[2] += secs
+            slices[name].append(moves / secs)
     uno = totals.get("RLCard uno")
     uno_rate = uno[0] / uno[2] if uno else None
-    print(f"{'engine':<28}{'moves/s':>12}{'playouts/s':>12}{'x UNO':>8}{'moves':>10}{'cpu s':>8}")
+    print(f"{'engine':<28}{'moves/s':>12}{'playouts/s':>12}{'x UNO':>8}{'spread':>12}{'moves':>10}{'cpu s':>8}")
     for name, fn in engines:
         if fn is None:
             print(f"{name:<28}{'not installed':>20}")
@@ -215,10 +218,15 @@ def main() -> None:
         moves, games, secs = totals[name]
         rate = moves / secs
         ratio = f"{rate / uno_rate:.2f}" if uno_rate else "-"
-        print(f"{name:<28}{rate:>12,.0f}{games / secs:>12,.1f}{ratio:>8}{moves:>10}{secs:>8.1f}")
+        spread = "-"
+        if uno_rate:  # the ratio slice by slice: each slice against RLCard's slice of the same round
+            per = [a / b for a, b in zip(slices[name], slices["RLCard uno"])]
+            spread = f"{min(per):.2f}-{max(per):.2f}"
+        print(f"{name:<28}{rate:>12,.0f}{games / secs:>12,.1f}{ratio:>8}{spread:>12}{moves:>10}{secs:>8.1f}")
     print("moves = seat actions (pending_work + legal_actions + decide with its fold for meow; legal + step for meow-sim;"
           " env.step for UNO; apply_action of a player for OpenSpiel, where an eight and its suit are two"
-          " actions: compare crazy-eights by playouts/s); times are process CPU seconds")
+          " actions: compare crazy-eights by playouts/s); times are process CPU seconds; spread = the lowest"
+          " and highest ratio to RLCard's UNO over the rounds of alternating slices")
 
 
 if __name__ == "__main__":
