@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
@@ -22,14 +23,21 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+def _block(seed: bytes, prefix: bytes, counter: int) -> tuple[int, ...]:
+    """The eight words of one block: HMAC-SHA256(seed, prefix || counter_be64), big-endian."""
+    return _WORDS8.unpack(_hmac_digest(seed, prefix + counter.to_bytes(8, "big"), "sha256"))
+
+
+_WORDS8 = struct.Struct(">8I")  # a 32-byte block as eight big-endian 32-bit words
+_hmac_digest = hmac.digest  # one-shot, in C where OpenSSL has it: the same bytes as hmac.new(...).digest()
+
+
 def _words(seed: bytes, label: str) -> Iterator[int]:
     """Unsigned 32-bit big-endian words of HMAC-SHA256(seed, label || 0x00 || counter_be64)."""
     prefix = label.encode("utf-8") + b"\x00"
     counter = 0
     while True:
-        block = hmac.new(seed, prefix + counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
+        yield from _block(seed, prefix, counter)
         counter += 1
 
 
@@ -43,11 +51,25 @@ def _below(words: Iterator[int], n: int) -> int:
 
 
 def permutation(seed: bytes, n: int, label: str = "shuffle") -> tuple[int, ...]:
-    """Fisher-Yates from the top: for i = n-1 .. 1 swap a[i] with a[j], j uniform in [0, i]."""
+    """Fisher-Yates from the top: for i = n-1 .. 1 swap a[i] with a[j], j uniform in [0, i]
+    (``_words`` and ``_below`` inlined, the same words in the same order: this runs on every deal)."""
     a = list(range(n))
-    words = _words(seed, label)
+    prefix = label.encode("utf-8") + b"\x00"
+    buf: tuple[int, ...] = ()
+    pos = counter = 0
     for i in range(n - 1, 0, -1):
-        j = _below(words, i + 1)
+        k = i + 1
+        limit = _U32 - (_U32 % k)
+        while True:
+            if pos == 8 or not buf:
+                buf = _block(seed, prefix, counter)
+                counter += 1
+                pos = 0
+            w = buf[pos]
+            pos += 1
+            if w < limit:
+                break
+        j = w % k
         a[i], a[j] = a[j], a[i]
     return tuple(a)
 
