@@ -1,9 +1,9 @@
 """§2.4 Sakapuss projection: public view, a seat's own part, bot input, follow-ups (§7.1, §7.5)."""
 from __future__ import annotations
 
-import hashlib
 import hmac
 import math
+from functools import lru_cache
 from statistics import NormalDist
 from typing import Any
 
@@ -103,27 +103,35 @@ def _slap_warning(m: SakapussMatch, seat: int, legal: list[dict[str, Any]]) -> s
 REACTION = {"easy": (1.6, 1.0, 3.0), "medium": (0.9, 0.6, 1.8), "hard": (0.55, 0.35, 1.0)}
 NOTICE = {"easy": (1.0, 3.0), "medium": (0.5, 1.2), "hard": (0.35, 0.8)}
 SIGMA = 0.35
+_STANDARD = NormalDist()  # immutable: one for every call (pending_work asks per waiting bot)
 
 
 def _unit(key: bytes, opened_seq: int, seat: int) -> float:
     """A deterministic u in (0, 1) from HMAC(key, opened_seq, seat)."""
-    digest = hmac.new(key, f"bot_reaction/{opened_seq}/{seat}".encode(), hashlib.sha256).digest()
+    digest = hmac.digest(key, f"bot_reaction/{opened_seq}/{seat}".encode(), "sha256")  # = hmac.new(...).digest()
     return (int.from_bytes(digest[:8], "big") + 0.5) / 2.0 ** 64
 
 
 def bot_delay_ms(m: SakapussMatch, seat: int, opened_seq: int, race: bool) -> int:
     """§7.5 bot reaction delay, never under ``bot_min_reaction_ms``."""
-    strength = m.seats[seat].strength or "easy"
     # RULES §7.1(5): keyed by the secret match seed (revealed when the match ends), never by the
     # public game id, so a spectator cannot predict when a bot passes or slaps
-    u = _unit(bytes.fromhex(m.match_seed) if m.match_seed else m.id.encode(), opened_seq, seat)
+    return _delay(m.match_seed, m.id, opened_seq, seat, m.seats[seat].strength or "easy", race,
+                  int(m.options["bot_min_reaction_ms"]))
+
+
+@lru_cache(maxsize=4096)
+def _delay(seed: str, game_id: str, opened_seq: int, seat: int, strength: str, race: bool, floor: int) -> int:
+    """``bot_delay_ms`` from what it depends on (all immutable): pending_work asks it again for
+    every state of a step, so the same delays are computed once."""
+    u = _unit(bytes.fromhex(seed) if seed else game_id.encode(), opened_seq, seat)
     if race:
         median, lo, hi = REACTION.get(strength, REACTION["easy"])
-        secs = min(hi, max(lo, median * math.exp(SIGMA * NormalDist().inv_cdf(u))))
+        secs = min(hi, max(lo, median * math.exp(SIGMA * _STANDARD.inv_cdf(u))))
     else:
         lo, hi = NOTICE.get(strength, NOTICE["easy"])
         secs = lo + (hi - lo) * u
-    return max(int(m.options["bot_min_reaction_ms"]), int(secs * 1000))
+    return max(floor, int(secs * 1000))
 
 
 def pending_work(m: SakapussMatch | None) -> tuple[Due, ...]:
