@@ -49,13 +49,13 @@ def build_arenas(settings: Settings, store: Any = None) -> Any:
     """``Arenas`` over the settings' Redis (the game store given, or built)."""
     from service.app.arenas import Arenas
     from service.eventstore.arenas import RedisArenas
-    from service.wiring import build_store, redis_client
+    from service.wiring import build_store, integrations, redis_client
 
     if not settings.redis_url:
         raise RuntimeError("arenas need REDIS_URL")
     games = store if store is not None else build_store(settings)
     return Arenas(games, RedisArenas(redis_client(settings.redis_url, 16, socket_timeout=10), settings.key_prefix),
-                  settings, enqueuer(settings))
+                  settings, enqueuer(settings), integrations=integrations())
 
 
 def key_of(arena_id: str, *_: Any, **__: Any) -> str:

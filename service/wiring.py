@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.app.games import GameService
+from service.app.plugins import Integrations
 from service.eventstore.ports import EventStore
 from service.settings import Settings
 
@@ -52,5 +53,14 @@ def build_store(settings: Settings) -> EventStore:
                            wait_replicas=settings.wait_replicas, wait_timeout_ms=settings.wait_timeout_ms)
 
 
-def build_service(settings: Settings, store: EventStore | None = None) -> GameService:
-    return GameService(store if store is not None else build_store(settings), settings)
+def integrations() -> Integrations:
+    """The one registration point, built: every integration plugged into the table core
+    (service/app/plugins.py, service/integrations/)."""
+    from service.integrations import register_all
+
+    return register_all(Integrations())
+
+
+def build_service(settings: Settings, store: EventStore | None = None, plugged: Integrations | None = None) -> GameService:
+    return GameService(store if store is not None else build_store(settings), settings,
+                       integrations=plugged if plugged is not None else integrations())

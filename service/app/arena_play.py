@@ -32,6 +32,7 @@ from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Precondition
+from service.app.plugins import Integrations
 from service.app.remote_bots import BINDING
 from service.app.write_path import WritePlan, write
 from service.eventstore.contract import AppendRequest, AppendResult, FollowUp
@@ -180,14 +181,14 @@ class ArenaGame:
     def __init__(self, store: EventStore, settings: Settings, arena_id: str, secret: bytes, variant: str,
                  options: dict[str, Any], names: Sequence[str], strengths: Sequence[str], seat: Seating,
                  start_ms: int, cancelled: Callable[[], bool] = lambda: False, bots: Sequence[str] = (),
-                 remote: RemoteAsk | None = None, duplicate: bool = True) -> None:
+                 remote: RemoteAsk | None = None, duplicate: bool = True, integrations: Integrations | None = None) -> None:
         label = f"deal/{seat.deal}" if duplicate else f"deal/{seat.deal}/{seat.rotation}"
         self.seeds = DealSeeds(derive(secret, label))
         self.bots, self.remote = tuple(bots) or ("",) * len(strengths), remote
         self.clock = VirtualClock(start_ms)
         held = cast(EventStore, _Held(store))
         self.ctx = AppContext(held, dataclasses.replace(settings, bots_only_min_delay_ms=0),
-                              clock=self.clock, random_bytes=self.seeds)
+                              clock=self.clock, random_bytes=self.seeds, integrations=integrations)
         self.arena_id, self.variant, self.options = arena_id, variant, options
         self.names, self.strengths, self.seat = names, strengths, seat
         self.game_id = game_id(secret, seat.index)

@@ -29,6 +29,7 @@ from service.app.codes import AppCode
 from service.app.context import AppContext, now_ms
 from service.app.errors import AppError, not_found
 from service.app.idempotency import Precondition
+from service.app.plugins import Integrations
 from service.app.remote_bots import RemoteBot
 from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
 from service.eventstore.ports import EventStore, Tokens
@@ -164,10 +165,11 @@ class Arenas:
     the settings, a clock and the arena lane's queue."""
 
     def __init__(self, store: EventStore, arenas: RedisArenas, settings: Settings, enqueue: Enqueue,
-                 clock: Callable[[], int] = now_ms) -> None:
+                 clock: Callable[[], int] = now_ms, integrations: Integrations | None = None) -> None:
         self.games, self.arenas, self.settings, self.enqueue, self.clock = store, arenas, settings, enqueue, clock
         self.guard = ReadGuard(store, arenas)
-        self.ctx = AppContext(store, settings, clock=clock)  # webhooks and registered bots, on the real clock
+        # webhooks and registered bots, on the real clock; the integrations the composition root plugged in
+        self.ctx = AppContext(store, settings, clock=clock, integrations=integrations)
 
     # ------------------------------------------------------------------ requests
     def create(self, key_id: str, spec: ArenaSpec) -> dict[str, Any]:
@@ -284,7 +286,8 @@ class Arenas:
             self.games, self.settings, arena_id, secret, spec.variant, spec.table_options(), _names(spec),
             [e.strength for e in spec.entrants], seat, now,
             cancelled=lambda: self.arenas.status(arena_id) != RUNNING, bots=[e.remote for e in spec.entrants],
-            remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate)
+            remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate,
+            integrations=self.ctx.integrations)
         state = game.play()
         if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
             return "cancelled"
