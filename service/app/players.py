@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from service.app import followups as fu, ratings
+from service.app import ratings
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.eventstore.contract import FollowUp
@@ -20,6 +20,7 @@ from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Event
 from service.games.kernel.state import TableState
 from service.games.kernel.table import seat_taken
+from service.integrations.players.jobs import players_job
 
 REF_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$"
 """A player ref: 1-64 characters of letters, digits and ``._:@-``, starting with a letter or digit."""
@@ -84,7 +85,7 @@ def followup(ctx: AppContext, game_id: str, ended_at: int) -> FollowUp | None:
     """The job that counts a finished game in its players' records, if any seat carries a player."""
     if not ctx.tokens.token_get(game_id, FLAG):
         return None
-    return fu.players_job(game_id, ended_at)
+    return players_job(game_id, ended_at)
 
 
 def record_match(ctx: AppContext, game_id: str) -> str:

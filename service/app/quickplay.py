@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 
-from service.app import followups as fu, seats
+from service.app import seats
 from service.app.api_keys import ApiKey, key_tokens
 from service.app.auth import SPECTATOR, Caller
 from service.app.codes import AppCode
@@ -27,6 +27,7 @@ from service.app.idempotency import Precondition
 from service.app.write_path import MAX_ATTEMPTS, Outcome
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.state import TableState
+from service.integrations.quickplay.jobs import quickplay_job
 
 PUBLIC = "public"  # the scope of anonymous quick play
 BOT_STRENGTH = "easy"
@@ -100,7 +101,7 @@ def _open(ctx: AppContext, gid: str, scope: str, variant: str, key: ApiKey | Non
     """The table ``gid`` if it is there, open and has a free seat (made now, with its wait, if it is not there)."""
     if ctx.event_log.version(gid) == 0:
         # the wait first: a table made without it would wait for bots forever
-        ctx.due_queue.schedule(fu.quickplay_job(gid, ctx.clock() + ctx.settings.quickplay_wait_ms))
+        ctx.due_queue.schedule(quickplay_job(gid, ctx.clock() + ctx.settings.quickplay_wait_ms))
         if key is not None:  # the key's own table: in its lobby (first, as a keyed create does)
             ctx.api_keys.key_game_add(key.id, gid, ctx.clock(), ctx.settings.key_games_max)
         try:

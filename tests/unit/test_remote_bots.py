@@ -21,6 +21,7 @@ from service.app.games import GameService
 from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.games.kernel.due import Kind, Lane
+from service.integrations.remote_bots.jobs import health_check
 from service.settings import Settings
 from service.wiring import integrations
 
@@ -218,5 +219,5 @@ def test_a_remote_lane_job_belongs_to_its_bots_owner() -> None:
     gid = table_with(svc, bot.id)
     seat = next(i for i, s in enumerate(svc.load(gid).seats) if s.strength == remote_bots.KIND)
     assert remote_bots.owner_of_job(svc, fu.remote_turn(gid, seat, 1, 0).payload) == KEY
-    assert remote_bots.owner_of_job(svc, fu.health_check(bot.id, 0).payload) == KEY
-    assert remote_bots.owner_of_job(svc, fu.health_check("bdeadbeef0000", 0).payload) == ""
+    assert remote_bots.owner_of_job(svc, health_check(bot.id, 0).payload) == KEY
+    assert remote_bots.owner_of_job(svc, health_check("bdeadbeef0000", 0).payload) == ""

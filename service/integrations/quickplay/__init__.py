@@ -1,17 +1,4 @@
-"""Quick play (docs/integrators.md): a quick-play table's wait for humans over, bots fill it."""
-from __future__ import annotations
+"""Quick play (docs/integrators.md): a seat at the next table that needs one, bots filling the rest.
 
-from typing import Any
-
-from service.app import quickplay
-from service.app.context import AppContext
-from service.app.plugins import Integrations
-from service.games.kernel.due import Kind
-
-
-def fill(ctx: AppContext, payload: dict[str, Any]) -> str:
-    return quickplay.fill_with_bots(ctx, payload["game"])
-
-
-def register(reg: Integrations) -> None:
-    reg.register("quickplay", jobs={Kind.QUICKPLAY: fill})
+``registration.py`` plugs it into the table core (service/app/plugins.py); ``jobs.py``, where it has
+jobs, owns their kinds and job ids."""

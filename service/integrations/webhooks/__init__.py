@@ -1,24 +1,4 @@
-"""Webhooks (docs/integrators.md): an append whose events a webhook may name writes the job that fans
-them out into deliveries, in the same atomic append; deliveries run on the hooks lane."""
-from __future__ import annotations
+"""Webhooks (docs/integrators.md): a key's subscriptions and their deliveries on the hooks lane.
 
-from collections.abc import Mapping, Sequence
-
-from service.app import webhook_jobs, webhooks
-from service.app.context import AppContext
-from service.app.plugins import Integrations
-from service.eventstore.contract import FollowUp
-from service.games.kernel.due import Kind, Lane
-from service.games.kernel.model import Event
-from service.games.kernel.state import TableState
-
-
-def fan_out(ctx: AppContext, game_id: str, before: TableState | None, after: TableState,
-            events: Sequence[Event], tokens: Mapping[str, bytes]) -> Sequence[FollowUp]:
-    """A key's table: its deliveries' job."""
-    return webhooks.fan_out_followup(ctx, game_id, events, tokens)
-
-
-def register(reg: Integrations) -> None:
-    reg.register("webhooks", followups=[fan_out],
-                 jobs={Kind.HOOK: webhook_jobs.fan_out, Kind.HOOK_SEND: webhook_jobs.send}, lane_names=[Lane.HOOKS])
+``registration.py`` plugs it into the table core (service/app/plugins.py); ``jobs.py``, where it has
+jobs, owns their kinds and job ids."""
