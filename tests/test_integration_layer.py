@@ -1,5 +1,5 @@
 """Guard (issue 38): the table core names no integration. The core — the write path, the job
-dispatch and what they are built on (service/app/{write_path,jobs,plugins,context,followups}.py), every
+dispatch and what they are built on (service/app/{write_path,jobs,plugins,context,followups,table_meta}.py), every
 module of service/games/, and workers/dispatcher.py — imports nothing under service/integrations/ nor
 any application module an integration registers from (derived from the code: what the
 integrations' ``registration.py`` modules import of service/app/, less the core itself). The
@@ -13,23 +13,21 @@ import ast
 from pathlib import Path
 
 from service.wiring import integrations
+from tests.test_no_cross_imports import imported as absolute_imports
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE_APP = ("write_path", "jobs", "plugins", "context", "followups")
+CORE_APP = ("write_path", "jobs", "plugins", "context", "followups", "table_meta")
 CORE = sorted([*(ROOT / "service" / "app" / f"{m}.py" for m in CORE_APP),
                *(ROOT / "service" / "games").rglob("*.py"), ROOT / "workers" / "dispatcher.py"])
 REGISTRATIONS = sorted((ROOT / "service" / "integrations").glob("*/registration.py"))
 
 
 def imported(source: str) -> list[tuple[int, str]]:
-    """(line, module) of every absolute import in ``source``; ``from a import b`` also names ``a.b``."""
-    out = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            out += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            out += [(node.lineno, node.module), *((node.lineno, f"{node.module}.{a.name}") for a in node.names)]
-    return out
+    """(line, module) of every absolute import in ``source`` (tests/test_no_cross_imports.py), and
+    ``a.b`` for each ``from a import b`` (``b`` may be a module)."""
+    names = [(n.lineno, f"{n.module}.{a.name}") for n in ast.walk(ast.parse(source))
+             if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module for a in n.names]
+    return [*absolute_imports(source), *names]
 
 
 def integration_modules() -> frozenset[str]:
@@ -79,3 +77,27 @@ def test_the_guard_fails_on_the_code_before_issue_38() -> None:
     before = "from service.app import commands, fairness, followups as fu, players, private_tables, webhooks\n"
     assert [v.rsplit(" ", 1)[1] for v in violations("service/app/write_path.py", before)] == [
         "service.app.players", "service.app.private_tables", "service.app.webhooks"]
+
+
+# ------------------------------------------------------------------ the per-table integration data
+
+META_OWNERS = ("service/app/table_meta.py", "service/eventstore/ports/tokens.py")  # its fields; the store's prefix
+
+
+def spells_meta(source: str) -> list[str]:
+    """Where code (not a docstring) spells a ``meta:`` field of a table's token hash."""
+    from tests.test_string_owners import Code
+
+    return [f"line {n.lineno}: {n.value!r}" for n in Code.parse(source).strings if "meta:" in n.value]
+
+
+def test_only_the_owner_spells_a_meta_field() -> None:
+    found = {str(p.relative_to(ROOT)): hits for d in ("service", "workers") for p in sorted((ROOT / d).rglob("*.py"))
+             if str(p.relative_to(ROOT)) not in META_OWNERS and (hits := spells_meta(p.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_a_planted_meta_field_is_caught() -> None:
+    assert spells_meta('def key(ctx, g):\n    """reads "meta:key"."""\n    return ctx.tokens.token_get(g, "meta:key")\n') == [
+        "line 3: 'meta:key'"]
+    assert spells_meta('def f(n):\n    return f"meta:{n}"\n') == ["line 2: 'meta:'"]

@@ -25,7 +25,7 @@ import hmac
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from service.app import followups as fu, jobs
+from service.app import followups as fu, jobs, table_meta
 from service.app.actions import bot_write
 from service.app.auth import SPECTATOR, role_record, token_hash
 from service.app.codes import AppCode
@@ -34,6 +34,7 @@ from service.app.errors import AppError
 from service.app.idempotency import Precondition
 from service.app.plugins import Integrations
 from service.app.remote_bots import BINDING
+from service.app.table_meta import Meta
 from service.app.write_path import WritePlan, write
 from service.eventstore.contract import AppendRequest, AppendResult, FollowUp
 from service.eventstore.ports import EventStore
@@ -46,7 +47,7 @@ from service.games.kernel.table import REMOTE, RULES_VERSION, seat_taken
 from service.games.registry import SEAT_ACTIONS
 from service.settings import Settings
 
-ARENA_META = "arena"  # the token-hash field ("meta:arena") naming a game's arena
+ARENA_META = Meta.ARENA  # the token-hash field naming a game's arena (service/app/table_meta.py)
 GRACE_MS = jobs.GRACE_RETRY_MS  # a bot held back by another seat's announcement grace looks again after this
 MAX_DEFAULTS = 8  # default actions played for one failed call at most (a turn's draw, then its pass)
 MAX_STEPS = 20_000  # follow-ups served in one game before it is given up (a game that never ends)
@@ -232,7 +233,7 @@ class ArenaGame:
         resolved, _ = registry.resolve_options(self.variant, self.options, len(self.seat.entrants))
         cmd = CreateMatch(self.game_id, self.variant, resolved, resolved["max_players"],
                           f"arena {self.arena_id} #{self.seat.index}", RULES_VERSION)
-        tokens = {thash: role_record("owner"), "owner": thash.encode(), f"meta:{ARENA_META}": self.arena_id.encode()}
+        tokens = {thash: role_record("owner"), "owner": thash.encode(), table_meta.field(ARENA_META): self.arena_id.encode()}
         self.seeds.at("create")
         out = write(self.ctx, self.game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, new_game=True))
         return out.state

@@ -12,9 +12,10 @@ from typing import Any
 
 import orjson
 
-from service.app import ratings
+from service.app import ratings, table_meta
 from service.app.context import AppContext
 from service.app.errors import AppError
+from service.app.table_meta import Meta
 from service.eventstore.contract import FollowUp
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Event
@@ -25,14 +26,14 @@ from service.integrations.players.jobs import players_job
 REF_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$"
 """A player ref: 1-64 characters of letters, digits and ``._:@-``, starting with a letter or digit."""
 _REF = re.compile(REF_PATTERN)
-FLAG = "meta:players"  # set on a table once any of its seats carries a player
+FLAG = table_meta.field(Meta.PLAYERS)  # set on a table once any of its seats carries a player
 KEEP_GAMES = 10_000  # finished games remembered per key and variant, so a replayed job counts nothing
 PAGE_MAX = 100
 
 
 def seat_field(seat: int) -> str:
     """The token-hash field of a seat's player (the one owner of that name)."""
-    return f"meta:player:{seat}"
+    return table_meta.player(seat)
 
 
 def check_ref(ref: str) -> str:

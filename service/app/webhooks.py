@@ -19,12 +19,13 @@ from typing import Any
 
 import orjson
 
-from service.app import api_keys, credentials
+from service.app import api_keys, credentials, table_meta
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, not_found
 from service.app.idempotency import Precondition
 from service.app.redaction import Viewer, project_event, rfc3339
+from service.app.table_meta import Meta
 from service.eventstore.contract import SHARDS, FollowUp
 from service.eventstore.versioned import CONFLICT, MISSING, OK, Changed
 from service.games.kernel.codes import KernelCode
@@ -75,7 +76,7 @@ def fan_out_followup(ctx: AppContext, game_id: str, events: Sequence[Event],
     return [hook_fan_out(game_id, events[0].seq, events[-1].seq, events[-1].at, owner=owner)]
 
 
-OWNER_FIELD = f"meta:{api_keys.KEY_META}"  # the token-hash field naming a table's key (contract K)
+OWNER_FIELD = table_meta.field(Meta.KEY)  # the token-hash field naming a table's key (contract K)
 OWNERS_CACHED = 4096
 
 
