@@ -61,6 +61,21 @@ def integrations() -> Integrations:
     return register_all(Integrations())
 
 
+def build_arenas(settings: Settings, enqueue: Any, store: EventStore | None = None,
+                 plugged: Integrations | None = None) -> Any:
+    """``Arenas`` (service/app/arenas.py) over the game store given (or built) and the arenas' store
+    on the settings' Redis (service/eventstore/ports/arenas.py), with the integrations given (the
+    process's service's) or built; ``enqueue`` puts its jobs on the arena lane (service/arena_lane.py)."""
+    from service.app.arenas import Arenas
+    from service.eventstore.arenas import RedisArenas
+
+    if not settings.redis_url:
+        raise RuntimeError("arenas need REDIS_URL")
+    games = store if store is not None else build_store(settings)
+    return Arenas(games, RedisArenas(redis_client(settings.redis_url, 16, socket_timeout=10), settings.key_prefix),
+                  settings, enqueue, integrations=plugged if plugged is not None else integrations())
+
+
 def build_service(settings: Settings, store: EventStore | None = None, plugged: Integrations | None = None) -> GameService:
     return GameService(store if store is not None else build_store(settings), settings,
                        integrations=plugged if plugged is not None else integrations())
