@@ -15,6 +15,7 @@ from service.app.arenas import Arenas, make_spec
 from service.eventstore.arenas import RedisArenas
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
+from service.wiring import integrations
 
 KEY = "kbench00000"
 
@@ -26,7 +27,7 @@ def run_arena(variant: str, strengths: list[str], seats: int, games: int, option
     pending: list[str] = []
     settings = Settings(arena_parallel=1, arenas_per_key=0, arena_max_games=100_000)
     arenas = Arenas(MemoryEventStore(), RedisArenas(fakeredis.FakeRedis()), settings,
-                    enqueue=lambda arena_id, _job: pending.append(arena_id))
+                    enqueue=lambda arena_id, _job: pending.append(arena_id), integrations=integrations())
     spec = make_spec(variant, options, [{"strength": s} for s in strengths], seats, games, settings.arena_max_games)
     view = arenas.create(KEY, spec)
     while pending:

@@ -1,5 +1,5 @@
-"""The arena lane (docs/arenas.md): its RQ queue, the one task its jobs run, and the composition of
-``Arenas`` for the API and the workers. Arena jobs are long (one whole game each), so only workers
+"""The arena lane (docs/arenas.md): its RQ queue, the one task its jobs run, and the worker's
+``Arenas`` (composed by service/wiring.py, the one composition root). Arena jobs are long (one whole game each), so only workers
 started for this lane take them (``meow worker --queues arena``; ``meow run`` starts
 MEOW_ARENA_WORKERS of them): a worker of the other lanes never waits behind an arena game. Each such
 worker plays ``arena_slots`` games at once on threads (workers/lane_runner.py), shared round robin
@@ -45,19 +45,6 @@ def enqueuer(settings: Settings) -> Any:
     return enqueue
 
 
-def build_arenas(settings: Settings, store: Any = None) -> Any:
-    """``Arenas`` over the settings' Redis (the game store given, or built)."""
-    from service.app.arenas import Arenas
-    from service.eventstore.arenas import RedisArenas
-    from service.wiring import build_store, redis_client
-
-    if not settings.redis_url:
-        raise RuntimeError("arenas need REDIS_URL")
-    games = store if store is not None else build_store(settings)
-    return Arenas(games, RedisArenas(redis_client(settings.redis_url, 16, socket_timeout=10), settings.key_prefix),
-                  settings, enqueuer(settings))
-
-
 def key_of(arena_id: str, *_: Any, **__: Any) -> str:
     """The API key an arena step belongs to (its arena's key; "" when the arena is gone)."""
     rec = worker_arenas().arenas.get(str(arena_id))
@@ -66,5 +53,8 @@ def key_of(arena_id: str, *_: Any, **__: Any) -> str:
 
 @lru_cache(maxsize=1)
 def worker_arenas() -> Any:
-    """The worker process's ``Arenas`` (built once, from the environment)."""
-    return build_arenas(Settings.from_env())
+    """The worker process's ``Arenas`` (built once, from the environment, by the composition root)."""
+    from service.wiring import build_arenas
+
+    settings = Settings.from_env()
+    return build_arenas(settings, enqueuer(settings))

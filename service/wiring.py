@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.app.games import GameService
+from service.app.plugins import Integrations
 from service.eventstore.ports import EventStore
 from service.settings import Settings
 
@@ -55,5 +56,29 @@ def build_store(settings: Settings) -> EventStore:
                            watch=replica_watch(settings, client))
 
 
-def build_service(settings: Settings, store: EventStore | None = None) -> GameService:
-    return GameService(store if store is not None else build_store(settings), settings)
+def integrations() -> Integrations:
+    """The one registration point, built: every integration plugged into the table core
+    (service/app/plugins.py, service/integrations/)."""
+    from service.integrations import register_all
+
+    return register_all(Integrations())
+
+
+def build_arenas(settings: Settings, enqueue: Any, store: EventStore | None = None,
+                 plugged: Integrations | None = None) -> Any:
+    """``Arenas`` (service/app/arenas.py) over the game store given (or built) and the arenas' store
+    on the settings' Redis (service/eventstore/ports/arenas.py), with the integrations given (the
+    process's service's) or built; ``enqueue`` puts its jobs on the arena lane (service/arena_lane.py)."""
+    from service.app.arenas import Arenas
+    from service.eventstore.arenas import RedisArenas
+
+    if not settings.redis_url:
+        raise RuntimeError("arenas need REDIS_URL")
+    games = store if store is not None else build_store(settings)
+    return Arenas(games, RedisArenas(redis_client(settings.redis_url, 16, socket_timeout=10), settings.key_prefix),
+                  settings, enqueue, integrations=plugged if plugged is not None else integrations())
+
+
+def build_service(settings: Settings, store: EventStore | None = None, plugged: Integrations | None = None) -> GameService:
+    return GameService(store if store is not None else build_store(settings), settings,
+                       integrations=plugged if plugged is not None else integrations())

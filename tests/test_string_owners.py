@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -15,6 +16,11 @@ import pytest
 from service.app import followups
 from service.games import registry
 from service.games.kernel import absence, due, events, spec, turn_timer
+from service.integrations.players.jobs import players_job
+from service.integrations.quickplay.jobs import quickplay_job
+from service.integrations.remote_bots.jobs import health_check
+from service.integrations.webhooks.jobs import hook_fan_out, hook_send
+from service.wiring import integrations
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = [p for d in ("service", "workers", "bench", "tools") for p in (ROOT / d).rglob("*.py")]
@@ -39,8 +45,12 @@ def _key_prefix(key: str, *parts: int) -> str:
 
 ABSENCE_PREFIX = _key_prefix(absence.absence_key(1, 2), 1, 2)
 TURN_PREFIX = _key_prefix(turn_timer.turn_key(SimpleNamespace(round_no=1, rnd=SimpleNamespace(turn_id=2))), 1, 2)
-KINDS = frozenset(k.value for k in due.Kind)
-LANES = frozenset(lane.value for lane in due.Lane)
+# the integrations' kinds come from the registry (service/app/plugins.py): each is owned by the module
+# that declares it (its enum's module), which also builds its job ids
+PLUGGED = integrations()
+PLUGGED_KIND_OWNERS = {str(k): owner_of(sys.modules[type(k).__module__]) for k in PLUGGED.jobs}
+KINDS = frozenset(k.value for k in due.Kind) | frozenset(PLUGGED_KIND_OWNERS)
+LANES = frozenset(lane.value for lane in due.Lane) | frozenset(PLUGGED.lane_names)
 JOB_PREFIXES = frozenset({f"{k}-" for k in KINDS} | {f"{followups.BOT_MOVE}-"})
 SEAT_KINDS = frozenset(spec.SEAT_KINDS["enum"])  # "bot" is also a seat's kind: a seat's ``.kind`` may say it
 GAME_EVENTS = frozenset(t for g in registry.GAMES for t in g.event_types) - frozenset(events.TABLE_EVENTS)
@@ -69,6 +79,7 @@ class Family:
     owner: str  # the one module that may spell it
     find: Callable[[Code], Iterator[str]]  # what a module's code spells of it
     skip: tuple[str, ...] = ()  # other places it does not apply to
+    also: tuple[str, ...] = ()  # other owners (the integrations' modules that own some of its strings)
 
 
 def _prefixed(prefixes: frozenset[str]) -> Callable[[Code], Iterator[str]]:
@@ -183,7 +194,7 @@ FAMILIES = (
     Family("the absence timer's key", owner_of(absence), _prefixed(frozenset({ABSENCE_PREFIX}))),
     Family("the turn timer's key", owner_of(turn_timer), _prefixed(frozenset({TURN_PREFIX}))),
     Family("follow-up kinds and lanes", owner_of(due), _followup_words),
-    Family("follow-up job ids", owner_of(followups), _job_ids),
+    Family("follow-up job ids", owner_of(followups), _job_ids, also=tuple(sorted(set(PLUGGED_KIND_OWNERS.values())))),
     # the games write and fold their events by name; outside them, one constant names the end
     Family("the end-of-match event", owner_of(events), _words(frozenset({events.END_OF_MATCH})),
            skip=("service/games/", *CLIENTS, *VERIFIER)),
@@ -198,7 +209,8 @@ def spelled(text: str, path: str) -> dict[str, list[str]]:
     code = Code.parse(text)
     out: dict[str, list[str]] = {}
     for fam in FAMILIES:
-        if path == fam.owner or path.startswith(fam.skip) or (fam.owner.endswith("/") and path.startswith(fam.owner)):
+        owned = path == fam.owner or path in fam.also or (fam.owner.endswith("/") and path.startswith(fam.owner))
+        if owned or path.startswith(fam.skip):
             continue
         found = list(fam.find(code))
         if found:
@@ -207,6 +219,9 @@ def spelled(text: str, path: str) -> dict[str, list[str]]:
 
 
 def test_the_families_come_from_their_owners():
+    # the registry's kinds are in the scan: a planted players job id or hooks-lane payload is caught
+    assert {"players", "hook", "health"} <= KINDS and "hooks" in LANES
+    assert "service/integrations/webhooks/jobs.py" in FAMILIES[3].also
     assert ABSENCE_PREFIX != TURN_PREFIX
     assert {"bot", "timer", "fast", "search"} <= KINDS | LANES  # the scan knows the words it looks for
     assert GAME_EVENTS and not GAME_EVENTS & set(events.TABLE_EVENTS)
@@ -239,10 +254,13 @@ PLANTED = {
         'def pick(payload, queues):\n    return queues[payload.get("lane", "fast")]\n',
         'def search(payload):\n    return payload.get("lane") == "search"\n',
         'def pay(g):\n    return {"kind": "expire", "game": g, "key": "open"}\n',
-        'def up(p):\n    p.update(lane="search")\n'],
+        'def up(p):\n    p.update(lane="search")\n',
+        'def pay(g):\n    return {"kind": "quickplay", "game": g, "key": "wait"}\n'],  # an integration's kind
     "follow-up job ids": [
         'def jid(g, s, n):\n    return f"botmove-{g}-{s}-{n}"\n',
-        'def jid(g):\n    return f"{Kind.COMPACT}-{g}"\n'],
+        'def jid(g):\n    return f"{Kind.COMPACT}-{g}"\n',
+        'def jid(g):\n    return f"players-{g}"\n',  # an integration's job id, outside its owner
+        'def jid(g):\n    return f"{HookKind.HOOK}-{g}"\n'],
     "the end-of-match event": [f'def over(e):\n    return e.type == {events.END_OF_MATCH!r}\n'],
     "a game's own event types": [
         f'def seat(events):\n    return [e for e in events if e.type == {t!r}]\n' for t in sorted(GAME_EVENTS)[:3]],
@@ -281,9 +299,10 @@ def test_the_stored_names_never_change():
     assert absence.parse_absence_key("absent-1-2") == (1, 2)
     assert absence.parse_absence_key("turn-1-2") is None and absence.parse_absence_key("absent-1") is None
     assert {k.name: k.value for k in due.Kind} == {"BOT": "bot", "SCORE": "score", "DEAL": "deal", "TIMER": "timer",
-                                                  "EXPIRE": "expire", "COMPACT": "compact", "PLAYERS": "players",
-                                                  "QUICKPLAY": "quickplay", "HOOK": "hook", "HOOK_SEND": "hooksend",
-                                                  "HEALTH": "health"}
+                                                  "EXPIRE": "expire", "COMPACT": "compact"}
+    assert {type(k).__name__ + "." + k.name: k.value for k in PLUGGED.jobs}.items() >= {
+        "PlayersKind.PLAYERS": "players", "QuickplayKind.QUICKPLAY": "quickplay", "HookKind.HOOK": "hook",
+        "HookKind.HOOK_SEND": "hooksend", "RemoteKind.HEALTH": "health"}.items()  # (more may come)
     assert {lane.name: lane.value for lane in due.Lane} == {"FAST": "fast", "SEARCH": "search", "HOOKS": "hooks",
                                                             "REMOTE": "remote"}
     bot = due.Due(due.Kind.BOT, due.bot_key(2, 9), 0, 2, 9)
@@ -293,7 +312,8 @@ def test_the_stored_names_never_change():
     assert followups.deferred_bot("g", 2, 9, 10, 20).job_id == "bot-g-2-9-g10"
     assert followups.rearmed_timer("g", timer).job_id == "timer-g-turn-3-7-w5"
     assert (followups.expiry("g", 0).job_id, followups.compaction("g", 0).job_id) == ("expire-g", "compact-g")
-    assert (followups.players_job("g", 0).job_id, followups.quickplay_job("g", 0).job_id) == ("players-g", "quickplay-g")
-    assert followups.hook_fan_out("g", 5, 7, 0).job_id == "hook-g-5"
-    assert followups.hook_send("dlv_1", "g", "k1", 2, 0, "-r").job_id == "hooksend-dlv_1-2-r"
+    assert (players_job("g", 0).job_id, quickplay_job("g", 0).job_id) == ("players-g", "quickplay-g")
+    assert hook_fan_out("g", 5, 7, 0).job_id == "hook-g-5"
+    assert hook_send("dlv_1", "g", "k1", 2, 0, "-r").job_id == "hooksend-dlv_1-2-r"
+    assert health_check("b1", 7).job_id == "health-b1-7"
     assert events.END_OF_MATCH == "SeedsRevealed"

@@ -14,6 +14,8 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
+from service.app import table_meta
+from service.app.table_meta import Meta
 from service.eventstore.contract import SHARDS
 from service.eventstore.ports import DueQueue, Tokens
 from service.games.kernel.due import Lane
@@ -101,7 +103,7 @@ class Dispatcher:
         if game_id in self._owners:
             self._owners.move_to_end(game_id)
             return self._owners[game_id]
-        raw = self.store.token_get(game_id, "meta:owner") if game_id else None
+        raw = table_meta.get(self.store, game_id, Meta.OWNER) if game_id else None
         owner = raw.decode() if isinstance(raw, bytes) else str(raw) if raw else "-"
         self._owners[game_id] = owner
         if len(self._owners) > 4096:

@@ -30,10 +30,12 @@ FEED_POLL_S = 0.5
 
 
 def arenas() -> Arenas:
-    """This process's ``Arenas`` (service/arena_lane.py), over the app's game store."""
-    from service.arena_lane import build_arenas
+    """This process's ``Arenas`` (service/wiring.py), over the app's game store and integrations."""
+    from service.arena_lane import enqueuer
+    from service.wiring import build_arenas
 
-    return _per_process("meow.arenas", lambda: build_arenas(settings(), service().store))
+    return _per_process("meow.arenas", lambda: build_arenas(settings(), enqueuer(settings()), service().store,
+                                                            service().integrations))
 
 
 def _forget_bot(ctx: Any, bot_id: str) -> None:

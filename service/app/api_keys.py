@@ -25,17 +25,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from service.app import credentials
+from service.app import credentials, table_meta
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
 from service.app.idempotency import Precondition
+from service.app.table_meta import Meta
 from service.eventstore.ports import ApiKeys, Tokens
 from service.eventstore.versioned import CONFLICT, MISSING, OK
 
 if TYPE_CHECKING:
     from service.settings import Settings
 
-KEY_META = "key"  # the token-hash field ("meta:key") naming the key that created a table
+KEY_META = Meta.KEY  # the token-hash field naming the key that created a table (service/app/table_meta.py)
 ID_RE = re.compile(r"^k[0-9a-f]{10}$")
 PREFIX = "meow_"
 NAME_MAX = 80
@@ -227,7 +228,7 @@ def resolve(store: ApiKeys, presented: str) -> ApiKey | None:
 # ---------------------------------------------------------------------- tables
 def key_tokens(key: ApiKey | None) -> dict[str, bytes]:
     """The token-hash fields a new table of this key is created with (written by its first append)."""
-    return {f"meta:{KEY_META}": key.id.encode()} if key is not None else {}
+    return table_meta.fields({KEY_META: key.id.encode()}) if key is not None else {}
 
 
 class HasTokens(Protocol):
@@ -239,5 +240,5 @@ class HasTokens(Protocol):
 
 def table_key(ctx: HasTokens, game_id: str) -> str | None:
     """The id of the key that created the table, or None (anonymous; or no such game)."""
-    raw = ctx.tokens.token_get(game_id, f"meta:{KEY_META}")
+    raw = table_meta.get(ctx.tokens, game_id, KEY_META)
     return raw.decode() if raw is not None else None

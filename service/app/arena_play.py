@@ -25,14 +25,16 @@ import hmac
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from service.app import followups as fu, jobs
+from service.app import followups as fu, jobs, table_meta
 from service.app.actions import bot_write
 from service.app.auth import SPECTATOR, role_record, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Precondition
+from service.app.plugins import Integrations
 from service.app.remote_bots import BINDING
+from service.app.table_meta import Meta
 from service.app.write_path import WritePlan, write
 from service.eventstore.contract import AppendRequest, AppendResult, FollowUp
 from service.eventstore.ports import EventStore
@@ -45,7 +47,7 @@ from service.games.kernel.table import REMOTE, RULES_VERSION, seat_taken
 from service.games.registry import SEAT_ACTIONS
 from service.settings import Settings
 
-ARENA_META = "arena"  # the token-hash field ("meta:arena") naming a game's arena
+ARENA_META = Meta.ARENA  # the token-hash field naming a game's arena (service/app/table_meta.py)
 GRACE_MS = jobs.GRACE_RETRY_MS  # a bot held back by another seat's announcement grace looks again after this
 MAX_DEFAULTS = 8  # default actions played for one failed call at most (a turn's draw, then its pass)
 MAX_STEPS = 20_000  # follow-ups served in one game before it is given up (a game that never ends)
@@ -180,14 +182,14 @@ class ArenaGame:
     def __init__(self, store: EventStore, settings: Settings, arena_id: str, secret: bytes, variant: str,
                  options: dict[str, Any], names: Sequence[str], strengths: Sequence[str], seat: Seating,
                  start_ms: int, cancelled: Callable[[], bool] = lambda: False, bots: Sequence[str] = (),
-                 remote: RemoteAsk | None = None, duplicate: bool = True) -> None:
+                 remote: RemoteAsk | None = None, duplicate: bool = True, integrations: Integrations | None = None) -> None:
         label = f"deal/{seat.deal}" if duplicate else f"deal/{seat.deal}/{seat.rotation}"
         self.seeds = DealSeeds(derive(secret, label))
         self.bots, self.remote = tuple(bots) or ("",) * len(strengths), remote
         self.clock = VirtualClock(start_ms)
         held = cast(EventStore, _Held(store))
         self.ctx = AppContext(held, dataclasses.replace(settings, bots_only_min_delay_ms=0),
-                              clock=self.clock, random_bytes=self.seeds)
+                              clock=self.clock, random_bytes=self.seeds, integrations=integrations)
         self.arena_id, self.variant, self.options = arena_id, variant, options
         self.names, self.strengths, self.seat = names, strengths, seat
         self.game_id = game_id(secret, seat.index)
@@ -231,7 +233,7 @@ class ArenaGame:
         resolved, _ = registry.resolve_options(self.variant, self.options, len(self.seat.entrants))
         cmd = CreateMatch(self.game_id, self.variant, resolved, resolved["max_players"],
                           f"arena {self.arena_id} #{self.seat.index}", RULES_VERSION)
-        tokens = {thash: role_record("owner"), "owner": thash.encode(), f"meta:{ARENA_META}": self.arena_id.encode()}
+        tokens = {thash: role_record("owner"), "owner": thash.encode(), table_meta.field(ARENA_META): self.arena_id.encode()}
         self.seeds.at("create")
         out = write(self.ctx, self.game_id, SPECTATOR, WritePlan(lambda s: cmd, tokens=tokens, new_game=True))
         return out.state

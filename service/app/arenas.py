@@ -25,14 +25,17 @@ from typing import Any
 
 import orjson
 
-from service.app import api_keys, arena_play, arena_results, credentials, remote_bots, webhooks
+from service.app import api_keys, arena_play, arena_results, credentials, remote_bots, table_meta, webhooks
 from service.app.codes import AppCode
 from service.app.context import AppContext, now_ms
 from service.app.errors import AppError, not_found
 from service.app.idempotency import Precondition
+from service.app.plugins import Integrations
 from service.app.remote_bots import RemoteBot
-from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING, RedisArenas
+from service.app.table_meta import Meta
+from service.eventstore.arenas import CANCELLED, FINISHED, RUNNING
 from service.eventstore.ports import EventStore, Tokens
+from service.eventstore.ports.arenas import ArenaStore
 from service.games import registry
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import RuleViolation
@@ -164,11 +167,12 @@ class Arenas:
     """Create, read, cancel and play arenas: the game store (for the tables), the arenas' own store,
     the settings, a clock and the arena lane's queue."""
 
-    def __init__(self, store: EventStore, arenas: RedisArenas, settings: Settings, enqueue: Enqueue,
-                 clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, store: EventStore, arenas: ArenaStore, settings: Settings, enqueue: Enqueue,
+                 clock: Callable[[], int] = now_ms, integrations: Integrations | None = None) -> None:
         self.games, self.arenas, self.settings, self.enqueue, self.clock = store, arenas, settings, enqueue, clock
         self.guard = ReadGuard(store, arenas)
-        self.ctx = AppContext(store, settings, clock=clock)  # webhooks and registered bots, on the real clock
+        # webhooks and registered bots, on the real clock; the integrations the composition root plugged in
+        self.ctx = AppContext(store, settings, clock=clock, integrations=integrations)
 
     # ------------------------------------------------------------------ requests
     def create(self, key_id: str, spec: ArenaSpec) -> dict[str, Any]:
@@ -275,7 +279,8 @@ class Arenas:
             self.games, self.settings, arena_id, secret, spec.variant, spec.table_options(), _names(spec),
             [e.strength for e in spec.entrants], seat, now,
             cancelled=lambda: self.arenas.status(arena_id) != RUNNING, bots=[e.remote for e in spec.entrants],
-            remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate)
+            remote=functools.partial(remote_bots.arena_turn, self.ctx, arena_id=arena_id), duplicate=spec.duplicate,
+            integrations=self.ctx.integrations)
         with self._claim_kept(arena_id, index):
             state = game.play()
         if state is None or self.arenas.status(arena_id) != RUNNING:  # cancelled meanwhile: not counted
@@ -369,7 +374,7 @@ class ReadGuard:
 
     SIZE = 8192
 
-    def __init__(self, tokens: Tokens, arenas: RedisArenas) -> None:
+    def __init__(self, tokens: Tokens, arenas: ArenaStore) -> None:
         self.tokens, self.arenas = tokens, arenas
         self.of_game: OrderedDict[str, str] = OrderedDict()  # game -> its arena ("" none)
         self.ended: OrderedDict[str, bool] = OrderedDict()
@@ -394,7 +399,7 @@ class ReadGuard:
             if game_id in self.of_game:
                 self.of_game.move_to_end(game_id)
                 return self.of_game[game_id]
-        raw = self.tokens.token_get(game_id, f"meta:{arena_play.ARENA_META}")
+        raw = table_meta.get(self.tokens, game_id, Meta.ARENA)
         found = raw.decode() if isinstance(raw, bytes) else ""
         if raw is None and self.tokens.token_get(game_id, "owner") is None:
             return ""  # no such game (yet): nothing to remember

@@ -13,6 +13,7 @@ from service.app import compute, entropy, meter, snapshots as snapshot_codec
 from service.app.cache import FlagCache, StateCache
 from service.app.codes import AppCode
 from service.app.errors import AppError, not_found
+from service.app.plugins import Integrations
 from service.eventstore.chain import GENESIS
 from service.eventstore.codec import CorruptEvent, Stored
 from service.eventstore.ports import (
@@ -48,7 +49,7 @@ class AppContext:
     """The store, settings, clock, seed source, state cache and bot pause one service works with."""
 
     def __init__(self, store: EventStore, settings: Settings | None = None, clock: Callable[[], int] = now_ms,
-                 random_bytes: entropy.Entropy = entropy.system) -> None:
+                 random_bytes: entropy.Entropy = entropy.system, integrations: Integrations | None = None) -> None:
         self.store = store  # the whole backend (every port): for the composition root, tests and benches
         # each part of the application reaches the store through the narrowest port it uses
         self.event_log: EventLog = store
@@ -72,6 +73,8 @@ class AppContext:
         self.cache = StateCache(self.settings.state_cache_size)
         self.privacy = FlagCache(16 * self.settings.state_cache_size)  # private tables (service/app/private_tables.py)
         self.pause: Callable[[float], None] = _pause  # a searching bot waits out its budget (seconds)
+        # what the integrations plugged in (service/app/plugins.py): built once, by service/wiring.py
+        self.integrations = integrations if integrations is not None else Integrations()
 
     def load(self, game_id: str) -> TableState:
         """The folded state: the cached fold fast-forwarded with the events appended since."""

@@ -18,14 +18,15 @@ from typing import Any
 
 import orjson
 
-from service.app import followups as fu
+from service.app import followups as fu, table_meta
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
+from service.app.table_meta import Meta
 from service.games.kernel.state import TableState
 
 log = logging.getLogger("meow.app")
-OWNER, ADDRESS, SEARCH = "owner", "addr", "search"
+OWNER, ADDRESS, SEARCH = Meta.OWNER, Meta.ADDRESS, Meta.SEARCH  # fields of service/app/table_meta.py
 SLOT_TTL_MS = 24 * 3600 * 1000  # a slot of a match that never ends lapses after a day; each round renews it
 
 
@@ -49,11 +50,11 @@ def origin_tokens(origin: Origin | None) -> dict[str, bytes]:
     """The token-hash fields that record a new table's origin (written with its creation)."""
     if origin is None:
         return {}
-    return {f"meta:{OWNER}": origin.owner.encode(), f"meta:{ADDRESS}": origin.address.encode()}
+    return table_meta.fields({OWNER: origin.owner.encode(), ADDRESS: origin.address.encode()})
 
 
-def meta(ctx: AppContext, game_id: str, name: str) -> str | None:
-    raw = ctx.tokens.token_get(game_id, f"meta:{name}")
+def meta(ctx: AppContext, game_id: str, name: Meta) -> str | None:
+    raw = table_meta.get(ctx.tokens, game_id, name)
     return raw.decode() if raw is not None else None
 
 
@@ -109,7 +110,7 @@ def note_search(ctx: AppContext, game_id: str, budget_ms: int, granted_ms: int |
     search lane is saturated. It says only the granted time (a fact about the server's load)."""
     if granted_ms is not None and granted_ms < budget_ms:
         ctx.tokens.meta_put(game_id, SEARCH, orjson.dumps({"budget_ms": granted_ms, "until": until}))
-    elif ctx.tokens.token_get(game_id, f"meta:{SEARCH}") is not None:
+    elif table_meta.get(ctx.tokens, game_id, SEARCH) is not None:
         ctx.tokens.meta_put(game_id, SEARCH, None)
 
 
@@ -118,7 +119,7 @@ def notices(ctx: AppContext, game_id: str, state: TableState, now: int) -> list[
     while its searches are shortened (read only for such tables: one field of the token hash)."""
     if state.status != "running" or not any(fu.search_budget_ms(state, s.seat, 1 << 30) for s in state.seats):
         return []
-    raw = ctx.tokens.token_get(game_id, f"meta:{SEARCH}")
+    raw = table_meta.get(ctx.tokens, game_id, SEARCH)
     if raw is None:
         return []
     got = orjson.loads(raw)

@@ -145,39 +145,6 @@ def rearmed_timer(game_id: str, due: Due) -> FollowUp:
                     {"kind": Kind.TIMER, "game": game_id, "key": due.key})
 
 
-def players_job(game_id: str, due_at: int) -> FollowUp:
-    """A finished game counted in its players' records (service/app/players.py), once."""
-    return FollowUp(f"{Kind.PLAYERS}-{game_id}", due_at, {"kind": Kind.PLAYERS, "game": game_id, "key": "final"})
-
-
-def quickplay_job(game_id: str, due_at: int) -> FollowUp:
-    """A quick-play table's wait for humans over (service/app/quickplay.py): bots fill it and it starts."""
-    return FollowUp(f"{Kind.QUICKPLAY}-{game_id}", due_at, {"kind": Kind.QUICKPLAY, "game": game_id, "key": "wait"})
-
-
-def hook_fan_out(game_id: str, first: int, last: int, due_at: int, owner: str | None = None) -> FollowUp:
-    """The webhook deliveries events ``first``..``last`` of a game call for (service/app/webhook_jobs.py),
-    on the hooks lane; written by the append with the events. ``owner``: the table's API key (the hooks
-    lane shares its threads across keys by it)."""
-    payload: dict[str, Any] = {"kind": Kind.HOOK, "game": game_id, "key": f"{first}-{last}", "lane": Lane.HOOKS,
-                               "first": first, "last": last}
-    if owner is not None:
-        payload["owner"] = owner
-    return FollowUp(f"{Kind.HOOK}-{game_id}-{first}", due_at, payload)
-
-
-def hook_send(delivery_id: str, route: str, owner: str, attempt: int, due_at: int, tag: str = "",
-              timeout_s: float | None = None) -> FollowUp:
-    """Attempt ``attempt`` of one webhook delivery of ``owner`` (an API key), on the hooks lane, in the due set
-    of ``route``'s shard; ``tag`` tells apart another job for the same attempt (held back, replayed);
-    ``timeout_s``: its job timeout (the dispatcher's, when shorter than the lease)."""
-    payload: dict[str, Any] = {"kind": Kind.HOOK_SEND, "game": route, "key": delivery_id, "owner": owner,
-                               "attempt": attempt, "lane": Lane.HOOKS}
-    if timeout_s is not None:
-        payload["timeout_s"] = timeout_s
-    return FollowUp(f"{Kind.HOOK_SEND}-{delivery_id}-{attempt}{tag}", due_at, payload)
-
-
 def remote_turn(game_id: str, seat: int, opened_seq: int, due_at: int, attempt: int = 0,
                 chosen: dict[str, Any] | None = None) -> FollowUp:
     """A remote bot's seat asked (again) at ``due_at``, on the remote lane (service/app/remote_bots.py);
@@ -187,10 +154,3 @@ def remote_turn(game_id: str, seat: int, opened_seq: int, due_at: int, attempt: 
     if chosen is not None:
         payload["chosen"] = dict(chosen)
     return FollowUp(f"{Kind.BOT}-{game_id}-{seat}-{opened_seq}-r{due_at}", due_at, payload)
-
-
-def health_check(bot_id: str, due_at: int) -> FollowUp:
-    """An away remote bot's next health check, on the remote lane; its id (a hex digit first) names
-    the due set's shard, as a game id does."""
-    return FollowUp(f"{Kind.HEALTH}-{bot_id}-{due_at}", due_at,
-                    {"kind": Kind.HEALTH, "game": bot_id, "key": bot_id, "lane": Lane.REMOTE})

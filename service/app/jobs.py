@@ -10,18 +10,19 @@ import hmac
 import random
 from typing import Any
 
-from service.app import fairness, followups as fu, players, quickplay
+from service.app import fairness, followups as fu
 from service.app.actions import bot_write
 from service.app.auth import SPECTATOR
 from service.app.compaction import compact_finished
 from service.app.context import AppContext
 from service.app.errors import AppError
+from service.app.plugins import JobHandler
 from service.app.seats import seat_tokens_revoked
 from service.app.write_path import MAX_ATTEMPTS, WritePlan, write
 from service.games import engine
 from service.games.kernel.absence import parse_absence_key
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.due import Kind, Lane
+from service.games.kernel.due import Kind
 from service.games.kernel.model import DealRound, FireTimer, ScoreRound
 from service.games.kernel.state import TableState
 
@@ -29,33 +30,27 @@ GRACE_RETRY_MS = 250
 
 
 def run_followup(ctx: AppContext, payload: dict[str, Any]) -> str:
-    """Serve one due follow-up; a no-op when what it serves has closed."""
+    """Serve one due follow-up; a no-op when what it serves has closed. A lane an integration serves
+    whole (the remote lane) goes to it; else the kind's handler: the game's own below, an
+    integration's from the registry (service/app/plugins.py)."""
+    hooks = ctx.integrations
+    kind = payload["kind"]
+    handler = hooks.lanes.get(payload.get("lane", "")) or CORE_JOBS.get(kind) or hooks.jobs.get(kind, round_job)
+    return handler(ctx, payload)
+
+
+def bot_job(ctx: AppContext, payload: dict[str, Any]) -> str:
+    """A bot's turn (or the move a search chose, or an absent seat's autopilot)."""
+    answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
+    return bot_turn(ctx, payload["game"], int(payload["seat"]), int(payload["opened_seq"]),
+                    int(answer_at) if answer_at is not None else None,
+                    int(granted) if granted is not None else None, payload.get("chosen"),
+                    int(chosen_at) if chosen_at is not None else None)
+
+
+def round_job(ctx: AppContext, payload: dict[str, Any]) -> str:
+    """Round scoring, the next deal or a timer, decided on the write path."""
     game_id, kind = payload["game"], payload["kind"]
-    if payload.get("lane") == Lane.REMOTE:  # a remote bot's turn or health check (service/app/remote_bots.py)
-        from service.app import remote_bots
-
-        outcome = remote_bots.run(ctx, payload)
-        if outcome == remote_bots.AUTOPILOT:  # its bot is away or gone: the autopilot plays the seat
-            return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]), autopilot=True)
-        return outcome
-    if kind == Kind.BOT:
-        answer_at, granted, chosen_at = payload.get("answer_at"), payload.get("granted_ms"), payload.get("chosen_at")
-        return bot_turn(ctx, game_id, int(payload["seat"]), int(payload["opened_seq"]),
-                        int(answer_at) if answer_at is not None else None,
-                        int(granted) if granted is not None else None, payload.get("chosen"),
-                        int(chosen_at) if chosen_at is not None else None)
-    if kind == Kind.EXPIRE:
-        return expire_open(ctx, game_id)
-    if kind == Kind.COMPACT:
-        return compact_finished(ctx, game_id)
-    if kind == Kind.PLAYERS:
-        return players.record_match(ctx, game_id)
-    if kind == Kind.QUICKPLAY:
-        return quickplay.fill_with_bots(ctx, game_id)
-    if kind in (Kind.HOOK, Kind.HOOK_SEND):
-        from service.app import webhook_jobs
-
-        return webhook_jobs.fan_out(ctx, payload) if kind == Kind.HOOK else webhook_jobs.send(ctx, payload)
     if kind == Kind.SCORE:
         cmd: Any = ScoreRound(int(payload["key"]))
     elif kind == Kind.DEAL:
@@ -173,6 +168,17 @@ def bot_rng(state: TableState, version: int, seat: int) -> random.Random:
     opponents cannot replay a bot's policy against guessed hands; reproducible once revealed."""
     digest = hmac.new(fu.match_key(state), f"bot/{version}/{seat}".encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+CORE_JOBS: dict[str, JobHandler] = {
+    Kind.BOT: bot_job,
+    Kind.SCORE: round_job,
+    Kind.DEAL: round_job,
+    Kind.TIMER: round_job,
+    Kind.EXPIRE: lambda ctx, payload: expire_open(ctx, payload["game"]),
+    Kind.COMPACT: lambda ctx, payload: compact_finished(ctx, payload["game"]),
+}
+"""The table core's own job kinds; the integrations' are in ``ctx.integrations.jobs``."""
 
 
 def absent_removal_seat(cmd: object) -> int | None:

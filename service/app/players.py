@@ -12,26 +12,28 @@ from typing import Any
 
 import orjson
 
-from service.app import followups as fu, ratings
+from service.app import ratings, table_meta
 from service.app.context import AppContext
 from service.app.errors import AppError
+from service.app.table_meta import Meta
 from service.eventstore.contract import FollowUp
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Event
 from service.games.kernel.state import TableState
 from service.games.kernel.table import seat_taken
+from service.integrations.players.jobs import players_job
 
 REF_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$"
 """A player ref: 1-64 characters of letters, digits and ``._:@-``, starting with a letter or digit."""
 _REF = re.compile(REF_PATTERN)
-FLAG = "meta:players"  # set on a table once any of its seats carries a player
+FLAG = table_meta.field(Meta.PLAYERS)  # set on a table once any of its seats carries a player
 KEEP_GAMES = 10_000  # finished games remembered per key and variant, so a replayed job counts nothing
 PAGE_MAX = 100
 
 
 def seat_field(seat: int) -> str:
     """The token-hash field of a seat's player (the one owner of that name)."""
-    return f"meta:player:{seat}"
+    return table_meta.player(seat)
 
 
 def check_ref(ref: str) -> str:
@@ -84,7 +86,7 @@ def followup(ctx: AppContext, game_id: str, ended_at: int) -> FollowUp | None:
     """The job that counts a finished game in its players' records, if any seat carries a player."""
     if not ctx.tokens.token_get(game_id, FLAG):
         return None
-    return fu.players_job(game_id, ended_at)
+    return players_job(game_id, ended_at)
 
 
 def record_match(ctx: AppContext, game_id: str) -> str:

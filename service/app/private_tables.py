@@ -16,13 +16,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from service.app import table_meta
 from service.app.auth import Caller, new_token, token_hash
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, forbidden, not_found
+from service.app.table_meta import Meta
 from service.games.kernel.codes import KernelCode
 
-PRIVATE, INVITE, WATCH = "private", "invite", "watch"  # the token-hash fields "meta:<name>"
+PRIVATE, INVITE, WATCH = Meta.PRIVATE, Meta.INVITE, Meta.WATCH  # fields of service/app/table_meta.py
 
 
 def invite_hash(code: str) -> str:
@@ -31,8 +33,8 @@ def invite_hash(code: str) -> str:
 
 def private_tokens(invite_code: str, spectator_token: str) -> dict[str, bytes]:
     """The token-hash fields a new private table is created with."""
-    return {f"meta:{PRIVATE}": b"1", f"meta:{INVITE}": invite_hash(invite_code).encode(),
-            f"meta:{WATCH}": token_hash(spectator_token).encode()}
+    return table_meta.fields({PRIVATE: b"1", INVITE: invite_hash(invite_code).encode(),
+                             WATCH: token_hash(spectator_token).encode()})
 
 
 def new_invite_code(ctx: AppContext) -> str:
@@ -45,7 +47,7 @@ def is_private(ctx: AppContext, game_id: str, exists: bool = False) -> bool:
     found = ctx.privacy.get(game_id)
     if found is not None:
         return found
-    private = ctx.tokens.token_get(game_id, f"meta:{PRIVATE}") is not None
+    private = table_meta.get(ctx.tokens, game_id, PRIVATE) is not None
     if private or exists or ctx.cache.get(game_id) is not None:
         ctx.privacy.put(game_id, private)
     return private
@@ -53,7 +55,7 @@ def is_private(ctx: AppContext, game_id: str, exists: bool = False) -> bool:
 
 def spectator(ctx: AppContext, game_id: str, thash: str) -> Caller | None:
     """The caller a private table's spectator token is (None: not that token)."""
-    watch = ctx.tokens.token_get(game_id, f"meta:{WATCH}")
+    watch = table_meta.get(ctx.tokens, game_id, WATCH)
     if watch is not None and hmac.compare_digest(watch.decode(), thash):
         return Caller("spectator", None, thash)
     return None
@@ -74,7 +76,7 @@ def gate(ctx: AppContext, game_id: str, caller: Caller, invite: str | None = Non
     if invite is None:
         _as_unknown(ctx, game_id)
         raise not_found()
-    stored = ctx.tokens.token_get(game_id, f"meta:{INVITE}")
+    stored = table_meta.get(ctx.tokens, game_id, INVITE)
     if stored is None or not hmac.compare_digest(stored.decode(), invite_hash(invite)):
         _as_unknown(ctx, game_id)
         raise invite_invalid()
@@ -96,7 +98,7 @@ def _as_unknown(ctx: AppContext, game_id: str) -> None:
     """The store reads an unknown game id costs before its 404 (the privacy check, unanswered by
     the cache; a snapshot looked for; the stream's first event), so that a refusal of a private
     table takes the time of an unknown game's: the timing tells them apart no better than the answer."""
-    ctx.tokens.token_get(game_id, f"meta:{PRIVATE}")
+    table_meta.get(ctx.tokens, game_id, PRIVATE)
     if ctx.settings.snapshot_every > 0:
         ctx.snapshots.snapshot_get(game_id, 0)
     ctx.event_log.read_stored(game_id, after=0, count=1)

@@ -17,21 +17,22 @@ from __future__ import annotations
 
 import hashlib
 
-from service.app import followups as fu, seats
+from service.app import seats, table_meta
 from service.app.api_keys import ApiKey, key_tokens
 from service.app.auth import SPECTATOR, Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.app.idempotency import Precondition
+from service.app.table_meta import Meta
 from service.app.write_path import MAX_ATTEMPTS, Outcome
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.state import TableState
+from service.integrations.quickplay.jobs import quickplay_job
 
 PUBLIC = "public"  # the scope of anonymous quick play
 BOT_STRENGTH = "easy"
-QUICK_META = "meta:quickplay"  # a quick-play table's scope, beside its tokens
-QUICK_HELD = "meta:qp:"  # + an address's hash: the seats it holds at this quick-play table
+QUICK_META = table_meta.field(Meta.QUICKPLAY)  # a quick-play table's scope, beside its tokens
 SERVICE = Caller("owner")  # quick play's tables have no human owner: the service seats bots and starts them
 TAKEN = frozenset({KernelCode.GAME_FULL, KernelCode.ALREADY_STARTED, KernelCode.JOINING_CLOSED, KernelCode.NOT_FOUND})
 
@@ -74,11 +75,11 @@ def _seat_at(ctx: AppContext, scope: str, variant: str, key: ApiKey | None, name
             continue
         held = None
         if who is not None:
-            raw = ctx.tokens.token_get(gid, f"{QUICK_HELD}{who}")
+            raw = ctx.tokens.token_get(gid, table_meta.held(who))
             count = int(raw) if raw else 0
             if count >= cap:
                 return None  # steered: this address's share of this table is taken
-            held = ({f"{QUICK_HELD}{who}": str(count + 1).encode()}, Precondition(state.version, "body"))
+            held = ({table_meta.held(who): str(count + 1).encode()}, Precondition(state.version, "body"))
         try:
             out = seats.join(ctx, gid, SPECTATOR, name, None, None,
                              player=(key.id, ref) if key is not None and ref is not None else None, held=held)
@@ -100,7 +101,7 @@ def _open(ctx: AppContext, gid: str, scope: str, variant: str, key: ApiKey | Non
     """The table ``gid`` if it is there, open and has a free seat (made now, with its wait, if it is not there)."""
     if ctx.event_log.version(gid) == 0:
         # the wait first: a table made without it would wait for bots forever
-        ctx.due_queue.schedule(fu.quickplay_job(gid, ctx.clock() + ctx.settings.quickplay_wait_ms))
+        ctx.due_queue.schedule(quickplay_job(gid, ctx.clock() + ctx.settings.quickplay_wait_ms))
         if key is not None:  # the key's own table: in its lobby (first, as a keyed create does)
             ctx.api_keys.key_game_add(key.id, gid, ctx.clock(), ctx.settings.key_games_max)
         try:

@@ -16,7 +16,7 @@ import hashlib
 
 import orjson
 
-from service.app import players, private_tables, seats
+from service.app import players, private_tables, seats, table_meta
 from service.app.api_keys import KEY_META
 from service.app.auth import SPECTATOR, Caller, new_token, role_record
 from service.app.codes import AppCode
@@ -27,7 +27,7 @@ from service.app.write_path import MAX_ATTEMPTS, Outcome, WritePlan, write
 from service.games.kernel.model import JoinSeat
 from service.games.kernel.state import Seat, TableState
 
-CARRIED = (f"meta:{KEY_META}",)
+CARRIED = (table_meta.field(KEY_META),)
 """The old table's store-side fields its rematch keeps: its key (a private table's privacy is kept
 with fresh codes: ``_private``)."""
 
@@ -69,7 +69,7 @@ def rematch(ctx: AppContext, game_id: str, caller: Caller) -> tuple[str, bool, d
         codes = _private(ctx, game_id)
         if codes:
             tokens.update(private_tables.private_tokens(codes["invite_code"], codes["spectator_token"]))
-        key = _get(ctx, game_id, f"meta:{KEY_META}")
+        key = _get(ctx, game_id, table_meta.field(KEY_META))
         if key:  # listed in the key's own lobby (first, as a keyed create does)
             ctx.api_keys.key_game_add(key, rid, ctx.clock(), ctx.settings.key_games_max)
         opts = {k: v for k, v in old.options.items() if k != "max_players"}

@@ -35,6 +35,7 @@ from service.games.kernel.due import Kind
 from service.games.kernel.model import Event, JoinSeat
 from service.games.kernel.state import TableState
 from service.games.kernel.table import REMOTE, seat_taken
+from service.integrations.remote_bots.jobs import RemoteKind, health_check
 from service.outbound import http as outbound
 from service.outbound.signing import sign
 
@@ -243,7 +244,7 @@ seat as an absent seat's autopilot, the game's easy bot."""
 
 def run(ctx: AppContext, payload: Mapping[str, Any]) -> str:
     """Serve one remote-lane job: a seat's turn, or an away bot's health check."""
-    if payload["kind"] == Kind.HEALTH:
+    if payload["kind"] == RemoteKind.HEALTH:
         return health(ctx, str(payload["key"]))
     return remote_turn(ctx, str(payload["game"]), int(payload["seat"]), int(payload["opened_seq"]),
                        int(payload.get("attempt", 0)), payload.get("chosen"))
@@ -252,7 +253,7 @@ def run(ctx: AppContext, payload: Mapping[str, Any]) -> str:
 def owner_of_job(ctx: AppContext, payload: Mapping[str, Any]) -> str:
     """The API key that owns the bot a remote-lane job calls ("" when the bot is gone): the remote
     lane shares its threads across these keys (workers/remote_lane.py)."""
-    if payload.get("kind") == Kind.HEALTH:
+    if payload.get("kind") == RemoteKind.HEALTH:
         raw = ctx.bot_records.bot_load(str(payload.get("key", "")))
         bot = RemoteBot.of(raw) if raw is not None else None
     else:
@@ -392,7 +393,7 @@ def count_failure(ctx: AppContext, bot: RemoteBot, why: str, game_id: str, seat:
     if tipping and ctx.bot_records.bot_count(bot.id, {"away": 1}).get("away") == 1:  # one failure sends it away
         ctx.bot_records.bot_count(bot.id, {"went_away": 1})
         log.warning("remote bot %s is away after %d failures in a row", bot.id, counts["consecutive"])
-        ctx.due_queue.schedule(fu.health_check(bot.id, ctx.clock() + ctx.settings.remote_bot_health_ms))
+        ctx.due_queue.schedule(health_check(bot.id, ctx.clock() + ctx.settings.remote_bot_health_ms))
 
 
 def arena_turn(ctx: AppContext, game: AppContext, game_id: str, seat: int, bot_id: str, *,
@@ -492,7 +493,7 @@ def health(ctx: AppContext, bot_id: str) -> str:
         ctx.bot_records.bot_count(bot_id, {}, reset={"away": 0, "consecutive": 0})
         log.warning("remote bot %s answers again", bot_id)
         return "back"
-    ctx.due_queue.schedule(fu.health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
+    ctx.due_queue.schedule(health_check(bot_id, ctx.clock() + ctx.settings.remote_bot_health_ms))
     return "away"
 
 

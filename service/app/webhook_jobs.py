@@ -1,9 +1,9 @@
 """The webhook jobs, served on the workers' hooks lane (never a table's lane, never the write path):
 
-- ``fan_out`` (``Kind.HOOK``, written by the append with the events): the events a webhook names
+- ``fan_out`` (``HookKind.HOOK``, written by the append with the events): the events a webhook names
   become deliveries to the table's key's endpoints that subscribed to them (service/app/webhooks.py);
   it sends nothing itself: each attempt is a job of its own;
-- ``send`` (``Kind.HOOK_SEND``): one attempt of one delivery through the safe outbound client
+- ``send`` (``HookKind.HOOK_SEND``): one attempt of one delivery through the safe outbound client
   (service/outbound/http.py), signed (service/outbound/signing.py), within ``attempt_timeout_s``; its
   job's timeout is that plus ``JOB_MARGIN_S`` (the outbound call's own deadline always fires first).
 
@@ -34,7 +34,7 @@ from service.app.api_keys import table_key
 from service.app.context import AppContext
 from service.app.errors import AppError
 from service.games.kernel.codes import KernelCode
-from service.games.kernel.due import Kind
+from service.integrations.webhooks.jobs import HookKind
 from service.outbound import signing
 from service.outbound.http import REASONS, OutboundRefused, post_json
 
@@ -86,7 +86,7 @@ def owner_of_job(ctx: AppContext, payload: Mapping[str, Any]) -> str:
     (workers/hooks_lane.py)."""
     if payload.get("owner"):
         return str(payload["owner"])
-    if payload.get("kind") == Kind.HOOK:  # (a fan-out scheduled before it named its owner)
+    if payload.get("kind") == HookKind.HOOK:  # (a fan-out scheduled before it named its owner)
         return wh.owner_of(ctx, str(payload.get("game", ""))) or ""
     return ""
 

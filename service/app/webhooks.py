@@ -19,16 +19,18 @@ from typing import Any
 
 import orjson
 
-from service.app import api_keys, credentials, followups as fu
+from service.app import api_keys, credentials, table_meta
 from service.app.codes import AppCode
 from service.app.context import AppContext
 from service.app.errors import AppError, not_found
 from service.app.idempotency import Precondition
 from service.app.redaction import Viewer, project_event, rfc3339
+from service.app.table_meta import Meta
 from service.eventstore.contract import SHARDS, FollowUp
 from service.eventstore.versioned import CONFLICT, MISSING, OK, Changed
 from service.games.kernel.codes import KernelCode
 from service.games.kernel.model import Event
+from service.integrations.webhooks.jobs import hook_fan_out, hook_send
 from service.outbound.http import OutboundRefused, check_url
 from service.settings import Settings
 
@@ -71,10 +73,10 @@ def fan_out_followup(ctx: AppContext, game_id: str, events: Sequence[Event],
     owner = created.decode() if isinstance(created, bytes) else created if created else owner_of(ctx, game_id)
     if owner is None:
         return []
-    return [fu.hook_fan_out(game_id, events[0].seq, events[-1].seq, events[-1].at, owner=owner)]
+    return [hook_fan_out(game_id, events[0].seq, events[-1].seq, events[-1].at, owner=owner)]
 
 
-OWNER_FIELD = f"meta:{api_keys.KEY_META}"  # the token-hash field naming a table's key (contract K)
+OWNER_FIELD = table_meta.field(Meta.KEY)  # the token-hash field naming a table's key (contract K)
 OWNERS_CACHED = 4096
 
 
@@ -303,7 +305,7 @@ def send_followup(ctx: AppContext, owner: str, record: Mapping[str, Any], attemp
     route = str(record.get("route") or "")
     if route[:1] not in SHARDS:
         route = did[len(DELIVERY_PREFIX)]  # the due set of a shard (any: the delivery id's own hex)
-    return fu.hook_send(did, route, owner, attempt, at, tag, timeout_s=job_timeout_s(ctx.settings))
+    return hook_send(did, route, owner, attempt, at, tag, timeout_s=job_timeout_s(ctx.settings))
 
 
 def deliver(ctx: AppContext, owner: str, kind: str, data: Mapping[str, Any], *, dedup: str, route: str,

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from service import metrics
-from service.app import commands, fairness, followups as fu, players, private_tables, webhooks
+from service.app import commands, fairness, followups as fu
 from service.app.auth import Caller
 from service.app.codes import AppCode
 from service.app.context import AppContext
@@ -158,13 +158,14 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
     if after.status == "finished" and (state is None or state.status != "finished") and grace >= 0:
         ended = events[-1].at if events else ctx.clock()  # the match ended: compact it after the grace
         followups.append(fu.compaction(game_id, ended + grace * 1000))
-    if after.status == "finished" and (state is None or state.status != "finished"):
-        counted = players.followup(ctx, game_id, events[-1].at if events else ctx.clock())
-        followups += [counted] if counted is not None else []  # its players' records, once (issue 30)
-    followups += webhooks.fan_out_followup(ctx, game_id, events, tokens)  # a key's table: its deliveries' job
-    # a private table is in no public lobby (service/app/private_tables.py)
-    private = (f"meta:{private_tables.PRIVATE}" in plan.tokens if plan.new_game
-               else private_tables.is_private(ctx, game_id, exists=True))
+    hooks = ctx.integrations  # what the integrations add to the append (service/app/plugins.py)
+    for hook in hooks.followups:
+        followups += hook(ctx, game_id, state, after, events, tokens)
+    private = False  # a table some integration keeps out of the public lobby (a private table)
+    for unlisted in hooks.unlisted:
+        if unlisted(ctx, game_id, plan.new_game, plan.tokens):
+            private = True
+            break
     return AppendRequest(game_id, version, events, followups, tokens, plan.revoke, record,
                          None if private else lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,

@@ -16,6 +16,7 @@ from service.eventstore.codec import Stored, decode, decode_stored, game_of_crea
 from service.eventstore.compact import CompactCache, Compacted, Irregular, pack
 from service.eventstore.contract import AppendRequest, AppendResult, Claimed, FollowUp, shard_of
 from service.eventstore.players_store import MemoryPlayersMixin
+from service.eventstore.ports.tokens import META
 from service.eventstore.webhooks_memory import MemoryWebhooks
 from service.games.kernel.model import Event
 
@@ -253,9 +254,9 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
     def meta_put(self, game_id: str, name: str, value: bytes | None) -> None:
         with self._lock:
             if value is None:
-                self._tokens.get(game_id, {}).pop(f"meta:{name}", None)
+                self._tokens.get(game_id, {}).pop(META + name, None)
             else:
-                self._tokens[game_id][f"meta:{name}"] = bytes(value)
+                self._tokens[game_id][META + name] = bytes(value)
 
     def apikey_create(self, key_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:
         with self._lock:

@@ -23,6 +23,7 @@ from service.eventstore.contract import (
 )
 from service.eventstore.keys import Keys
 from service.eventstore.players_store import RedisPlayersMixin
+from service.eventstore.ports.tokens import META
 from service.eventstore.replica_wait import ReplicaWatch
 from service.eventstore.webhooks_redis import RedisWebhooks
 from service.games.kernel.model import Event
@@ -254,9 +255,9 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
 
     def meta_put(self, game_id: str, name: str, value: bytes | None) -> None:
         if value is None:
-            self.r.hdel(self.keys.tokens(game_id), f"meta:{name}")
+            self.r.hdel(self.keys.tokens(game_id), META + name)
         else:
-            self.r.hset(self.keys.tokens(game_id), f"meta:{name}", value)
+            self.r.hset(self.keys.tokens(game_id), META + name, value)
 
     # ------------------------------------------------------------------ API keys
     def apikey_create(self, key_id: str, record: bytes, *, cap: int, entry: bytes, keep: int) -> bool:

@@ -25,6 +25,7 @@ from service.app.context import AppContext
 from service.app.errors import AppError
 from service.eventstore.redis_store import RedisEventStore
 from service.settings import Settings
+from service.wiring import integrations
 
 WRITES = frozenset(("apikey_put", "apikey_change", "bot_save", "bot_change", "hook_put", "hook_change"))
 """The store calls that write a record (today's and the ones before versions: the wrapper holds either)."""
@@ -65,7 +66,7 @@ def store(redis_url: str, key_prefix: str) -> Iterator[RedisEventStore]:
 
 def ctx_of(store: Any) -> AppContext:
     """An application context on ``store`` (the real one, or a ``Held`` wrapper of it)."""
-    return AppContext(store, Settings(outbound_allow_private=True, remote_bots_per_key=1000))
+    return AppContext(store, Settings(outbound_allow_private=True, remote_bots_per_key=1000), integrations=integrations())
 
 
 def interleave(held: Held, late: Callable[[], Any], first: Callable[[], Any]) -> Any:

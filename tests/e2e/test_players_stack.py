@@ -14,9 +14,10 @@ import pytest
 import redis
 import requests
 
-from service.app import api_keys, followups as fu
+from service.app import api_keys
 from service.eventstore.contract import shard_of
 from service.eventstore.redis_store import RedisEventStore
+from service.integrations.players.jobs import players_job
 from tests.e2e.conftest import Stack, live_stack
 
 WAIT_MS = 1000
@@ -87,7 +88,7 @@ def test_players_rematch_and_quick_play(stack: Stack, store: RedisEventStore) ->
     assert {p["player"]: (p["games"], p["wins"]) for p in counted} == \
         {ref: (1, int(wins[i])) for i, ref in enumerate(("ann-1", "bob-2", "cid-3"))}
     # the job again, as RQ or the dispatcher's watchdog could run it: nothing counted twice
-    job = fu.players_job(gid, int(time.time() * 1000))
+    job = players_job(gid, int(time.time() * 1000))
     store.schedule(job)
     shard = shard_of(gid)
     _until("the replayed job ran", lambda: store.r.zscore(store.keys.due(shard), job.job_id) is None

@@ -17,6 +17,7 @@ from service.app.arenas import BOARD_PAGE, BOARD_PAGE_MAX, Arenas, bot_identity
 from service.eventstore.arenas import RedisArenas
 from service.eventstore.memory import MemoryEventStore
 from service.settings import Settings
+from service.wiring import integrations
 
 VARIANT = "prsi-traditional"
 T0 = 1_700_000_000_000
@@ -35,7 +36,8 @@ def client(request: pytest.FixtureRequest) -> Iterator[tuple[Any, str]]:
 @pytest.fixture
 def arenas(client: tuple[Any, str]) -> Arenas:
     settings = Settings(outbound_allow_private=True)
-    return Arenas(MemoryEventStore(), RedisArenas(*client), settings, enqueue=lambda a, j: None, clock=lambda: T0)
+    return Arenas(MemoryEventStore(), RedisArenas(*client), settings, enqueue=lambda a, j: None, clock=lambda: T0,
+                  integrations=integrations())
 
 
 def _rows(n: int, seed: int = 7) -> dict[str, dict[str, Any]]:

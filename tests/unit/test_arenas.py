@@ -25,6 +25,7 @@ from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.games.kernel.state import TableState
 from service.settings import Settings
+from service.wiring import integrations
 from tools.webhook_receiver import Receiver
 
 T0 = 1_700_000_000_000
@@ -55,7 +56,8 @@ def _play(store: MemoryEventStore, secret: bytes, index: int, variant: str = "pr
           strengths: tuple[str, ...] = ("easy", "medium"), options: dict | None = None, seats: int = 2) -> TableState:
     spec = make_spec(variant, options or {}, [{"strength": s} for s in strengths], seats, 2 * len(strengths), 100)
     game = ArenaGame(store, Settings(), "ar000000000001", secret, variant, spec.table_options(),
-                     [e.name for e in spec.entrants], list(strengths), seating(index, len(strengths), seats), T0)
+                     [e.name for e in spec.entrants], list(strengths), seating(index, len(strengths), seats), T0,
+                     integrations=integrations())
     state = game.play()
     assert state is not None and state.status == "finished"
     return state
@@ -95,10 +97,11 @@ def test_a_game_cut_short_is_resumed_where_it_stood() -> None:
     spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "easy"}], 2, 2, 100)
     calls = itertools.count()
     game = ArenaGame(store, Settings(), "ar000000000002", secret, spec.variant, spec.table_options(), ["a", "b"],
-                     ["easy", "easy"], seating(0, 2, 2), T0, cancelled=lambda: next(calls) >= 1)
+                     ["easy", "easy"], seating(0, 2, 2), T0, cancelled=lambda: next(calls) >= 1,
+                     integrations=integrations())
     assert game.play() is None  # "cancelled" after 25 steps: the table stays as it stood
     again = ArenaGame(store, Settings(), "ar000000000002", secret, spec.variant, spec.table_options(), ["a", "b"],
-                      ["easy", "easy"], seating(0, 2, 2), T0)
+                      ["easy", "easy"], seating(0, 2, 2), T0, integrations=integrations())
     finished = again.play()
     fresh = _play(MemoryEventStore(), secret, 0, strengths=("easy", "easy"))
     assert finished is not None
@@ -155,7 +158,8 @@ def test_a_game_whose_job_died_is_played_again_and_the_arena_ends_rated() -> Non
     queued: list[str] = []
     store = RedisArenas(fakeredis.FakeRedis(), "t")
     arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1, lease_ms=10_000),
-                    enqueue=lambda arena_id, job: queued.append(job), clock=lambda: now[0])
+                    enqueue=lambda arena_id, job: queued.append(job), clock=lambda: now[0],
+                    integrations=integrations())
     spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
     arena = arenas.create("k0000000001", spec)
     assert store.claim(arena["id"], 2, now[0]) == 0  # a job claimed game 0 and died
@@ -178,7 +182,8 @@ def test_an_arenas_cancel_is_versioned_and_ends_it_once() -> None:
     from service.app.idempotency import Precondition
 
     store = RedisArenas(fakeredis.FakeRedis(), "t")
-    arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1), enqueue=lambda a, j: None, clock=lambda: T0)
+    arenas = Arenas(MemoryEventStore(), store, Settings(arena_parallel=1), enqueue=lambda a, j: None, clock=lambda: T0,
+                    integrations=integrations())
     spec = make_spec("prsi-traditional", {}, [{"strength": "easy"}, {"strength": "medium"}], 2, 2, 100)
     arena = arenas.create("k0000000001", spec)
     assert arena["version"] == 1
@@ -199,9 +204,9 @@ def _hooked_arenas(clock: list[int], **over: Any) -> tuple[Arenas, GameService, 
     settings = Settings(arena_parallel=1, outbound_allow_private=True, webhook_timeout_s=5.0, **over)
     games = MemoryEventStore()
     arenas = Arenas(games, RedisArenas(fakeredis.FakeRedis(), "t"), settings, enqueue=lambda a, j: None,
-                    clock=lambda: clock[0])
+                    clock=lambda: clock[0], integrations=integrations())
     key, _ = api_keys.create(games, "portal", now_ms=clock[0])
-    return arenas, GameService(games, settings, clock=lambda: clock[0]), key.id
+    return arenas, GameService(games, settings, clock=lambda: clock[0], integrations=integrations()), key.id
 
 
 def _drain(svc: GameService) -> None:

@@ -21,7 +21,9 @@ from service.app.games import GameService
 from service.eventstore.contract import SHARDS
 from service.eventstore.memory import MemoryEventStore
 from service.games.kernel.due import Kind, Lane
+from service.integrations.remote_bots.jobs import health_check
 from service.settings import Settings
+from service.wiring import integrations
 
 KEY = "k0123456789"
 NO_DELAY = {"easy": [0, 0], "medium": [0, 0], "hard": [0, 0]}  # the clock moves little: the bot checks timestamps
@@ -46,7 +48,7 @@ def bot_server() -> Iterator[Callable[..., str]]:
 def service(**over: Any) -> GameService:
     settings = Settings(outbound_allow_private=True, remote_bot_failures=2, remote_bot_timeout_ms=5000,
                         bots_only_min_delay_ms=0, remote_bot_health_ms=1000, **over)
-    return GameService(MemoryEventStore(), settings, clock=Clock())
+    return GameService(MemoryEventStore(), settings, clock=Clock(), integrations=integrations())
 
 
 class Clock:
@@ -143,7 +145,7 @@ def test_a_failing_bot_gets_the_default_then_goes_away_then_comes_back(bot_serve
 
 
 def test_a_private_url_is_refused_unless_allowed_and_the_cap_holds() -> None:
-    closed = GameService(MemoryEventStore(), Settings(outbound_allow_private=False))
+    closed = GameService(MemoryEventStore(), Settings(outbound_allow_private=False), integrations=integrations())
     with pytest.raises(AppError) as refused:
         remote_bots.register(closed, KEY, "Felix", "http://127.0.0.1:8080/", ["prsi"])
     assert refused.value.code == "url_refused"
@@ -217,5 +219,5 @@ def test_a_remote_lane_job_belongs_to_its_bots_owner() -> None:
     gid = table_with(svc, bot.id)
     seat = next(i for i, s in enumerate(svc.load(gid).seats) if s.strength == remote_bots.KIND)
     assert remote_bots.owner_of_job(svc, fu.remote_turn(gid, seat, 1, 0).payload) == KEY
-    assert remote_bots.owner_of_job(svc, fu.health_check(bot.id, 0).payload) == KEY
-    assert remote_bots.owner_of_job(svc, fu.health_check("bdeadbeef0000", 0).payload) == ""
+    assert remote_bots.owner_of_job(svc, health_check(bot.id, 0).payload) == KEY
+    assert remote_bots.owner_of_job(svc, health_check("bdeadbeef0000", 0).payload) == ""

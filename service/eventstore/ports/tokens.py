@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+META = "meta:"
+"""The head of a store-side metadata field in a game's token hash ("meta:<name>"): the store writes
+it (``meta_put``); the application names its fields in one module (service/app/table_meta.py)."""
+
 
 class Tokens(Protocol):
     def token_get(self, game_id: str, token_hash: str) -> bytes | None:

@@ -12,7 +12,9 @@ from enum import StrEnum
 
 
 class Kind(StrEnum):
-    """What a follow-up serves (a payload's ``kind``, the first part of its job id)."""
+    """What a follow-up serves (a payload's ``kind``, the first part of its job id): the table's own
+    work. Every other kind belongs to the integration that owns it, registered with its handler
+    (service/app/plugins.py)."""
 
     BOT = "bot"  # a bot's move (or an absent seat's autopilot)
     SCORE = "score"  # round scoring
@@ -20,11 +22,6 @@ class Kind(StrEnum):
     TIMER = "timer"  # a turn, step, race or absence timer
     EXPIRE = "expire"  # a never-started table's end
     COMPACT = "compact"  # a finished game's compaction
-    PLAYERS = "players"  # a finished game counted in its players' records (service/app/players.py)
-    QUICKPLAY = "quickplay"  # a quick-play table's wait for humans over: bots fill it (service/app/quickplay.py)
-    HOOK = "hook"  # the webhook deliveries an append calls for (service/app/webhook_jobs.py)
-    HOOK_SEND = "hooksend"  # one attempt of one webhook delivery
-    HEALTH = "health"  # a remote bot's health check, while it is away (service/app/remote_bots.py)
 
 
 class Lane(StrEnum):
