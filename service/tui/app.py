@@ -304,11 +304,11 @@ class TableApp(App[None]):
         """Draw the screen from the view; nothing once the screen is gone (a fetch or an event can
         still arrive while the app closes, as the half-second tick can)."""
         try:
-            self.draw()
+            self.paint()
         except NoMatches:
             return
 
-    def draw(self) -> None:
+    def paint(self) -> None:
         view, game = self.view, self.game
         width = self.size.width
         self.query_one("#title", Static).update(shown(self.title_text(width)))

@@ -125,8 +125,8 @@ def test_a_running_arenas_games_are_unread_and_cancel_stops_it(stack: Stack, key
 def test_another_keys_arena_keeps_playing_beside_a_hard_one(stack: Stack, key: dict) -> None:
     """Issue 37: the arena worker's slots are shared across keys. One key's arena of `hard` games (each
     long) takes two slots; another key's quick arena, created just after, plays all its games on the
-    third while the hard one has finished at most one game (on one RQ worker the quick one waited
-    for two whole hard games before its first). A key still runs at most two arenas at once."""
+    third while the hard one still runs (on one RQ worker the quick one waited for the hard
+    games before its first). A key still runs at most two arenas at once."""
     s = requests.Session()
     settings = Settings(redis_url=stack.env["REDIS_URL"], key_prefix=stack.prefix)
     _, other = api_keys.create(build_store(settings), "arena tests, another key", now_ms=int(time.time() * 1000))
@@ -147,11 +147,13 @@ def test_another_keys_arena_keeps_playing_beside_a_hard_one(stack: Stack, key: d
     assert third.json()["code"] == "arena_limit", third.text  # the per-key cap holds
     s.post(f"{stack.base}/v1/arenas/{second['id']}/cancel", headers=key)
     try:
-        _wait(s, quick_url, other_key, lambda v: v["status"] != "running"
-              or s.get(hard_url, headers=key).json()["progress"]["done"] >= 2, timeout_s=120)
+        # an outcome, not a race: the quick arena ends while the hard one (100 long games) still runs
+        # (on one RQ worker it waited for every hard game before its first); how many hard games
+        # finished meanwhile depends on the machine's load, so it is not asserted
+        _wait(s, quick_url, other_key, lambda v: v["status"] != "running", timeout_s=180)
         end, beside = s.get(quick_url, headers=other_key).json(), s.get(hard_url, headers=key).json()
         assert end["status"] == "finished" and end["result"]["games"] == 4, end
-        assert beside["status"] == "running" and beside["progress"]["done"] <= 1, beside["progress"]
+        assert beside["status"] == "running" and beside["progress"]["done"] < 100, beside["progress"]
     finally:
         s.post(f"{hard_url}/cancel", headers=key)
 
