@@ -7,6 +7,9 @@ import os
 import shutil
 import signal
 import sys
+import threading
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from service.games.kernel.due import Lane
@@ -216,6 +219,7 @@ def run(host: str | None = None, port: int | None = None) -> int:
         print(f"meow: cannot start: {why}; stop what holds it or choose another with --port (or PORT)",
               file=sys.stderr, flush=True)
         return 1
+    print("meow: starting… (the address to play at follows once the API answers)", flush=True)
     env = dict(os.environ, MEOW_HOST=settings.host, PORT=str(settings.port))
     redis_server = None
     if not settings.redis_url:
@@ -238,7 +242,8 @@ def run(host: str | None = None, port: int | None = None) -> int:
     try:
         sup.start()
         written = run_file.path(settings.data_dir)
-        print(f"meow: play in the browser at {page_url(settings.port, shown)}", flush=True)
+        _announce_when_ready(f"http://{shown}:{settings.port}/readyz", f"meow: play in the browser at "
+                             f"{page_url(settings.port, shown)}", lambda: sup.stopping)
         print(f"meow: listening on {bind_address(settings.host, settings.port)} (MEOW_HOST / --host)", flush=True)
         if not _loopback(settings.host):
             print("meow: reachable beyond this machine with gunicorn alone: on the internet put the bundled nginx in "
@@ -257,6 +262,34 @@ def run(host: str | None = None, port: int | None = None) -> int:
         run_file.remove(settings.data_dir)
         print("meow: stopped", flush=True)
     return status
+
+
+def _announce_when_ready(readyz: str, line: str, stopping: Callable[[], bool], wait_s: float = 0.25,
+                         note_after_s: float = 60.0) -> threading.Thread:
+    """Print ``line`` (the address to play at) once ``readyz`` answers 200, never before: a thread, so
+    the supervisor watches its children meanwhile. After ``note_after_s`` without an answer it says it
+    still waits, once."""
+    import urllib.error
+    import urllib.request
+
+    def wait() -> None:
+        started, noted = time.monotonic(), False
+        while not stopping():
+            try:
+                with urllib.request.urlopen(readyz, timeout=2) as answer:  # our own loopback URL
+                    if answer.status == 200:
+                        print(line, flush=True)
+                        return
+            except (urllib.error.URLError, OSError, ValueError):
+                pass  # not listening yet, or not ready (503): ask again
+            if not noted and time.monotonic() - started > note_after_s:
+                print(f"meow: the API does not answer {readyz} yet; still waiting", flush=True)
+                noted = True
+            time.sleep(wait_s)
+
+    thread = threading.Thread(target=wait, name="announce", daemon=True)
+    thread.start()
+    return thread
 
 
 def _children(settings: Settings) -> list[Child]:

@@ -23,6 +23,7 @@ worker_connections = _settings.web_connections  # gevent: concurrent connections
 backlog = 4096  # pending connections (the kernel caps it at net.core.somaxconn)
 graceful_timeout = 5  # open streams end on shutdown; clients resume with Last-Event-ID
 keepalive = 5
+control_socket_disable = True  # no control socket in the home folder that every gunicorn on the machine would share
 
 
 def post_worker_init(worker):  # a gunicorn server hook

@@ -36,6 +36,7 @@ class Run:
     folder: Path
     lines: list[str]
     err: Path  # the launcher's (and its children's) stderr
+    ready_at_url: bool = False  # /readyz answered 200 at once when the address was printed (issue 42 item 6)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,7 @@ def meow_run(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     stopped = False
     try:
         url = ""
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a loaded machine's first start is slow: the line waits for /readyz
         while not url and time.monotonic() < deadline:
             line = proc.stdout.readline() if proc.stdout else ""
             if not line:
@@ -65,9 +66,10 @@ def meow_run(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             lines.append(line)
             m = re.search(r"play in the browser at (\S+)", line)
             url = m.group(1) if m else ""
+        ready_at_url = bool(url) and requests.get(f"{url}readyz", timeout=10).status_code == 200  # no retry
         # the access log goes on to stdout: read it, so a full pipe never stalls gunicorn
         threading.Thread(target=lambda: [lines.append(x) for x in proc.stdout or ()], daemon=True).start()
-        yield Run(proc, url, port, folder, lines, err)
+        yield Run(proc, url, port, folder, lines, err, ready_at_url)
         before = err.read_text()
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in its terminal (its process group): stopped quietly, in order
         assert proc.wait(timeout=60) == 0
@@ -100,6 +102,8 @@ def _up(run: Run) -> None:
 
 def test_meow_run_prints_the_url_of_the_page(meow_run: Run) -> None:
     assert meow_run.url == f"http://127.0.0.1:{meow_run.port}/"
+    assert meow_run.lines[0].startswith("meow: starting"), meow_run.lines[:3]  # at once, before anything starts
+    assert meow_run.ready_at_url  # the address comes only once the API answers /readyz
     _up(meow_run)
     page = requests.get(meow_run.url, timeout=5)
     assert page.status_code == 200 and 'src="/web/app.js"' in page.text
