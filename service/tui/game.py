@@ -92,6 +92,8 @@ class Game:
         item by item."""
         if kind in ("card", "cards"):
             return " ".join(self.card_label(str(c)) for c in (value if isinstance(value, list) else [value]))
+        if kind == "word" and isinstance(value, list):  # a list of words: each by its own word
+            return ", ".join(self.read_field(name, v, kind) for v in value)
         if kind == "word":
             return self.words[f"{name}.{value}"] if self.has(f"{name}.{value}") else str(value)
         if isinstance(value, list) and kind not in ("seats", "order", "cards"):

@@ -245,3 +245,14 @@ def test_the_command_line_becomes_a_plan():
     assert plan_of(parser.parse_args(["play", "--watch", "g1"])) == Plan(watch="g1")
     with pytest.raises(SystemExit):
         parser.parse_args(["play", "--watch", "g1", "--join", "g2"])
+
+
+def test_a_list_of_words_is_told_word_by_word() -> None:
+    """A `word` field holding a list (Sakapuss's cats in play, k0 ... by name) reads each item by its
+    word, not as the list's repr ("['k0', 'k2']" before)."""
+    catalogue = entry()
+    catalogue["words"] = {**catalogue["words"], "en": {**catalogue["words"]["en"], "kinds.k0": "▲ ginger",
+                                                       "kinds.k2": "■ Siamese"}}
+    game = Game(catalogue, view={"options": {}})
+    assert game.read_field("kinds", ["k0", "k2"], "word") == "▲ ginger, ■ Siamese"
+    assert game.read_field("kinds", ["k0", "k9"], "word") == "▲ ginger, k9"  # a word it lacks: the id
