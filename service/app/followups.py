@@ -113,6 +113,20 @@ def new_followups(game_id: str, before: TableState | None, after: TableState, ma
     ]
 
 
+def closed_followups(game_id: str, before: TableState | None, after: TableState) -> list[str]:
+    """The due job ids ``before`` called for that ``after`` closed: the timers whose turn, step or
+    absence ended (each under its deterministic id and the id it has once re-armed: ``rearmed_timer``)
+    and a started table's expiry. The append that closes them takes them out of the due set (issue 39)."""
+    if before is None:
+        return []
+    still = {d.key for d in engine.pending_work(after) if d.kind == Kind.TIMER}
+    out: list[str] = [expiry(game_id, 0).job_id] if before.status == "open" and after.status != "open" else []
+    for d in engine.pending_work(before):
+        if d.kind == Kind.TIMER and d.key not in still:
+            out += [job_id(game_id, d), rearmed_timer(game_id, d).job_id]
+    return out
+
+
 def bot_move(game_id: str, seat: int, opened_seq: int, answer_at: int, action: dict[str, Any],
              version: int) -> FollowUp:
     """A searching bot's answer, written at ``answer_at`` on the fast lane (its search is done, its

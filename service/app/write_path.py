@@ -169,7 +169,8 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
                          None if private else lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,
                          listing=None if private else Listing(after.status, after.variant, after.created_at,
-                                                              state.status if state is not None else None))
+                                                              state.status if state is not None else None),
+                         cancel=fu.closed_followups(game_id, state, after))
 
 
 def decide(state: TableState | None, cmd: object, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:

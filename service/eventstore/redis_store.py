@@ -409,6 +409,9 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         k = self.keys
         return [_s(x) for x in self._recover(keys=[k.due(shard), k.inflight(shard)], args=[now])]
 
+    def plan_wake(self, shard: str, at: int, ttl_ms: int) -> None:
+        self.r.set(self.keys.wake_at(shard), at, px=max(1, ttl_ms))
+
     def wait_wake(self, shard: str, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for an append to the shard to push its wake-up (one key: one slot)."""
         return bool(self.blocking.blpop([self.keys.wake(shard)], timeout=timeout_s))

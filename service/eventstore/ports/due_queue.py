@@ -28,6 +28,11 @@ class DueQueue(Protocol):
         """Put claimed follow-ups whose lease ran out back in the queue, due now; their ids."""
         ...
 
+    def plan_wake(self, shard: str, at: int, ttl_ms: int) -> None:
+        """The dispatcher's next look at the shard (ms), kept ``ttl_ms``: an append whose new
+        follow-ups are all due later pushes no wake-up (the dispatcher will see them then)."""
+        ...
+
     def wait_wake(self, shard: str, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for work added to the shard's queue since the last wake-up
         (an append with follow-ups, or ``schedule``); consumes the wake-up."""
