@@ -376,9 +376,11 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
                 self._due[shard][j] = now
             return expired
 
-    def plan_wake(self, shard: str, at: int, ttl_ms: int) -> None:
+    def plan_next(self, shard: str, latest: int, ttl_ms: int) -> int | None:
         with self._lock:
-            self._wake_at[shard] = (at, time.time() + ttl_ms / 1000)
+            first = min(self._due[shard].values(), default=None)
+            self._wake_at[shard] = (latest if first is None else min(first, latest), time.time() + ttl_ms / 1000)
+            return first
 
     def wait_wake(self, shard: str, timeout_s: float) -> bool:
         deadline = time.monotonic() + max(timeout_s, 0)

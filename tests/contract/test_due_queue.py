@@ -172,12 +172,16 @@ class TestDueQueue:
         gid = new_gid("5")
         shard = shard_of(gid)
         store.wait_wake(shard, 0.01)
-        store.plan_wake(shard, 5000, 60_000)
+        assert store.plan_next(shard, 5000, 60_000) is None
         assert append(store, gid, 0, evs(1, 1), followups=[FollowUp("later", 45_000, {"game": gid})]).ok
         assert store.wait_wake(shard, 0.05) is False  # due after the planned look: it finds it then
         assert append(store, gid, 1, evs(2, 1), followups=[FollowUp("sooner", 4000, {"game": gid})]).ok
         assert store.wait_wake(shard, 1.0) is True  # due before it: woken
-        assert store.next_due(shard) == 4000
+        assert store.plan_next(shard, 5000, 60_000) == 4000  # the next look: at 4000
+        assert append(store, gid, 2, evs(3, 1), followups=[FollowUp("between", 4500, {"game": gid})]).ok
+        assert store.wait_wake(shard, 0.05) is False
+        assert append(store, gid, 3, evs(4, 1), followups=[FollowUp("first", 3000, {"game": gid})]).ok
+        assert store.wait_wake(shard, 1.0) is True
 
     def test_an_append_cancels_the_due_work_it_closed(self, store: Any) -> None:
         """Issue 39: the append that ends a turn takes its timer out of the due set; a claimed one
