@@ -7,6 +7,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -14,6 +15,7 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
+from service.app.followups import BOTS_ONLY
 from service.eventstore.contract import SHARDS
 from service.eventstore.ports import DueQueue, Tokens
 from service.games.kernel.due import Lane
@@ -23,6 +25,7 @@ from workers.fair import FairLine
 log = logging.getLogger("meow.dispatcher")
 TASK = "workers.tasks.run_due"
 LANES: tuple[Lane, ...] = tuple(Lane)  # a follow-up's payload names its lane ("lane"); absent means fast
+INLINE_BACKLOG = 64  # bots-only turns waiting for the dispatcher's own thread before more go to RQ
 SWEEP_MS = 1000  # every shard visited at least this often (and leases that ran out put back)
 
 
@@ -47,8 +50,13 @@ class Dispatcher:
     """
 
     def __init__(self, store: DispatchStore, queues: dict[str, Queue], lease_ms: int = 10_000,
-                 clock: Callable[[], int] = now_ms, settings: Settings | None = None) -> None:
+                 clock: Callable[[], int] = now_ms, settings: Settings | None = None,
+                 inline: Callable[[dict, str, str], object] | None = None) -> None:
         self.store = store
+        self.inline = inline  # runs a bots-only table's bot turn in this process, off RQ (``_run_inline``)
+        self._inline_pool: ThreadPoolExecutor | None = None
+        self._inline_pending = 0
+        self._inline_lock = threading.Lock()
         self.queues = queues  # lane -> queue (LANES)
         self.queue = queues[Lane.FAST]
         self.lease_ms = lease_ms
@@ -128,6 +136,9 @@ class Dispatcher:
         return owner
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
+        if self.inline is not None and payload.get(BOTS_ONLY) and payload.get("lane", Lane.FAST) == Lane.FAST \
+                and self._run_inline(shard, job_id, payload):
+            return 1
         queue = self.queues.get(payload.get("lane", Lane.FAST), self.queue)
         timeout = max(1, self.lease_ms // 1000)
         if payload.get("timeout_s"):  # a job that names its own timeout (a webhook attempt's), within its lease
@@ -141,6 +152,31 @@ class Dispatcher:
                 if not self._clear_dead(job_id):
                     return 0  # the same job is queued or running; its finish releases the lease
         return 0
+
+    def _run_inline(self, shard: str, job_id: str, payload: dict) -> bool:
+        """A bot's turn at a bots-only table (it answers at once: an easy or medium bot) run on this
+        process's own thread, off RQ: no RQ job, no queue, no registries (issue 39: RQ's bookkeeping
+        cost more than the move). Its lease is held and renewed and released as an RQ job's is
+        (``workers.tasks.run_due``); a process that dies leaves the lease to run out and the work is
+        dispatched again. Bounded: with ``INLINE_BACKLOG`` turns waiting, the turn goes to RQ."""
+        with self._inline_lock:
+            if self._inline_pending >= INLINE_BACKLOG:
+                return False
+            self._inline_pending += 1
+            if self._inline_pool is None:
+                self._inline_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots-only")
+        self._inline_pool.submit(self._inline_one, shard, job_id, payload)
+        return True
+
+    def _inline_one(self, shard: str, job_id: str, payload: dict) -> None:
+        try:
+            assert self.inline is not None
+            self.inline(payload, shard, job_id)
+        except Exception:  # its lease kept: dispatched again once it runs out
+            log.warning("bots-only turn %s failed", job_id, exc_info=True)
+        finally:
+            with self._inline_lock:
+                self._inline_pending -= 1
 
     def _clear_dead(self, job_id: str) -> bool:
         """A job that died (its work-horse killed, or it failed) blocks its id: remove it to re-run.

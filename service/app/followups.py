@@ -14,6 +14,9 @@ from service.games.kernel.due import Due, Kind, Lane, bot_key
 from service.games.kernel.state import TableState
 from service.games.kernel.table import REMOTE
 
+BOTS_ONLY = "bots_only"
+"""A payload's mark of a bot's turn at a table where no human sits that answers at once (no search,
+no remote call): the dispatcher runs it in its own process, off RQ (issue 39)."""
 BOT_MOVE = "botmove"
 """The first part of the job id of a searching bot's answer (its payload's kind is ``bot``)."""
 
@@ -97,6 +100,8 @@ def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 
             at += max(delay, budget) - budget
         else:
             at += delay
+            if bots_only(state) and not is_arena(state) and not remote_seat(state, due.seat):
+                payload.update({BOTS_ONLY: True})  # the dispatcher may run it itself, off RQ (workers/dispatcher.py)
     return FollowUp(job_id(game_id, due), at, payload)
 
 
