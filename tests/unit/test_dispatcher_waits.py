@@ -65,3 +65,29 @@ def test_between_sweeps_only_woken_or_due_shards_are_visited() -> None:
     assert d.tick() == 0 and set(store.calls) == set(SHARDS)
     now[0] += 45_000
     assert d.tick() == 1 and queue.ids[-1] == f"timer-{later}-t"
+
+
+def test_a_bots_only_turn_runs_off_rq_and_a_human_table_s_goes_to_rq() -> None:
+    """Item 3: a bot's turn marked bots-only runs on the dispatcher's own thread (its lease held and
+    released there), never as an RQ job; any other goes to RQ."""
+    import threading
+
+    store, queue, now = MemoryEventStore(), Queue(), [1_000_000]
+    ran: list[str] = []
+    done = threading.Event()
+
+    def inline(payload: dict, shard: str, job_id: str) -> str:
+        ran.append(job_id)
+        store.finish_due(shard, job_id)
+        done.set()
+        return "moved"
+
+    d = Dispatcher(store, {"fast": queue}, lease_ms=10_000, clock=lambda: now[0], inline=inline)
+    alone, mixed = "c" + "0" * 15, "d" + "0" * 15
+    store.schedule(FollowUp(f"bot-{alone}-1-1", 0, {"kind": "bot", "game": alone, "bots_only": True}))
+    store.schedule(FollowUp(f"bot-{mixed}-1-1", 0, {"kind": "bot", "game": mixed}))
+    assert d.tick() == 2
+    assert done.wait(10)
+    assert ran == [f"bot-{alone}-1-1"] and queue.ids == [f"bot-{mixed}-1-1"]
+    now[0] += 20_000  # the inline turn's lease was released: nothing comes back but the RQ job's
+    assert d.tick() == 1 and queue.ids == [f"bot-{mixed}-1-1"] * 2 and ran == [f"bot-{alone}-1-1"]
