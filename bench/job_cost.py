@@ -123,7 +123,7 @@ def run(human: bool, tables: int, seconds: float, seed: int) -> dict[str, float]
         own = counted.own - own0
         moves = max(1, moves1 - moves0)
         calls = {k[len("cmdstat_"):]: (v["calls"] - stats0.get(k, {}).get("calls", 0)) / moves for k, v in stats1.items()}
-        top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
+        top = sorted(calls.items(), key=lambda kv: -kv[1])[:14]
         return {"moves": moves, "cpu_ms": (cpu1 - cpu0) * 1000 / moves, "commands": (cmds1 - cmds0 - own) / moves,
                 "top": ", ".join(f"{k} {v:.1f}" for k, v in top)}  # type: ignore[dict-item]
     finally:
