@@ -69,6 +69,9 @@ class SearchLane:
         for _ in range(limit):
             if done():
                 return
+            for s in SHARDS:  # the wake-ups the dispatcher's watchers would have seen
+                if self.svc.store.wait_wake(s, 0):
+                    self.dispatcher.woken(s)
             self.dispatcher.tick()
             ran = self._drain(Lane.FAST)
             if self.queues[Lane.SEARCH].jobs:

@@ -6,7 +6,8 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -15,6 +16,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.app import table_meta
+from service.app.followups import BOTS_ONLY
 from service.app.table_meta import Meta
 from service.eventstore.contract import SHARDS
 from service.eventstore.ports import DueQueue, Tokens
@@ -25,11 +27,17 @@ from workers.fair import FairLine
 log = logging.getLogger("meow.dispatcher")
 TASK = "workers.tasks.run_due"
 LANES: tuple[Lane, ...] = tuple(Lane)  # a follow-up's payload names its lane ("lane"); absent means fast
+INLINE_BACKLOG = 64  # bots-only turns waiting for the dispatcher's own thread before more go to RQ
+SWEEP_MS = 1000  # every shard visited at least this often (and leases that ran out put back)
 
 
 class DispatchStore(DueQueue, Tokens, Protocol):
     """What the dispatcher uses of the store: the due queue, and the tables' owners (``Tokens``:
     "meta:owner") for the fair search line."""
+
+
+def _due_by(at: int | None, now: int) -> bool:
+    return at is not None and at <= now
 
 
 def now_ms() -> int:
@@ -44,29 +52,46 @@ class Dispatcher:
     """
 
     def __init__(self, store: DispatchStore, queues: dict[str, Queue], lease_ms: int = 10_000,
-                 clock: Callable[[], int] = now_ms, settings: Settings | None = None) -> None:
+                 clock: Callable[[], int] = now_ms, settings: Settings | None = None,
+                 inline: Callable[[dict, str, str], object] | None = None) -> None:
         self.store = store
+        self.inline = inline  # runs a bots-only table's bot turn in this process, off RQ (``_run_inline``)
+        self._inline_pool: ThreadPoolExecutor | None = None
+        self._inline_pending = 0
+        self._inline_lock = threading.Lock()
         self.queues = queues  # lane -> queue (LANES)
         self.queue = queues[Lane.FAST]
         self.lease_ms = lease_ms
         self.clock = clock
-        self._last_recover = 0
+        self._next_sweep = 0  # when every shard is next visited (and expired leases put back)
+        self._next: dict[str, int | None] = {}  # shard -> its earliest due time at its last visit
+        self._woken: set[str] = set()  # shards whose wake-up was pushed since the last tick
+        self._woken_lock = threading.Lock()
         cfg = settings or Settings()
         self.search_workers = max(1, cfg.search_workers)
         self.line = FairLine(self._owner_of, cfg.search_slice_ms, cfg.search_min_ms, cfg.search_idle_ms)
         self._owners: OrderedDict[str, str] = OrderedDict()
 
     def tick(self) -> int:
-        """One pass over every shard; a shard whose node fails is logged and skipped, never the
+        """One pass over the shards that may hold due work: every shard once a second (the sweep,
+        which also puts back leases that ran out), else only those woken by an append and those
+        whose kept next due time has come. Each shard visited has its due work claimed and its next
+        due time read and planned in one step (``plan_next``), so an append wakes the dispatcher only
+        for work due before that look. A shard whose node fails is logged and skipped, never the
         others (a cluster's primary away stops its own shards' work only)."""
         now = self.clock()
-        recover = now - self._last_recover >= 1000
-        if recover:
-            self._last_recover = now
+        sweep = now >= self._next_sweep
+        if sweep:
+            self._next_sweep = now + SWEEP_MS
+            shards: Iterable[str] = SHARDS
+        else:
+            with self._woken_lock:
+                woken, self._woken = self._woken, set()
+            shards = [s for s in SHARDS if s in woken or _due_by(self._next.get(s), now)]
         sent = 0
-        for shard in SHARDS:
+        for shard in shards:
             try:
-                if recover:
+                if sweep:
                     self.store.recover_expired(shard, now)
                 for claimed in self.store.claim_due(shard, now, self.lease_ms):
                     payload = dict(claimed.payload)
@@ -74,7 +99,9 @@ class Dispatcher:
                         self.line.put(shard, claimed.job_id, payload, now)  # released in fair order below
                     else:
                         sent += self._enqueue(shard, claimed.job_id, payload)
-            except Exception:  # that shard's node may be away: the next tick retries it
+                self._next[shard] = self.store.plan_next(shard, self._next_sweep, 2 * SWEEP_MS + self.lease_ms)
+            except Exception:  # that shard's node may be away: the next sweep retries it
+                self._next[shard] = None
                 log.warning("dispatching shard %s failed", shard, exc_info=True)
         return sent + self._release(now)
 
@@ -111,6 +138,9 @@ class Dispatcher:
         return owner
 
     def _enqueue(self, shard: str, job_id: str, payload: dict) -> int:
+        if self.inline is not None and payload.get(BOTS_ONLY) and payload.get("lane", Lane.FAST) == Lane.FAST \
+                and self._run_inline(shard, job_id, payload):
+            return 1
         queue = self.queues.get(payload.get("lane", Lane.FAST), self.queue)
         timeout = max(1, self.lease_ms // 1000)
         if payload.get("timeout_s"):  # a job that names its own timeout (a webhook attempt's), within its lease
@@ -124,6 +154,31 @@ class Dispatcher:
                 if not self._clear_dead(job_id):
                     return 0  # the same job is queued or running; its finish releases the lease
         return 0
+
+    def _run_inline(self, shard: str, job_id: str, payload: dict) -> bool:
+        """A bot's turn at a bots-only table (it answers at once: an easy or medium bot) run on this
+        process's own thread, off RQ: no RQ job, no queue, no registries (issue 39: RQ's bookkeeping
+        cost more than the move). Its lease is held and renewed and released as an RQ job's is
+        (``workers.tasks.run_due``); a process that dies leaves the lease to run out and the work is
+        dispatched again. Bounded: with ``INLINE_BACKLOG`` turns waiting, the turn goes to RQ."""
+        with self._inline_lock:
+            if self._inline_pending >= INLINE_BACKLOG:
+                return False
+            self._inline_pending += 1
+            if self._inline_pool is None:
+                self._inline_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots-only")
+        self._inline_pool.submit(self._inline_one, shard, job_id, payload)
+        return True
+
+    def _inline_one(self, shard: str, job_id: str, payload: dict) -> None:
+        try:
+            assert self.inline is not None
+            self.inline(payload, shard, job_id)
+        except Exception:  # its lease kept: dispatched again once it runs out
+            log.warning("bots-only turn %s failed", job_id, exc_info=True)
+        finally:
+            with self._inline_lock:
+                self._inline_pending -= 1
 
     def _clear_dead(self, job_id: str) -> bool:
         """A job that died (its work-horse killed, or it failed) blocks its id: remove it to re-run.
@@ -164,21 +219,22 @@ class Dispatcher:
         return True
 
     def seconds_to_next(self) -> float:
-        nexts = [n for n in (self._next_due(s) for s in SHARDS) if n is not None]
+        """Until the earliest kept due time, the next sweep, or a look for a free search worker
+        (searches in line): no Redis call."""
+        nexts = [n for n in self._next.values() if n is not None]
+        nexts.append(self._next_sweep)
         if self.line:  # searches in line: look for a free search worker again soon
             nexts.append(self.clock() + 10)
-        if not nexts:
-            return 1.0
-        return max(0.0, min(1.0, (min(nexts) - self.clock()) / 1000))
+        return max(0.0, min(SWEEP_MS / 1000, (min(nexts) - self.clock()) / 1000))
 
-    def _next_due(self, shard: str) -> int | None:
-        try:
-            return self.store.next_due(shard)
-        except Exception:  # noqa: BLE001 - a shard away: look again within a second
-            return None
+    def woken(self, shard: str) -> None:
+        """An append (or ``schedule``) pushed the shard's wake-up: visit it on the next tick."""
+        with self._woken_lock:
+            self._woken.add(shard)
 
     def run(self, stop: threading.Event) -> None:
-        """Loop until ``stop``: dispatch, then sleep until the next due time or a wake-up.
+        """Loop until ``stop``: dispatch, then sleep until the next due time, the next sweep or a
+        wake-up (which names its shard).
 
         Appends push a wake-up onto their shard's list; one thread per shard waits on it (a wait on
         all the shards at once would be a multi-slot command, which a Redis Cluster refuses)."""
@@ -188,11 +244,11 @@ class Dispatcher:
                              daemon=True).start()
         while not stop.is_set():
             try:
+                woken.clear()  # (before the tick: a wake-up pushed while it runs cuts the next wait short)
                 self.tick()
                 wait = self.seconds_to_next()
                 if wait > 0:
                     woken.wait(wait)
-                    woken.clear()
             except Exception:  # keep dispatching; Redis may come back
                 log.exception("dispatcher tick failed")
                 stop.wait(0.5)
@@ -201,6 +257,7 @@ class Dispatcher:
         while not stop.is_set():
             try:
                 if self.store.wait_wake(shard, 1.0):
+                    self.woken(shard)
                     woken.set()
             except Exception:  # noqa: BLE001 - Redis may be down: the main loop retries and logs
                 stop.wait(0.5)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 from rq import Queue, SimpleWorker, Worker
 from rq.serializers import JSONSerializer
@@ -60,7 +61,12 @@ def run_worker(settings: Settings | None = None, burst: bool = False, lanes: tup
     if dispatch:
         store = build_store(settings)
         store.index_lobby()  # games listed before the per-status lobby indexes
-        dispatcher = Dispatcher(store, make_queues(settings), settings.lease_ms, settings=settings)
+        inline: Callable[[dict, str, str], object] | None = None
+        if Lane.FAST in lanes:  # bots-only tables' bot turns run by the dispatcher itself, off RQ (issue 39)
+            from workers.tasks import run_due
+
+            inline = run_due
+        dispatcher = Dispatcher(store, make_queues(settings), settings.lease_ms, settings=settings, inline=inline)
         threading.Thread(target=dispatcher.run, args=(stop,), name="dispatcher", daemon=True).start()
     threads: list[threading.Thread] = []
     if Lane.REMOTE in lanes:  # remote bots' calls: threads of their own, never this process's RQ worker

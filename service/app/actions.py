@@ -39,9 +39,11 @@ def act(ctx: AppContext, game_id: str, caller: Caller, action: dict[str, Any], p
     return write(ctx, game_id, caller, WritePlan(lambda s: cmd, precondition=pre, idempotency=idem))
 
 
-def bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any]) -> str:
-    """Append the bot's action against ``state``: "moved", "retry" (the table moved on: look
-    again), "grace" (another seat's announcement grace)."""
+def bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, action: dict[str, Any],
+              head: str | None = None) -> str:
+    """Append the bot's action against ``state`` (its chain head ``head``, when known: the write
+    path then loads nothing again): "moved", "retry" (the table moved on: look again), "grace"
+    (another seat's announcement grace)."""
     chosen, action = dict(action), dict(action)
     kind = action.pop("type")
     cmd = SEAT_ACTIONS[kind](seat=seat, **action)
@@ -49,7 +51,8 @@ def bot_write(ctx: AppContext, game_id: str, state: TableState, seat: int, actio
         cmd = Autopilot(seat, chosen)
     pre = None if kind in RACE_TOLERANT else Precondition(state.version, "body")
     try:
-        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre))
+        write(ctx, game_id, SPECTATOR, WritePlan(lambda s: cmd, precondition=pre,
+                                                 loaded=(state, head) if head is not None else None))
         return "moved"
     except AppError as exc:
         if exc.code == AppCode.VERSION_CONFLICT:

@@ -14,6 +14,9 @@ from service.games.kernel.due import Due, Kind, Lane, bot_key
 from service.games.kernel.state import TableState
 from service.games.kernel.table import REMOTE
 
+BOTS_ONLY = "bots_only"
+"""A payload's mark of a bot's turn at a table where no human sits that answers at once (no search,
+no remote call): the dispatcher runs it in its own process, off RQ (issue 39)."""
 BOT_MOVE = "botmove"
 """The first part of the job id of a searching bot's answer (its payload's kind is ``bot``)."""
 
@@ -97,6 +100,8 @@ def to_followup(game_id: str, state: TableState, due: Due, max_budget_ms: int = 
             at += max(delay, budget) - budget
         else:
             at += delay
+            if bots_only(state) and not is_arena(state) and not remote_seat(state, due.seat):
+                payload.update({BOTS_ONLY: True})  # the dispatcher may run it itself, off RQ (workers/dispatcher.py)
     return FollowUp(job_id(game_id, due), at, payload)
 
 
@@ -111,6 +116,20 @@ def new_followups(game_id: str, before: TableState | None, after: TableState, ma
         for d in engine.pending_work(after)
         if job_id(game_id, d) not in known
     ]
+
+
+def closed_followups(game_id: str, before: TableState | None, after: TableState) -> list[str]:
+    """The due job ids ``before`` called for that ``after`` closed: the timers whose turn, step or
+    absence ended (each under its deterministic id and the id it has once re-armed: ``rearmed_timer``)
+    and a started table's expiry. The append that closes them takes them out of the due set (issue 39)."""
+    if before is None:
+        return []
+    still = {d.key for d in engine.pending_work(after) if d.kind == Kind.TIMER}
+    out: list[str] = [expiry(game_id, 0).job_id] if before.status == "open" and after.status != "open" else []
+    for d in engine.pending_work(before):
+        if d.kind == Kind.TIMER and d.key not in still:
+            out += [job_id(game_id, d), rearmed_timer(game_id, d).job_id]
+    return out
 
 
 def bot_move(game_id: str, seat: int, opened_seq: int, answer_at: int, action: dict[str, Any],

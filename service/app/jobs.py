@@ -115,7 +115,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
     from service.app.bots import choose_for
 
     for attempt in range(MAX_ATTEMPTS):
-        state = ctx.load(game_id)
+        state, head = ctx.load_with_head(game_id)  # (loaded once: the write decides against it)
         if not any(d.kind == Kind.BOT and d.seat == seat and d.opened_seq == opened_seq
                    for d in engine.pending_work(state)):
             return "closed"
@@ -141,7 +141,7 @@ def bot_turn(ctx: AppContext, game_id: str, seat: int, opened_seq: int, answer_a
                     ctx.due_queue.schedule(fu.bot_move(game_id, seat, opened_seq, answer, action, state.version))
                     return "searched"
         chosen = None
-        outcome = bot_write(ctx, game_id, state, seat, action)
+        outcome = bot_write(ctx, game_id, state, seat, action, head)
         if outcome != "retry":
             return defer_bot(ctx, game_id, seat, opened_seq, now) if outcome == "grace" else outcome
     return defer_bot(ctx, game_id, seat, opened_seq, ctx.clock())  # a very busy table: come back

@@ -66,6 +66,9 @@ class WritePlan:
     new_game: bool = False
     # body fields stored in the idempotency record only sealed with the client's key (fresh tokens)
     sealed: Mapping[str, str] = field(default_factory=dict)
+    # the state and chain head the caller just loaded (a bot's turn): the first try decides against
+    # them instead of loading the game again; the append's version check refuses them if stale
+    loaded: tuple[TableState, str] | None = None
 
 
 def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Outcome:
@@ -86,7 +89,7 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
         if attempt and (answer := stored()) is not None:  # a twin with this key won the race that made us retry
             return answer
         try:
-            out = _attempt(ctx, game_id, plan, scoped)
+            out = _attempt(ctx, game_id, plan, scoped, attempt)
         except (AppError, RuleViolation):
             # A twin with the same key (sent concurrently) may have written while this one loaded
             # or decided: its stored answer is this request's answer, not the refusal that followed.
@@ -98,9 +101,9 @@ def write(ctx: AppContext, game_id: str, caller: Caller, plan: WritePlan) -> Out
     raise AppError(AppCode.VERSION_CONFLICT, "the game kept changing; try again", version=ctx.event_log.version(game_id))
 
 
-def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None) -> Outcome | None:
+def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None, attempt: int = 0) -> Outcome | None:
     """One try; None when another write came first and the plan has no precondition to refuse it."""
-    state, head = (None, GENESIS) if plan.new_game else ctx.load_with_head(game_id)
+    state, head = _start(ctx, game_id, plan, attempt)
     version = state.version if state is not None else 0
     pre = plan.precondition
     if pre is not None and pre.version != version:
@@ -132,6 +135,16 @@ def _attempt(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None)
     if pre is not None:
         raise pre.error(result.version)
     return None
+
+
+def _start(ctx: AppContext, game_id: str, plan: WritePlan, attempt: int) -> tuple[TableState | None, str]:
+    """What a try decides against: nothing for a new game; on the first try the state the caller
+    already loaded (``plan.loaded``: the game loaded once per bot move); else the game loaded now."""
+    if plan.new_game:
+        return None, GENESIS
+    if attempt == 0 and plan.loaded is not None:
+        return plan.loaded
+    return ctx.load_with_head(game_id)
 
 
 def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str | None,
@@ -170,7 +183,8 @@ def _append_request(ctx: AppContext, game_id: str, plan: WritePlan, scoped: str 
                          None if private else lobby_summary(game_id, after), prev_hash=head, command=cmd_record,
                          payloads=payloads,
                          listing=None if private else Listing(after.status, after.variant, after.created_at,
-                                                              state.status if state is not None else None))
+                                                              state.status if state is not None else None),
+                         cancel=fu.closed_followups(game_id, state, after))
 
 
 def decide(state: TableState | None, cmd: object, now: int, random_bytes: Callable[[int], bytes]) -> engine.Decided:

@@ -20,6 +20,8 @@ local lobby_finished = KEYS[15]
 local lobby_finished_variant = KEYS[16]
 local compact = KEYS[17]
 local idem_index = KEYS[18]
+local inflight = KEYS[19]
+local wake_at = KEYS[20]
 local expected_version = tonumber(ARGV[1])
 local event_count = tonumber(ARGV[2])
 local has_idem = ARGV[3]
@@ -30,9 +32,13 @@ local lobby_row = ARGV[7]
 local followup_count = tonumber(ARGV[8])
 local token_count = tonumber(ARGV[9])
 local revoke_count = tonumber(ARGV[10])
--- then, from ARGV[11] on: the events, the follow-ups as (job id, due ms, payload) triples, the
--- tokens as (hash, record) pairs, the revoked hashes, then the listing: "1" status prev-status
--- ("" = a new game) created-at, or "0".
+local cancel_count = tonumber(ARGV[11])
+-- then, from ARGV[12] on: the events, the follow-ups as (job id, due ms, payload) triples, the
+-- tokens as (hash, record) pairs, the revoked hashes, the cancelled job ids (due work this append
+-- closed: a turn's timer; one already claimed is running and keeps its lease), then the listing:
+-- "1" status prev-status ("" = a new game) created-at, or "0".
+-- A new follow-up pushes the shard's wake-up only when it is due before the dispatcher's next
+-- planned look at the shard (wake_at; none set: always).
 -- The feed is the shard's append notifications (game id + new version per append, read by every API
 -- process's live-feed hub; capped, auto ids: it is not a game stream); the lobby indexes are sorted
 -- sets by created_at; a compacted game (its compact form exists) takes no more events.
@@ -54,7 +60,7 @@ if #last > 0 then version = tonumber(string.match(last[1][1], "^(%d+)")) end
 if version ~= expected_version then
   return {"conflict", version}
 end
-local i = 11
+local i = 12
 for k = 1, event_count do
   version = version + 1
   redis.call("XADD", stream, version .. "-0", "e", ARGV[i])
@@ -63,14 +69,22 @@ end
 if event_count > 0 then
   redis.call("XADD", feed, "MAXLEN", "~", 10000, "*", "g", game_id, "v", version)
 end
+local soonest = nil
 for k = 1, followup_count do
   local added = redis.call("ZADD", due, "NX", ARGV[i + 1], ARGV[i])
-  if added == 1 then redis.call("HSET", due_payloads, ARGV[i], ARGV[i + 2]) end
+  if added == 1 then
+    redis.call("HSET", due_payloads, ARGV[i], ARGV[i + 2])
+    local at = tonumber(ARGV[i + 1])
+    if soonest == nil or at < soonest then soonest = at end
+  end
   i = i + 3
 end
-if followup_count > 0 then
-  redis.call("LPUSH", wake, "1")
-  redis.call("LTRIM", wake, 0, 0)
+if soonest ~= nil then
+  local planned = tonumber(redis.call("GET", wake_at) or "")
+  if planned == nil or soonest < planned then
+    redis.call("LPUSH", wake, "1")
+    redis.call("LTRIM", wake, 0, 0)
+  end
 end
 for k = 1, token_count do
   redis.call("HSET", tokens, ARGV[i], ARGV[i + 1])
@@ -78,6 +92,12 @@ for k = 1, token_count do
 end
 for k = 1, revoke_count do
   redis.call("HDEL", tokens, ARGV[i])
+  i = i + 1
+end
+for k = 1, cancel_count do
+  if redis.call("ZREM", due, ARGV[i]) == 1 and not redis.call("ZSCORE", inflight, ARGV[i]) then
+    redis.call("HDEL", due_payloads, ARGV[i])
+  end
   i = i + 1
 end
 if ARGV[i] == "1" then

@@ -39,6 +39,8 @@ class AppendKeys(NamedTuple):
     lobby_finished_variant: str
     compact: str
     idem_index: str
+    inflight: str  # the shard's claimed follow-ups (a cancelled job id already claimed stays: it is running)
+    wake_at: str  # the dispatcher's next planned look at the shard (ms): a later follow-up pushes no wake-up
 
 
 class AppendHead(NamedTuple):
@@ -54,6 +56,7 @@ class AppendHead(NamedTuple):
     followup_count: int
     token_count: int
     revoke_count: int
+    cancel_count: int
 
 
 class DueArg(NamedTuple):
@@ -77,13 +80,14 @@ class AppendArgs:
     idem: IdemWrite | None
     lobby_row: bytes | None
     listing: Listing | None
+    cancel: Sequence[str] = ()
 
     @classmethod
     def of(cls, req: AppendRequest) -> AppendArgs:
         """Encode everything first: an unencodable event leaves nothing behind (all or nothing)."""
         return cls(req.game_id, req.expected_version, req.encoded(),
                    [DueArg(f.job_id, f.due_at, to_json(f.payload)) for f in req.followups],
-                   req.tokens, req.revoke, req.idem, req.lobby, req.listing)
+                   req.tokens, req.revoke, req.idem, req.lobby, req.listing, req.cancel)
 
     @property
     def shard(self) -> str:
@@ -93,7 +97,8 @@ class AppendArgs:
         gid = self.game_id
         due, payloads, lobby, wake, feed, *indexes = _shard_keys(k, self.shard, self.listing.variant if self.listing else "-")
         return AppendKeys._make([k.stream(gid), due, payloads, k.tokens(gid), self.idem_key(k), lobby, wake, feed,
-                                 *indexes, k.compact(gid), k.idem_index(gid)])
+                                 *indexes, k.compact(gid), k.idem_index(gid), k.inflight(self.shard),
+                                 k.wake_at(self.shard)])
 
     def idem_key(self, k: Keys) -> str:
         return k.idem(self.game_id, self.idem.key if self.idem else "-")
@@ -102,17 +107,18 @@ class AppendArgs:
         idem = self.idem
         return AppendHead(self.expected_version, len(self.events), "1" if idem else "0",
                           idem.record if idem else b"", idem.ttl_s if idem else 0, self.game_id,
-                          self.lobby_row or b"", len(self.followups), len(self.tokens), len(self.revoke))
+                          self.lobby_row or b"", len(self.followups), len(self.tokens), len(self.revoke), len(self.cancel))
 
     def argv(self) -> list[Any]:
         """The head, the events, the follow-ups' triples, the tokens' pairs, the revoked hashes,
-        then the listing ("1" status prev-status created-at; prev-status "" for a new game) or "0"."""
+        the cancelled job ids, then the listing ("1" status prev-status created-at; prev-status "" for a new game) or "0"."""
         args: list[Any] = [*self.head(), *self.events]
         for f in self.followups:
             args += f
         for h, rec in self.tokens.items():
             args += (h, rec)
         args += self.revoke
+        args += self.cancel
         listing = self.listing
         args += ("1", listing.status, listing.prev_status or "", listing.created_at) if listing else ("0",)
         return args

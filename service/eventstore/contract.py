@@ -94,6 +94,7 @@ class AppendRequest:
     command: Mapping[str, Any] | None = None  # the command that produced the events (kept on the first)
     payloads: Sequence[bytes] | None = None  # the events already encoded by codec.encode_batch
     listing: Listing | None = None  # the lobby indexes to keep (with ``lobby``)
+    cancel: Sequence[str] = ()  # due job ids this append closes (a turn's timer): taken out of the due set
 
     def encoded(self) -> list[bytes]:
         from service.eventstore.codec import encode_batch

@@ -49,6 +49,10 @@ class Keys:
     def wake(self, shard: str) -> str:
         return f"{self.tag(shard)}:wake"
 
+    def wake_at(self, shard: str) -> str:
+        """When the dispatcher next looks at the shard (ms; it expires with the dispatcher away)."""
+        return f"{self.tag(shard)}:wakeat"
+
     def lobby(self, shard: str) -> str:
         return f"{self.tag(shard)}:lobby"
 

@@ -42,6 +42,7 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
         self._reports: dict[str, bytes] = {}  # game -> its verify report
         self._compacts = CompactCache()
         self._wakes: set[str] = set()  # shards with due work added since their last wait_wake
+        self._wake_at: dict[str, tuple[int, float]] = {}  # shard -> (planned look ms, expires at: time.time())
         self._apikeys: dict[str, bytes] = {}  # key id -> record
         self._apikey_logs: dict[str, list[bytes]] = {}  # key id -> its audit log, newest first
         self._key_games: dict[str, dict[str, int]] = defaultdict(dict)  # key id -> {game id: created_at}
@@ -63,12 +64,17 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
                 return AppendResult("conflict", len(stream))
             stream.extend(call.events)
             shard = call.shard
+            added = [f.due_at for f in call.followups if f.job_id not in self._due[shard]]
             for f in call.followups:
                 if f.job_id not in self._due[shard]:
                     self._due[shard][f.job_id] = f.due_at
                     self._payloads[shard][f.job_id] = f.payload
-            if call.followups:
+            planned = self._wake_at.get(shard)
+            if added and (planned is None or planned[1] <= time.time() or min(added) < planned[0]):
                 self._wakes.add(shard)
+            for j in call.cancel:  # due work this append closed (one claimed is running: it stays)
+                if self._due[shard].pop(j, None) is not None and j not in self._inflight[shard]:
+                    self._payloads[shard].pop(j, None)
             self._tokens[gid].update(call.tokens)
             for h in call.revoke:
                 self._tokens[gid].pop(h, None)
@@ -370,6 +376,12 @@ class MemoryEventStore(MemoryPlayersMixin, MemoryWebhooks, MemoryBotRecords):
                 del self._inflight[shard][j]
                 self._due[shard][j] = now
             return expired
+
+    def plan_next(self, shard: str, latest: int, ttl_ms: int) -> int | None:
+        with self._lock:
+            first = min(self._due[shard].values(), default=None)
+            self._wake_at[shard] = (latest if first is None else min(first, latest), time.time() + ttl_ms / 1000)
+            return first
 
     def wait_wake(self, shard: str, timeout_s: float) -> bool:
         deadline = time.monotonic() + max(timeout_s, 0)

@@ -55,6 +55,7 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         self._compact = client.register_script(_script("compact.lua"))
         self._evict = client.register_script(_script("evict.lua"))
         self._finish = client.register_script(_script("finish.lua"))
+        self._plan = client.register_script(_script("plan.lua"))
         self._compacts = CompactCache()
         self._apikey_create = client.register_script(_APIKEY_CREATE)
         self._apikey_change = client.register_script(_APIKEY_CHANGE)
@@ -409,6 +410,10 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
     def recover_expired(self, shard: str, now: int) -> list[str]:
         k = self.keys
         return [_s(x) for x in self._recover(keys=[k.due(shard), k.inflight(shard)], args=[now])]
+
+    def plan_next(self, shard: str, latest: int, ttl_ms: int) -> int | None:
+        first = self._plan(keys=[self.keys.due(shard), self.keys.wake_at(shard)], args=[latest, max(1, ttl_ms)])
+        return int(first) if first is not None else None
 
     def wait_wake(self, shard: str, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for an append to the shard to push its wake-up (one key: one slot)."""

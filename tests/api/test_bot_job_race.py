@@ -47,12 +47,12 @@ class SlowWorkerService(GameService):
         super().__init__(store, settings, clock)
         self.meanwhile: Callable[[], None] | None = None
 
-    def load(self, game_id: str) -> Any:
-        state = super().load(game_id)
+    def load_with_head(self, game_id: str) -> Any:  # (``load`` reads through it too)
+        loaded = super().load_with_head(game_id)
         hook, self.meanwhile = self.meanwhile, None
         if hook is not None:
             hook()
-        return state
+        return loaded
 
 
 def _served(kind: str, outcome: str) -> float:

@@ -196,3 +196,20 @@ def test_finished_games_leave_the_open_and_running_listings(table: Table) -> Non
     for status, present in (("open", False), ("running", False), ("finished", True)):
         ids = {x["id"] for x in table.client.get(f"/v1/games?status={status}").json["games"]}
         assert (g["id"] in ids) is present, status
+
+
+def test_a_bots_only_table_s_bot_turn_is_marked_to_run_off_rq_and_a_human_table_s_is_not(table: Table) -> None:
+    """Issue 39 item 3: the dispatcher runs a bots-only table's bot turns itself (workers/dispatcher.py)."""
+    from service.app.followups import BOTS_ONLY
+
+    marks: dict[str, set[bool]] = {}
+    for humans in (0, 1):
+        g = table.create(options={"bot_delay_ms": {"easy": [0, 0]}})
+        if humans:
+            table.join(g["id"], "ann", g["owner_token"])
+        for _ in range(3 - humans):
+            table.add_bot(g["id"], g["owner_token"])
+        table.start(g["id"], g["owner_token"])
+        claimed = table.service.store.claim_due(shard_of(g["id"]), table.clock.now + 10_000, 60_000)
+        marks[f"{humans}"] = {bool(c.payload.get(BOTS_ONLY)) for c in claimed if c.payload["kind"] == "bot"}
+    assert marks["0"] == {True} and True not in marks["1"]  # (the human may have the first turn: no bot's)

@@ -167,6 +167,35 @@ class TestDueQueue:
         store.schedule(FollowUp("w3", 10, {"game": gid}))
         assert store.wait_wake(shard, 1.0) is True
 
+    def test_a_followup_due_after_the_planned_look_pushes_no_wake_up(self, store: Any) -> None:
+        """Issue 39: the dispatcher plans its next look at a shard; work due later wakes nobody."""
+        gid = new_gid("5")
+        shard = shard_of(gid)
+        store.wait_wake(shard, 0.01)
+        assert store.plan_next(shard, 5000, 60_000) is None
+        assert append(store, gid, 0, evs(1, 1), followups=[FollowUp("later", 45_000, {"game": gid})]).ok
+        assert store.wait_wake(shard, 0.05) is False  # due after the planned look: it finds it then
+        assert append(store, gid, 1, evs(2, 1), followups=[FollowUp("sooner", 4000, {"game": gid})]).ok
+        assert store.wait_wake(shard, 1.0) is True  # due before it: woken
+        assert store.plan_next(shard, 5000, 60_000) == 4000  # the next look: at 4000
+        assert append(store, gid, 2, evs(3, 1), followups=[FollowUp("between", 4500, {"game": gid})]).ok
+        assert store.wait_wake(shard, 0.05) is False
+        assert append(store, gid, 3, evs(4, 1), followups=[FollowUp("first", 3000, {"game": gid})]).ok
+        assert store.wait_wake(shard, 1.0) is True
+
+    def test_an_append_cancels_the_due_work_it_closed(self, store: Any) -> None:
+        """Issue 39: the append that ends a turn takes its timer out of the due set; a claimed one
+        (running) keeps its lease and is finished by its job."""
+        gid = new_gid("6")
+        shard = shard_of(gid)
+        fus = [FollowUp("timer-a", 45_000, {"game": gid}), FollowUp("timer-b", 1000, {"game": gid})]
+        assert append(store, gid, 0, evs(1, 1), followups=fus).ok
+        assert [c.job_id for c in store.claim_due(shard, now=1000, lease_ms=10_000)] == ["timer-b"]
+        assert append(store, gid, 1, evs(2, 1), cancel=["timer-a", "timer-b", "unknown"]).ok
+        assert store.next_due(shard) is None
+        assert store.claim_due(shard, now=10**15, lease_ms=10) == []
+        assert store.recover_expired(shard, now=11_000) == ["timer-b"]  # the running one kept its lease
+
     def test_a_waiter_wakes_when_another_thread_adds_work(self, store: Any) -> None:
         gid = new_gid("1")
         shard = shard_of(gid)

@@ -28,6 +28,13 @@ class DueQueue(Protocol):
         """Put claimed follow-ups whose lease ran out back in the queue, due now; their ids."""
         ...
 
+    def plan_next(self, shard: str, latest: int, ttl_ms: int) -> int | None:
+        """The shard's earliest due time (None: nothing due), and, in the same atomic step, the
+        dispatcher's next look at the shard recorded as the earlier of it and ``latest`` (ms), kept
+        ``ttl_ms``: an append whose new follow-ups are all due at that look or later pushes no wake-up
+        (the dispatcher finds them then)."""
+        ...
+
     def wait_wake(self, shard: str, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for work added to the shard's queue since the last wake-up
         (an append with follow-ups, or ``schedule``); consumes the wake-up."""
