@@ -15,10 +15,11 @@ from service.eventstore.contract import shard_of
 from service.eventstore.memory import MemoryEventStore
 from service.eventstore.redis_store import RedisEventStore
 from service.games.kernel.due import Kind
+from service.integrations.players.jobs import PlayersKind
 from service.settings import Settings
 from tests.api.conftest import UNPACED, Clock, Table
 
-AFTER_THE_END = {Kind.COMPACT, Kind.PLAYERS}
+AFTER_THE_END = {Kind.COMPACT, PlayersKind.PLAYERS}
 
 
 @pytest.fixture(params=["memory", "redis"])
