@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import logging
 import math
+import queue as queue_mod
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -56,7 +56,7 @@ class Dispatcher:
                  inline: Callable[[dict, str, str], object] | None = None) -> None:
         self.store = store
         self.inline = inline  # runs a bots-only table's bot turn in this process, off RQ (``_run_inline``)
-        self._inline_pool: ThreadPoolExecutor | None = None
+        self._inline_pool: queue_mod.SimpleQueue[tuple[str, str, dict]] | None = None
         self._inline_pending = 0
         self._inline_lock = threading.Lock()
         self.queues = queues  # lane -> queue (LANES)
@@ -165,10 +165,17 @@ class Dispatcher:
             if self._inline_pending >= INLINE_BACKLOG:
                 return False
             self._inline_pending += 1
-            if self._inline_pool is None:
-                self._inline_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots-only")
-        self._inline_pool.submit(self._inline_one, shard, job_id, payload)
+            if self._inline_pool is None:  # a daemon thread, not an executor: a stopping process never
+                # waits for turns still lined up here (their leases run out and they are dispatched again)
+                self._inline_pool = queue_mod.SimpleQueue()
+                threading.Thread(target=self._inline_loop, args=(self._inline_pool,), name="bots-only",
+                                 daemon=True).start()
+        self._inline_pool.put((shard, job_id, payload))
         return True
+
+    def _inline_loop(self, lined: queue_mod.SimpleQueue[tuple[str, str, dict]]) -> None:
+        while True:
+            self._inline_one(*lined.get())
 
     def _inline_one(self, shard: str, job_id: str, payload: dict) -> None:
         try:

@@ -74,6 +74,8 @@ class Player(threading.Thread):
             self.statuses["no answer"] += 1
             return None
         self.statuses[r.status_code] += 1
+        if r.status_code >= 500 and r.status_code != 503:  # what broke (a failure names it)
+            self.statuses[f"{r.status_code} {method} {path.rsplit('/', 1)[-1]}: {r.text[:300]}"] += 1
         if r.status_code == 429:  # which refusal, and on what (a failure names it)
             body = r.json()
             self.statuses[f"429 {body.get('code')} {method} {path.rsplit('/', 1)[-1]}: {body.get('detail')}"] += 1
