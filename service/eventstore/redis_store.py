@@ -108,6 +108,13 @@ class RedisEventStore(RedisPlayersMixin, RedisWebhooks, RedisBotRecords):
         self._check(pipe.execute(raise_on_error=False)[1], idem_key)
 
     def _check(self, acked: Any, key: str) -> None:
+        import redis.exceptions as rx
+
+        if isinstance(acked, rx.ResponseError) and "replica" in str(acked).lower():
+            # a failover under way: the slot map still named the old primary, now a replica, for the
+            # WAIT ("WAIT cannot be used with replica instances"): not confirmed, so 503 and a keyed
+            # retry, never a 500
+            raise NotReplicated(self.wait_replicas, 0)
         if isinstance(acked, Exception):
             raise acked
         if int(acked) < self.wait_replicas and not self.watch.found_short(key):

@@ -92,3 +92,22 @@ def test_unset_the_wait_follows_the_store(redis_url: str) -> None:
     assert unset.wait_replicas == -1
     assert wait_replicas(unset, client) == (1 if has else 0)
     assert wait_replicas(Settings.from_env({"REDIS_URL": redis_url, "MEOW_WAIT_REPLICAS": "2"}), client) == 2
+
+
+def test_a_wait_refused_by_a_node_turned_replica_is_not_confirmed_never_a_500(redis_url: str, key_prefix: str) -> None:
+    """During a failover the client's slot map can still name the old primary, back as a replica, for
+    the WAIT that follows an append: Redis answers "ERR WAIT cannot be used with replica instances".
+    That write is not confirmed (NotReplicated: 503 and a keyed retry), not a ResponseError (a 500)."""
+    import pytest
+    import redis
+    import redis.exceptions as rx
+
+    from service.eventstore.contract import NotReplicated
+    from service.eventstore.redis_store import RedisEventStore
+
+    store = RedisEventStore(redis.Redis.from_url(redis_url), key_prefix, wait_replicas=1)
+    refused = rx.ResponseError("WAIT cannot be used with replica instances. Please also note that since Redis 4.0 ...")
+    with pytest.raises(NotReplicated):
+        store._check(refused, "g:any")
+    with pytest.raises(rx.ResponseError):  # any other error stays what it is
+        store._check(rx.ResponseError("ERR something else"), "g:any")
