@@ -134,8 +134,15 @@ def worker_kills(kills: int, per_round: int, out: Any) -> Any:
             for p in fleet.procs:
                 if p.poll() is None:
                     p.terminate()
-            for p in fleet.procs:
-                p.wait(15)
+            for p in fleet.procs:  # outcomes are measured above; a stop that hangs is counted, then killed
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:  # seen twice under the loaded full suite, never alone; suspected:
+                    # a forking worker's horse forked while the parent's lane threads held a lock (the
+                    # default worker class is simple, which never forks)
+                    out.statuses["workers that did not stop on SIGTERM within 15 s (killed)"] += 1
+                    p.kill()
+                    p.wait(15)
             fleet.procs.clear()
     finally:
         fleet.close()
