@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 import threading
 import time
@@ -32,50 +31,11 @@ from service.app import api_keys  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from service.wiring import build_store  # noqa: E402
 from tools.stack import live_stack  # noqa: E402
+from tools.trickler import Trickler  # noqa: E402
 
 VARIANT = "crazy-eights"
 OPTIONS = {"bot_delay_ms": {"easy": [0, 0], "medium": [0, 0]}}
 MOVES = {"CardPlayed", "CardDrawn", "TurnPassed"}
-
-
-class Trickler:
-    """Answers every request with its headers one byte every ``every_s`` seconds."""
-
-    def __init__(self, every_s: float) -> None:
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.every_s, self.accepted, self.finished = every_s, 0, 0
-        self.stop = threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/meow"
-
-    def _accept(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.accepted += 1
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def _serve(self, conn: socket.socket) -> None:
-        answer = b"HTTP/1.1 200 OK\r\nX-Pad: " + b"p" * 300 + b"\r\nContent-Length: 2\r\n\r\n{}"
-        with conn:
-            try:
-                conn.recv(65536)
-                for i in range(len(answer)):
-                    if self.stop.wait(self.every_s):
-                        return
-                    conn.sendall(answer[i:i + 1])
-                self.finished += 1
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.stop.set()
-        self.sock.close()
 
 
 def table(s: requests.Session, base: str, key: str, bot_id: str) -> str:
@@ -100,7 +60,7 @@ def main() -> None:
                     help="the trickling bots, the hard arena beside a quick one, or both (in that order, one stack)")
     args = ap.parse_args()
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
-    tricklers = [Trickler(args.every_s), Trickler(args.every_s)]
+    tricklers = [Trickler(every_s=args.every_s), Trickler(every_s=args.every_s)]
     holder: dict[str, str] = {}
     server = make_server(lambda: holder.get("secret", ""), 0, random_legal)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()

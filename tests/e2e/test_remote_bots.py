@@ -19,6 +19,7 @@ from examples.remote_bot import make_server, random_legal
 from service.app import api_keys
 from service.settings import Settings
 from service.wiring import build_store
+from tools.trickler import Trickler
 
 from .conftest import Stack, live_stack
 
@@ -197,51 +198,6 @@ def test_a_registered_bot_plays_an_arena_on_the_arena_worker(stack: Stack, key: 
     assert end["status"] == "finished" and [e["name"] for e in end["result"]["entrants"]] == ["easy", "arena entrant"]
     stats = bot(stack, key, mine["id"])["stats"]
     assert stats["answered"] == stats["calls"] > 0, stats
-
-
-class Trickler:
-    """A bot server that answers every request with its headers one byte a second (a whole answer would
-    take five minutes): it never finishes one. ``accepted``: connections made to it."""
-
-    def __init__(self) -> None:
-        import socket
-
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.accepted = 0
-        self.finished = 0
-        self.stop = threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/meow"
-
-    def _accept(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.accepted += 1
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def _serve(self, conn: Any) -> None:
-        answer = b"HTTP/1.1 200 OK\r\nX-Pad: " + b"p" * 300 + b"\r\nContent-Length: 2\r\n\r\n{}"
-        with conn:
-            try:
-                conn.settimeout(5)
-                conn.recv(65536)
-                for i in range(len(answer)):
-                    if self.stop.wait(1.0):
-                        return
-                    conn.sendall(answer[i:i + 1])
-                self.finished += 1
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.stop.set()
-        self.sock.close()
 
 
 def test_a_trickling_bot_holds_back_no_other_key(stack: Stack, bot_url: Callable[[Choose, dict[str, str]], str]) -> None:

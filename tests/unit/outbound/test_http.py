@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ipaddress
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from service.outbound.http import OutboundRefused, address_allowed, check_url, post_json
+from tools.trickler import Trickler
 
 
 class Receiver(ThreadingHTTPServer):
@@ -224,61 +224,11 @@ def test_https_to_a_pinned_address_checks_the_certificate_against_the_name(tmp_p
 # ---------------------------------------------------------------------------- the total deadline (issue 37)
 
 
-class Trickler:
-    """A socket server answering every connection one byte at a time, ``every_s`` apart: the response's
-    headers (``part="headers"``), or its body after whole headers (``part="body"``). ``cut`` records
-    each connection the client closed before the last byte was sent."""
-
-    def __init__(self, part: str, every_s: float = 0.25, total_bytes: int = 400) -> None:
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.part, self.every_s, self.total_bytes = part, every_s, total_bytes
-        self.cut: list[int] = []  # bytes sent before the client went
-        self.finished = 0
-        self.stop = threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/turn"
-
-    def _accept(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def _serve(self, conn: socket.socket) -> None:
-        body = b'{"action": {"type": "pass"}}' + b" " * self.total_bytes
-        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
-        head += b"X-Pad: " + b"p" * self.total_bytes + b"\r\n\r\n"
-        fast, slow = (b"", head + body) if self.part == "headers" else (head, body)
-        sent = 0
-        with conn:
-            conn.settimeout(5)
-            try:
-                conn.recv(65536)
-                conn.sendall(fast)
-                for i in range(len(slow)):
-                    if self.stop.wait(self.every_s):
-                        return
-                    conn.sendall(slow[i:i + 1])
-                    sent += 1
-                self.finished += 1
-            except OSError:
-                self.cut.append(sent)
-
-    def close(self) -> None:
-        self.stop.set()
-        self.sock.close()
-
-
 @pytest.mark.parametrize("part", ["headers", "body"])
 def test_a_trickling_server_is_cut_at_the_total_deadline(part: str) -> None:
     """A byte every 0.25 s passes any per-read timeout: the call still ends ``timeout`` at its deadline
     (1 s; the whole answer would take over 100 s), and the server sees its connection closed."""
-    server = Trickler(part)
+    server = Trickler(part, every_s=0.25, total_bytes=400, path="/turn")
     try:
         began = time.monotonic()
         assert reason(lambda: post(server.url, timeout_s=1.0)) == "timeout"
@@ -292,7 +242,7 @@ def test_a_trickling_server_is_cut_at_the_total_deadline(part: str) -> None:
 
 
 def test_a_quick_answer_within_the_deadline_is_read_whole() -> None:
-    server = Trickler("body", every_s=0.0, total_bytes=10)
+    server = Trickler("body", every_s=0.0, total_bytes=10, path="/turn")
     try:
         reply = post(server.url, timeout_s=5.0)
         assert reply.status == 200 and reply.body.startswith(b'{"action"')  # type: ignore[attr-defined]
